@@ -1,0 +1,1 @@
+"""Throughput benchmarks, tournaments between bots with honest statistics, and reports."""

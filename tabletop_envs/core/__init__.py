@@ -1,0 +1,20 @@
+"""What every game shares: the core contract, action layouts, the AEC env, returns, RNG."""
+
+from tabletop_envs.core.actions import ActionLayout, Segment
+from tabletop_envs.core.env import TabletopAECEnv, agent_name, env_metadata, wrap
+from tabletop_envs.core.game import TERMINAL, GameCore, Option
+from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
+
+__all__ = [
+    "ActionLayout",
+    "GameCore",
+    "Option",
+    "REWARD_MODES",
+    "Segment",
+    "TERMINAL",
+    "TabletopAECEnv",
+    "agent_name",
+    "competitive_returns",
+    "env_metadata",
+    "wrap",
+]

@@ -1,0 +1,76 @@
+"""Observation schemas: a player's view as named numeric fields, flattened to one vector.
+
+Every field is scaled into [0, 1] on encoding and restored on decoding, so a bot that only
+receives the env's observation vector can rebuild the same structured view with
+:meth:`ObservationSchema.decode`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named block of the observation: ``shape`` values, each in ``[0, scale]``."""
+
+    name: str
+    shape: tuple[int, ...]
+    scale: float = 1.0
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+
+class ObservationSchema:
+    """An ordered list of fields laid end to end in one float32 vector."""
+
+    def __init__(self, fields: list[Field]) -> None:
+        self.fields = fields
+        self.slices: dict[str, slice] = {}
+        offset = 0
+        for field in fields:
+            if field.name in self.slices:
+                raise ValueError(f"duplicate observation field {field.name!r}")
+            self.slices[field.name] = slice(offset, offset + field.size)
+            offset += field.size
+        self.size = offset
+        self._scales = np.concatenate(
+            [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in fields]
+        )
+
+    def encode(self, view: Mapping[str, object]) -> np.ndarray:
+        """The vector for ``view``, which must give every field (missing: ValueError)."""
+        out = np.empty(self.size, dtype=np.float32)
+        for field in self.fields:
+            try:
+                values = view[field.name]
+            except KeyError:
+                raise ValueError(f"view lacks observation field {field.name!r}") from None
+            out[self.slices[field.name]] = np.ravel(values)
+        out *= self._scales
+        return out
+
+    def decode(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """The view's fields back from an observation vector (values rounded to ints)."""
+        vector = np.asarray(vector, dtype=np.float64)
+        if vector.shape != (self.size,):
+            raise ValueError(f"observation has shape {vector.shape}, expected ({self.size},)")
+        return {
+            field.name: np.rint(vector[self.slices[field.name]] * field.scale)
+            .astype(np.int64)
+            .reshape(field.shape)
+            for field in self.fields
+        }
+
+    def describe(self) -> list[tuple[str, int, int, tuple[int, ...], float]]:
+        """(name, start, end, shape, scale) for each field: the documented layout."""
+        return [
+            (f.name, self.slices[f.name].start, self.slices[f.name].stop, f.shape, f.scale)
+            for f in self.fields
+        ]

@@ -1,0 +1,173 @@
+"""One PettingZoo AEC environment that serves every game core.
+
+Illegal actions, terminal handling, reward bookkeeping and agent selection live here once.
+A game's ``<game>_v0`` module only names its core and metadata via :func:`make_env_module`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from tabletop_envs.core.game import GameCore
+
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+RENDER_MODES = ("ansi", "human")
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class TabletopAECEnv(AECEnv):
+    """AEC adapter over a :class:`GameCore`; subclasses set ``game_class`` and metadata."""
+
+    game_class: ClassVar[type[GameCore]]
+    metadata: ClassVar[dict[str, Any]]
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        **game_options: Any,
+    ) -> None:
+        super().__init__()
+        cls = self.game_class
+        self.num_players = cls.check_players(
+            cls.DEFAULT_PLAYERS if num_players is None else num_players
+        )
+        self.game_options = cls.resolve_options(game_options)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r}; expected None or one of {RENDER_MODES}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action={illegal_action!r}; expected one of {ILLEGAL_ACTION_MODES}"
+            )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.possible_agents = [agent_name(p) for p in range(self.num_players)]
+        self.agent_name_mapping = {name: p for p, name in enumerate(self.possible_agents)}
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0, high=1.0, shape=(cls.SCHEMA.size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(
+                    low=0, high=1, shape=(cls.LAYOUT.total,), dtype=np.int8
+                ),
+            }
+        )
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(cls.LAYOUT.total) for a in self.possible_agents}
+        self.game: GameCore | None = None
+        self._no_mask = np.zeros(cls.LAYOUT.total, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ----- lifecycle ------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.game = self.game_class(self.num_players, seed=seed, **self.game_options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = agent_name(self.game.current_player)
+
+    def load_game(self, game: GameCore) -> None:
+        """Continue from a given core (a saved game, a test position)."""
+        if not isinstance(game, self.game_class) or game.num_players != self.num_players:
+            raise ValueError(
+                f"expected a {self.num_players}-player {self.game_class.NAME} game"
+            )
+        self.reset()
+        self.game = game
+        if game.is_terminal:
+            self._finish(game.returns())
+        else:
+            self.agent_selection = agent_name(game.current_player)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        game = self.game
+        moving = agent == self.agent_selection and not self.terminations.get(agent, True)
+        mask = game.legal_mask() if moving and not game.is_terminal else self._no_mask.copy()
+        return {"observation": game.observation(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        mask = game.legal_mask()
+        if action is None or not (0 <= int(action) < mask.shape[0]) or not mask[int(action)]:
+            self._illegal(agent, action, mask)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        game._apply(int(action))
+        if game.is_terminal:
+            self._finish(game.returns())
+        else:
+            self.agent_selection = agent_name(game.current_player)
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, returns: np.ndarray, info: dict[str, Any] | None = None) -> None:
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = float(returns[seat])
+            self.terminations[agent] = True
+            if info:
+                self.infos[agent] = dict(info)
+        self._accumulate_rewards()
+
+    def _illegal(self, agent: str, action: Any, mask: np.ndarray) -> None:
+        legal = [int(a) for a in np.flatnonzero(mask)]
+        if self.illegal_action == "raise":
+            raise ValueError(
+                f"{self.metadata['name']}: illegal action {action!r} by {agent}; "
+                f"legal actions: {legal}"
+            )
+        gymnasium.logger.warn(f"[{self.metadata['name']}] {agent} played illegal action {action!r}; game ends")
+        returns = np.zeros(self.num_players)
+        returns[self.agent_name_mapping[agent]] = -1.0
+        self._cumulative_rewards[agent] = 0.0
+        self._finish(returns, {"illegal_action": agent})
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        text = self.game.render_text() if self.game is not None else "(no game: call reset())"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def wrap(raw: TabletopAECEnv) -> AECEnv:
+    """The standard PettingZoo classic wrappers (illegal moves are handled by the env)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw))
+
+
+def env_metadata(name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
