@@ -1,0 +1,23 @@
+"""Registry of each game's scripted heuristic bot: environment name -> "module:Class"."""
+
+from __future__ import annotations
+
+import importlib
+
+from agents.base import Agent
+
+HEURISTIC_BOTS: dict[str, str] = {}
+"""Each game adds one line here when its bot lands, e.g. ``"vaalbara_v0": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
+
+
+def heuristic_agent(game: str, seed: int | None = None) -> Agent:
+    """The scripted bot for environment ``game`` (a registered name, e.g. ``vaalbara_v0``)."""
+    try:
+        target = HEURISTIC_BOTS[game]
+    except KeyError:
+        raise ValueError(
+            f"no heuristic bot for {game!r}; games with one: {sorted(HEURISTIC_BOTS)}"
+        ) from None
+    module_name, class_name = target.split(":")
+    agent_class = getattr(importlib.import_module(module_name), class_name)
+    return agent_class(seed=seed)
