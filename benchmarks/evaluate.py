@@ -1,0 +1,111 @@
+"""``tabletop-eval``: a tournament between agents with rotated seats and honest statistics.
+
+Example::
+
+    tabletop-eval vaalbara --agents heuristic random random random --games 2000 --workers 8
+
+Agents are ``random``, ``heuristic`` or the path of a trained policy; one per seat (so the
+number of agents is the number of players). Game ``i`` is dealt from ``(seed, i)`` and
+seats the agents in rotation ``i mod players``; results do not depend on ``--workers``.
+Writes results.json, results.csv and winrates.png to ``--out`` atomically, at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from agents.loading import agent_factory, describe_accepted
+from benchmarks.cli import OneLineParser, UsageError, fail, positive_int
+from benchmarks.report import render_tables, summarise, write_results
+from benchmarks.tournament import MatchSpec, play_games
+from tabletop_envs import GAMES, game_module, resolve_name
+
+PROG = "tabletop-eval"
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help=f"environment name, one of {sorted(GAMES)}")
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="AGENT",
+        help=f"one agent per seat: {describe_accepted()}",
+    )
+    parser.add_argument("--games", type=positive_int, default=100, help="games to play")
+    parser.add_argument("--players", type=positive_int, help="players (default: one per agent)")
+    parser.add_argument(
+        "--workers", type=positive_int, default=os.cpu_count() or 1, help="parallel processes"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("eval-results"),
+        help="output folder (default eval-results)",
+    )
+    return parser
+
+
+def check_match(game: str, agents: Sequence[str], players: int | None, seed: int) -> MatchSpec:
+    """The validated match, or a UsageError naming what is wrong and what is accepted."""
+    try:
+        name = resolve_name(game)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    game_class = game_module(name).Game
+    count = len(agents) if players is None else players
+    try:
+        game_class.check_players(count)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if len(agents) != count:
+        raise UsageError(
+            f"{count} players need {count} agents (one per seat), got {len(agents)}: "
+            f"{' '.join(agents)}"
+        )
+    for spec in dict.fromkeys(agents):
+        try:
+            agent_factory(spec, name)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    return MatchSpec(game=name, agents=tuple(agents), seed=seed)
+
+
+def check_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file; expected a folder (new or existing)")
+
+
+def run(match: MatchSpec, games: int, workers: int, out: Path) -> int:
+    from rich.console import Console
+    from tqdm import tqdm
+
+    with tqdm(total=games, desc=f"{match.game} games", unit="game", file=sys.stderr) as bar:
+        records = play_games(match, games, workers, on_record=lambda _: bar.update())
+    cooperative = bool(game_module(match.game).Game.COOPERATIVE)
+    summary = summarise(match, records, cooperative)
+    console = Console()
+    for table in render_tables(summary):
+        console.print(table)
+    for path in write_results(summary, records, out):
+        console.print(f"wrote {path}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        match = check_match(args.game, args.agents, args.players, args.seed)
+        check_out(args.out)
+    except UsageError as error:
+        return fail(PROG, str(error))
+    return run(match, args.games, args.workers, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

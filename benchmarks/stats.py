@@ -1,0 +1,24 @@
+"""Interval estimates for tournament results."""
+
+from __future__ import annotations
+
+import math
+
+Z_95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (``(0, 1)`` without trials).
+
+    ``successes`` may be fractional (a shared win counts ``1/k`` for each of ``k`` winners).
+    """
+    if trials < 0 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials, got {successes} of {trials}")
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -1,0 +1,144 @@
+"""Play many games between agents with rotated seats, in parallel, reproducibly.
+
+Game ``i`` is dealt from the seed ``(seed, i)`` and seats the agents in rotation ``i mod
+players``, so every agent plays every seat equally often over a multiple of ``players``
+games, and the results depend on neither the worker count nor the order games finish in.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from agents.base import Agent
+from agents.loading import agent_factory
+from benchmarks.hooks import final_progress, final_scores, turns_played
+from tabletop_envs import make
+from tabletop_envs.core.env import TabletopAECEnv
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """What to play: the environment, the agent specs (one per seat) and the master seed."""
+
+    game: str
+    agents: tuple[str, ...]
+    seed: int
+
+    @property
+    def players(self) -> int:
+        return len(self.agents)
+
+
+@dataclass
+class GameRecord:
+    """The outcome of one game; ``lineup[seat]`` is the index of the agent in that seat."""
+
+    index: int
+    seed: int
+    lineup: list[int]
+    returns: list[float]
+    winners: list[int]
+    scores: list[float] | None
+    progress: float | None
+    turns: int | None
+    decisions: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def lineup(index: int, players: int) -> list[int]:
+    """Agent index per seat in game ``index``: rotation ``index mod players``."""
+    shift = index % players
+    return [(seat - shift) % players for seat in range(players)]
+
+
+def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
+    """The deal seed of game ``index`` and one seed per agent, all from ``(seed, index)``."""
+    words = np.random.SeedSequence([seed, index]).generate_state(players + 1, dtype=np.uint32)
+    return int(words[0]), [int(word) for word in words[1:]]
+
+
+class Table:
+    """One process's environment and agents, reused across its games."""
+
+    def __init__(self, match: MatchSpec) -> None:
+        self.match = match
+        self.env: TabletopAECEnv = make(
+            match.game, raw=True, num_players=match.players, illegal_action="raise"
+        )
+        self.agents: list[Agent] = [agent_factory(spec, match.game)(None) for spec in match.agents]
+
+    def play(self, index: int) -> GameRecord:
+        players = self.match.players
+        deal_seed, agent_seeds = game_seeds(self.match.seed, index, players)
+        seats = lineup(index, players)
+        for agent, agent_seed in zip(self.agents, agent_seeds, strict=True):
+            agent.reset(agent_seed)
+        env = self.env
+        env.reset(seed=deal_seed)
+        decisions = 0
+        while not env.game.is_terminal:
+            name = env.agent_selection
+            agent = self.agents[seats[env.agent_name_mapping[name]]]
+            env.step(agent.act(env.observe(name), name))
+            decisions += 1
+        game = env.game
+        return GameRecord(
+            index=index,
+            seed=deal_seed,
+            lineup=seats,
+            returns=[float(value) for value in game.returns()],
+            winners=[int(seat) for seat in game.winners()],
+            scores=final_scores(game),
+            progress=final_progress(game),
+            turns=turns_played(game),
+            decisions=decisions,
+        )
+
+
+_worker_table: Table | None = None
+
+
+def _init_worker(match: MatchSpec) -> None:
+    global _worker_table
+    _worker_table = Table(match)
+
+
+def _play_in_worker(index: int) -> GameRecord:
+    assert _worker_table is not None, "worker not initialised"
+    return _worker_table.play(index)
+
+
+def play_games(
+    match: MatchSpec,
+    games: int,
+    workers: int = 1,
+    on_record: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Play games ``0..games-1`` on ``workers`` processes; records sorted by game index.
+
+    ``on_record`` is called as each game finishes (e.g. to advance a progress bar).
+    """
+    records = []
+    for record in _records(match, games, workers):
+        records.append(record)
+        if on_record is not None:
+            on_record(record)
+    return sorted(records, key=lambda record: record.index)
+
+
+def _records(match: MatchSpec, games: int, workers: int) -> Iterator[GameRecord]:
+    if workers <= 1:
+        table = Table(match)
+        for index in range(games):
+            yield table.play(index)
+        return
+    chunk = max(1, min(64, games // (workers * 8)))
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, initializer=_init_worker, initargs=(match,)) as pool:
+        yield from pool.imap_unordered(_play_in_worker, range(games), chunksize=chunk)

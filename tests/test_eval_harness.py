@@ -1,0 +1,237 @@
+"""The evaluation harness on a tiny test-only game: rotation, reproducibility, reports, CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+
+import tabletop_envs
+from agents.base import Agent
+from agents.heuristics import HEURISTIC_BOTS
+from benchmarks.evaluate import main
+from benchmarks.report import agent_labels, summarise
+from benchmarks.tournament import GameRecord, MatchSpec, game_seeds, lineup, play_games
+from tabletop_envs.core import ActionLayout, GameCore, TabletopAECEnv, env_metadata, wrap
+from tabletop_envs.core.encoding import Field, ObservationSchema
+from tabletop_envs.core.state import PlainState
+
+TOY = "highcard_v0"
+
+
+class HighCard(PlainState, GameCore):
+    """Each seat holds a card 0..9 and may redraw it once; the highest card wins (ties share)."""
+
+    NAME = "highcard"
+    MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 4, 2
+    LAYOUT = ActionLayout([("keep_or_redraw", 2)])
+    SCHEMA = ObservationSchema([Field("card", (1,), 9.0)])
+    MAX_DECISIONS = 4
+    STATE_FIELDS = ("cards", "turn")
+
+    def __init__(self, num_players: int = 2, seed: int | None = None, **options: Any) -> None:
+        super().__init__(num_players, seed, **options)
+        self.cards = [int(c) for c in self.rng.integers(0, 10, num_players)]
+        self.turn = 0
+
+    @property
+    def current_player(self) -> int:
+        return self.turn if self.turn < self.num_players else -1
+
+    def legal_mask(self) -> np.ndarray:
+        return np.ones(2, dtype=np.int8) if not self.is_terminal else np.zeros(2, np.int8)
+
+    def _apply(self, action: int) -> None:
+        if action == 1:
+            self.cards[self.turn] = int(self.rng.integers(0, 10))
+        self.turn += 1
+
+    def view(self, player: int) -> dict[str, Any]:
+        return {"card": [self.cards[player]]}
+
+    def readable_view(self, player: int) -> dict[str, Any]:
+        return {"your card": self.cards[player]}
+
+    def scores(self) -> list[int]:
+        return list(self.cards)
+
+    def winners(self) -> list[int]:
+        best = max(self.cards)
+        return [p for p, card in enumerate(self.cards) if card == best] if self.is_terminal else []
+
+    def returns(self) -> np.ndarray:
+        won = self.winners()
+        return np.array([1.0 if p in won else -1.0 for p in range(self.num_players)]) * bool(won)
+
+    def action_to_str(self, action: int) -> str:
+        return ("keep", "redraw")[action]
+
+    def render_text(self, viewer: int | None = None) -> str:
+        return f"cards {self.cards}"
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> HighCard:
+        return self.clone()
+
+
+class raw_env(TabletopAECEnv):
+    game_class = HighCard
+    metadata: ClassVar = env_metadata(TOY)
+
+
+def env(**kwargs: Any) -> Any:
+    return wrap(raw_env(**kwargs))
+
+
+Game = HighCard
+
+
+class KeepHighAgent(Agent):
+    """Keeps a card of 5 or more, redraws otherwise: better than random."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation: Any, agent: str) -> int:
+        card = round(float(observation["observation"][0]) * 9)
+        return 0 if card >= 5 else 1
+
+
+@pytest.fixture(autouse=True)
+def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(tabletop_envs.GAMES, TOY, __name__)
+    monkeypatch.setitem(HEURISTIC_BOTS, TOY, f"{__name__}:KeepHighAgent")
+
+
+def test_each_agent_plays_each_seat_equally() -> None:
+    for players in (2, 3, 4):
+        seen = np.zeros((players, players), dtype=int)
+        for index in range(players * 5):
+            seats = lineup(index, players)
+            assert sorted(seats) == list(range(players))
+            for seat, agent in enumerate(seats):
+                seen[agent, seat] += 1
+        assert (seen == 5).all()
+
+
+def test_game_seeds_depend_only_on_seed_and_index() -> None:
+    assert game_seeds(3, 7, 2) == game_seeds(3, 7, 2)
+    assert game_seeds(3, 7, 2)[0] != game_seeds(3, 8, 2)[0]
+    assert game_seeds(3, 7, 2)[0] != game_seeds(4, 7, 2)[0]
+
+
+def test_results_do_not_depend_on_worker_count() -> None:
+    match = MatchSpec(TOY, ("heuristic", "random", "random"), seed=11)
+    serial = play_games(match, 30, workers=1)
+    parallel = play_games(match, 30, workers=2)
+    assert [r.to_dict() for r in serial] == [r.to_dict() for r in parallel]
+    assert [r.index for r in serial] == list(range(30))
+    other_seed = play_games(MatchSpec(TOY, match.agents, seed=12), 30)
+    assert [r.to_dict() for r in other_seed] != [r.to_dict() for r in serial]
+
+
+def test_summary_counts_seats_shared_wins_and_ratings() -> None:
+    match = MatchSpec(TOY, ("heuristic", "random"), seed=5)
+    records = play_games(match, 400)
+    summary = summarise(match, records, cooperative=False)
+    smart, rand = summary["agents"]
+    assert smart["seat_games"] == rand["seat_games"] == [200, 200]
+    assert smart["wins"] + rand["wins"] == pytest.approx(400)  # shared wins count 1/2 each
+    assert smart["win_low"] < smart["win_rate"] < smart["win_high"]
+    assert smart["win_low"] > 0.5 > rand["win_rate"]
+    above = summary["head_to_head"]
+    assert above[0][1] + above[1][0] == pytest.approx(1.0)
+    assert above[0][1] == pytest.approx(smart["win_rate"])
+    assert smart["mean_margin"] == pytest.approx(-rand["mean_margin"])
+
+
+def test_ratings_follow_the_agent_through_seat_rotation() -> None:
+    match = MatchSpec(TOY, ("heuristic", "random", "random"), seed=0)
+    records = [
+        GameRecord(i, 0, lineup(i, 3), [0.0] * 3, [lineup(i, 3).index(0)], None, None, None, 3)
+        for i in range(30)
+    ]
+    agents = summarise(match, records, cooperative=False)["agents"]
+    assert agents[0]["win_rate"] == 1.0 and agents[0]["seat_games"] == [10, 10, 10]
+    assert agents[0]["rating"]["mu"] > agents[1]["rating"]["mu"] + 5
+    assert agents[0]["mean_score"] is None
+
+
+def test_cooperative_summary_reports_team_and_missing_hooks() -> None:
+    match = MatchSpec(TOY, ("random", "random"), seed=1)
+    records = play_games(match, 20)
+    team = summarise(match, records, cooperative=True)["team"]
+    assert team["games"] == 20 and team["wins"] == 20  # someone always holds the best card
+    assert team["mean_progress"] is None and team["mean_turns"] is None
+
+
+def test_labels_are_unique() -> None:
+    assert agent_labels(["heuristic", "random", "random", "runs/p.pt"]) == [
+        "heuristic",
+        "random",
+        "random#2",
+        "p.pt",
+    ]
+
+
+def test_cli_writes_all_outputs(tmp_path, capsys) -> None:
+    out = tmp_path / "out"
+    code = main(
+        [
+            TOY,
+            "--agents",
+            "heuristic",
+            "random",
+            "--games",
+            "40",
+            "--workers",
+            "1",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["results.csv", "results.json", "winrates.png"]
+    data = json.loads((out / "results.json").read_text())
+    assert data["summary"]["games"] == 40 and len(data["records"]) == 40
+    rows = list(csv.DictReader((out / "results.csv").open()))
+    assert [row["label"] for row in rows] == ["heuristic", "random"]
+    assert (out / "winrates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "head to head" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nogame", "--agents", "random", "random"], "unknown game 'nogame'"),
+        ([TOY, "--agents", "random", "wizard"], "unknown agent 'wizard'"),
+        ([TOY, "--agents", "random", "random", "--players", "5"], "takes 2 to 4 players"),
+        ([TOY, "--agents", "random", "random", "--players", "3"], "3 players need 3 agents"),
+        ([TOY, "--agents", "random"], "takes 2 to 4 players"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, args, message) -> None:
+    out = tmp_path / "out"
+    assert main([*args, "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+    assert not out.exists()
+
+
+def test_cli_policy_file_needs_the_loader(tmp_path, capsys) -> None:
+    policy = tmp_path / "policy.pt"
+    policy.write_bytes(b"weights")
+    assert main([TOY, "--agents", "random", str(policy), "--out", str(tmp_path / "o")]) == 2
+    assert "trained policies need the training extra/loader" in capsys.readouterr().err
+
+
+def test_cli_bad_flag_exits_2(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([TOY, "--agents", "random", "random", "--games", "zero"])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert "'zero' is not a whole number" in error and error.count("\n") == 1

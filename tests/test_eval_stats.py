@@ -1,0 +1,33 @@
+"""The Wilson score interval against published values (Newcombe 1998, Table I, method 3)."""
+
+import pytest
+
+from benchmarks.stats import wilson_interval
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_wilson_matches_published_values(successes, trials, low, high) -> None:
+    got_low, got_high = wilson_interval(successes, trials)
+    assert got_low == pytest.approx(low, abs=5e-5)
+    assert got_high == pytest.approx(high, abs=5e-5)
+
+
+def test_wilson_is_symmetric_and_contains_the_estimate() -> None:
+    low, high = wilson_interval(30, 100)
+    mirror_low, mirror_high = wilson_interval(70, 100)
+    assert low == pytest.approx(1 - mirror_high) and high == pytest.approx(1 - mirror_low)
+    assert low < 0.3 < high
+
+
+def test_wilson_rejects_impossible_counts() -> None:
+    with pytest.raises(ValueError, match="successes <= trials"):
+        wilson_interval(5, 4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
