@@ -1,0 +1,206 @@
+"""Vaalbara card data: characters, the 51 Land cards, clans and the Omen card backs.
+
+The rulebook names the land types and rewards but not each card's data; the rulings and
+their reasons are in docs/rules/vaalbara.md. Everything here is fixed at import.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from tabletop_envs.core.actions import ActionLayout
+
+MAX_PLAYERS = 5
+ROUNDS = 9
+HAND_SIZE = 5
+STARTING_VP = 2
+CHARACTER_COUNT = 12
+
+
+class Character(IntEnum):
+    """Character cards; the value + 1 is the initiative."""
+
+    FIGHTER = 0
+    BARD = 1
+    HUNTER = 2
+    ORACLE = 3
+    CARPENTER = 4
+    FALCONER = 5
+    TRACKER = 6
+    MIDWIFE = 7
+    RIDER = 8
+    CRAFTER = 9
+    PIONEER = 10
+    FARMER = 11
+
+    @property
+    def initiative(self) -> int:
+        return self.value + 1
+
+    @property
+    def title(self) -> str:
+        return self.name.capitalize()
+
+
+class LandType(IntEnum):
+    MEADOW = 0
+    FIELD = 1
+    FOREST = 2
+    VILLAGE = 3
+    MOUNTAIN = 4
+    RIVER = 5
+
+
+class LandKind(IntEnum):
+    """What a land card's face shows: its type, and for Forests the printed value."""
+
+    MEADOW = 0
+    FIELD = 1
+    VILLAGE = 2
+    MOUNTAIN = 3
+    RIVER = 4
+    FOREST_3 = 5
+    FOREST_4 = 6
+    FOREST_5 = 7
+    FOREST_6 = 8
+
+    @property
+    def land_type(self) -> LandType:
+        return KIND_TYPE[self]
+
+    @property
+    def title(self) -> str:
+        if self.land_type is LandType.FOREST:
+            return f"Forest {FOREST_VALUE[self]}"
+        return self.name.capitalize()
+
+
+LAND_KINDS = len(LandKind)
+LAND_TYPES = len(LandType)
+KIND_TYPE = {
+    LandKind.MEADOW: LandType.MEADOW,
+    LandKind.FIELD: LandType.FIELD,
+    LandKind.VILLAGE: LandType.VILLAGE,
+    LandKind.MOUNTAIN: LandType.MOUNTAIN,
+    LandKind.RIVER: LandType.RIVER,
+    LandKind.FOREST_3: LandType.FOREST,
+    LandKind.FOREST_4: LandType.FOREST,
+    LandKind.FOREST_5: LandType.FOREST,
+    LandKind.FOREST_6: LandType.FOREST,
+}
+KIND_TYPE_INDEX = [int(KIND_TYPE[kind]) for kind in LandKind]
+FOREST_VALUE = {
+    LandKind.FOREST_3: 3,
+    LandKind.FOREST_4: 4,
+    LandKind.FOREST_5: 5,
+    LandKind.FOREST_6: 6,
+}
+RIVER_INITIATIVE_CAP = 6
+MOUNTAIN_BONUS = {2: 10, 4: 20}
+"""Mountain reward by which Mountain of the realm this is (the 2nd, the 4th)."""
+TYPE_BONUS = {5: 5, 6: 10}
+"""End-of-game bonus by number of different land types in a realm."""
+
+_K = LandKind
+LAND_CARDS_BY_MARKER: dict[int, list[LandKind]] = {
+    2: [_K.MEADOW] * 4
+    + [_K.FIELD] * 4
+    + [_K.FOREST_3, _K.FOREST_4, _K.FOREST_5, _K.FOREST_6]
+    + [_K.VILLAGE] * 3
+    + [_K.MOUNTAIN] * 3
+    + [_K.RIVER] * 3,
+    3: [_K.MEADOW] * 2
+    + [_K.FIELD] * 2
+    + [_K.FOREST_4, _K.FOREST_5]
+    + [_K.VILLAGE]
+    + [_K.MOUNTAIN] * 2
+    + [_K.RIVER],
+    4: [_K.MEADOW] * 4
+    + [_K.FIELD] * 4
+    + [_K.FOREST_3, _K.FOREST_6]
+    + [_K.VILLAGE] * 3
+    + [_K.MOUNTAIN] * 3
+    + [_K.RIVER] * 4,
+}
+"""Land card faces by the player-count marker printed on them (2+, 3+, 4+)."""
+
+LAND_CARDS: list[tuple[LandKind, int]] = [
+    (kind, marker) for marker, kinds in LAND_CARDS_BY_MARKER.items() for kind in kinds
+]
+"""All 51 land cards as (face, marker); a card's index is its identity."""
+
+
+def land_cards_for(num_players: int) -> list[int]:
+    """Indices of the land cards kept for ``num_players`` (marker <= players)."""
+    return [card for card, (_, marker) in enumerate(LAND_CARDS) if marker <= num_players]
+
+
+CLANS = ("Blue", "Purple", "Yellow", "Red", "Green")
+"""Clan of each seat: seat 0 plays Blue, and so on."""
+
+OMEN_BACKS: tuple[str, ...] = (
+    "01234 01342 02143 02341 02413 03142 03214 03412 04213 04321 "
+    "10324 10432 12340 12403 13024 13204 13402 14023 14203 14320 "
+    "20134 20314 20431 21043 21430 23014 23401 24013 24130 24310 "
+    "30124 30241 30421 31042 31240 31420 32041 32104 34012 34120 "
+    "40123 40231 41032 41230 41302 42031 42103 42301 43102 43210 01243"
+).split()
+"""51 distinct card backs, each ranking the five clans from best to worst omen.
+
+Closed under reversal and under cyclic relabelling of clans, so every clan ranks above
+every other on 25 or 26 backs, and over any subset of clans each is best about equally
+often. Which back a front carries is dealt anew each game.
+"""
+
+
+OMEN_RANK: tuple[tuple[int, ...], ...] = tuple(
+    tuple(back.index(str(seat)) for seat in range(MAX_PLAYERS)) for back in OMEN_BACKS
+)
+"""OMEN_RANK[back][seat]: 0 for the best omen; comparing ranks orders any subset of seats."""
+
+
+def omen_order(back: int, num_players: int) -> list[int]:
+    """Seats in play ranked best omen first, by card back ``back``."""
+    return [int(clan) for clan in OMEN_BACKS[back] if int(clan) < num_players]
+
+
+class Decision(IntEnum):
+    """The pending decision kinds; each owns one action segment."""
+
+    SELECT = 0
+    FIGHTER = 1
+    BARD = 2
+    TRACKER = 3
+    MIDWIFE = 4
+    RIDER_FIRST = 5
+    RIDER_SECOND = 6
+    PIONEER = 7
+    TAKE_LAND = 8
+
+
+LAYOUT = ActionLayout(
+    [
+        ("select", CHARACTER_COUNT),
+        ("fighter", 2),
+        ("bard", MAX_PLAYERS - 1),
+        ("tracker", 2 * MAX_PLAYERS),
+        ("midwife", CHARACTER_COUNT),
+        ("rider_first", MAX_PLAYERS),
+        ("rider_second", MAX_PLAYERS),
+        ("pioneer", len(LandKind)),
+        ("take_land", MAX_PLAYERS),
+    ]
+)
+SEGMENTS = [LAYOUT.segments[name] for name in LAYOUT.names]
+"""Action segments in Decision order."""
+EMPTY = -1
+"""An empty row slot, no pick yet, or no pending decision."""
+
+
+def bit(card: int) -> int:
+    return 1 << card
+
+
+def cards_in(mask: int) -> list[int]:
+    """The characters whose bits are set in ``mask``, lowest first."""
+    return [card for card in range(CHARACTER_COUNT) if mask >> card & 1]

@@ -1,0 +1,92 @@
+"""Vaalbara as text: action names and the table, for a spectator or one seat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tabletop_envs.vaalbara.cards import (
+    CLANS,
+    EMPTY,
+    LAND_CARDS,
+    MAX_PLAYERS,
+    Character,
+    Decision,
+    LandKind,
+    cards_in,
+    omen_order,
+)
+
+if TYPE_CHECKING:
+    from tabletop_envs.vaalbara.rules import VaalbaraGame
+
+
+def land_name(card: int) -> str:
+    return "(empty)" if card == EMPTY else LandKind(LAND_CARDS[card][0]).title
+
+
+def describe_action(game: VaalbaraGame, decision: Decision, option: int) -> str:
+    """One action in words; row slots name the land there now."""
+    if decision in (Decision.SELECT, Decision.MIDWIFE):
+        verb = "play" if decision == Decision.SELECT else "take back"
+        return f"{verb} {Character(option).title} ({option + 1})"
+    if decision == Decision.FIGHTER:
+        return "reveal Fighter (+1 VP)" if option else "keep Fighter hidden"
+    if decision == Decision.BARD:
+        seat = (game.decider + option + 1) % game.num_players
+        return f"Bard: player_{seat} ({CLANS[seat]}) gains 2 VP"
+    if decision == Decision.TRACKER:
+        row, slot = divmod(option, MAX_PLAYERS)
+        return f"Tracker: swap row {row + 1} slot {slot + 1} ({land_name(game.rows[row][slot])})"
+    if decision == Decision.RIDER_FIRST:
+        return f"Rider: from row 1 slot {option + 1} ({land_name(game.rows[0][option])})"
+    if decision == Decision.RIDER_SECOND:
+        return f"Rider: with row 2 slot {option + 1} ({land_name(game.rows[1][option])})"
+    if decision == Decision.PIONEER:
+        return f"Pioneer: give up a {LandKind(option).title}"
+    return f"take row 1 slot {option + 1} ({land_name(game.rows[0][option])})"
+
+
+def _characters(mask: int) -> str:
+    return ", ".join(Character(card).title for card in cards_in(mask)) or "-"
+
+
+def _seat_lines(game: VaalbaraGame, seat: int, viewer: int | None) -> list[str]:
+    see_all = viewer is None or viewer == seat
+    pick = game.picks[seat]
+    if pick == EMPTY:
+        shown = "-"
+    elif game.revealed or see_all:
+        shown = f"{Character(pick).title} ({pick + 1})"
+    else:
+        shown = "(face down)"
+    vp = str(game.vp[seat]) if see_all else "?"
+    realm = ", ".join(land_name(card) for card in game.realms[seat]) or "-"
+    hand = _characters(game.hands[seat]) if see_all else f"{bin(game.hands[seat]).count('1')} cards"
+    return [
+        f"  player_{seat} {CLANS[seat]:<7} VP {vp:>4}  pick: {shown}",
+        f"      realm: {realm}",
+        f"      hand: {hand}   played: {_characters(game.discards[seat])}",
+    ]
+
+
+def render_table(game: VaalbaraGame, viewer: int | None = None) -> str:
+    """The rows, each realm, the round and whose turn it is."""
+    who = "spectator (all cards shown)" if viewer is None else f"player_{viewer}'s view"
+    lines = [f"=== Vaalbara, round {game.round + 1} of 9 — {who} ==="]
+    omens = " > ".join(CLANS[s] for s in omen_order(game.top_back(), game.num_players))
+    lines.append(f"Land deck: {len(game.land_deck)} cards; omens (best first): {omens}")
+    for number, row in enumerate(game.rows, start=1):
+        lines.append(f"Row {number}: " + " | ".join(land_name(card) for card in row))
+    if game.revealed:
+        lines.append("Turn order: " + " > ".join(CLANS[s] for s in game.turn_order))
+    for seat in range(game.num_players):
+        lines.extend(_seat_lines(game, seat, viewer))
+    if game.is_terminal:
+        scores = ", ".join(
+            f"{CLANS[s]} {game.final_score(s)}" for s in range(game.num_players)
+        )
+        lines.append(f"Game over. Final scores: {scores}. Winner: {CLANS[game.winner()]}")
+    else:
+        decision = Decision(game.decision).name.lower().replace("_", " ")
+        lines.append(f"To decide: player_{game.decider} ({CLANS[game.decider]}): {decision}")
+    return "\n".join(lines)

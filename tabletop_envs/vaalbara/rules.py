@@ -1,0 +1,464 @@
+"""Vaalbara's pure rules core: state, legal decisions, transitions, views, returns.
+
+A round is ASSIGNMENT (every seat, in seat order, secretly picks a character), then
+RESOLUTION in initiative order (character action, which may need a decision, then the land
+pick), then END OF ROUND (slide the rows, refill, draw to 5). Rulings: docs/rules/vaalbara.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from tabletop_envs.core.game import TERMINAL, GameCore, Option
+from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
+from tabletop_envs.core.state import PlainState
+from tabletop_envs.vaalbara import render
+from tabletop_envs.vaalbara.cards import (
+    CHARACTER_COUNT,
+    EMPTY,
+    FOREST_VALUE,
+    HAND_SIZE,
+    KIND_TYPE_INDEX,
+    LAND_CARDS,
+    MAX_PLAYERS,
+    MOUNTAIN_BONUS,
+    OMEN_BACKS,
+    OMEN_RANK,
+    RIVER_INITIATIVE_CAP,
+    ROUNDS,
+    STARTING_VP,
+    TYPE_BONUS,
+    LAYOUT,
+    Character,
+    Decision,
+    LandKind,
+    LandType,
+    SEGMENTS,
+    bit,
+    cards_in,
+    land_cards_for,
+)
+from tabletop_envs.vaalbara.observation import SCHEMA, build_view, readable_view
+
+C = Character
+
+
+
+
+
+class VaalbaraGame(PlainState, GameCore):
+    """One game of Vaalbara for 2 to 5 players."""
+
+    NAME = "vaalbara"
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = MAX_PLAYERS
+    DEFAULT_PLAYERS = 4
+    OPTIONS: ClassVar = {
+        "reward": Option("win", REWARD_MODES, "win: +1 winner, -1 others; score: margin"),
+    }
+    LAYOUT = LAYOUT
+    SCHEMA = SCHEMA
+    MAX_DECISIONS = 260
+    STATE_FIELDS = (
+        "round",
+        "land_deck",
+        "deck_known",
+        "back_of",
+        "rows",
+        "realms",
+        "vp",
+        "hands",
+        "clan_decks",
+        "discards",
+        "known_in_hand",
+        "picks",
+        "revealed",
+        "turn_order",
+        "turn",
+        "decision",
+        "decider",
+        "fighter_poll",
+        "fighter_answers",
+        "rider_slot",
+        "decisions_made",
+    )
+
+    def __init__(self, num_players: int = 4, seed: int | None = None, **options: Any) -> None:
+        super().__init__(num_players, seed, **options)
+        n = self.num_players
+        rng = self.rng
+        self.round = 0
+        self.back_of = [int(b) for b in rng.permutation(len(OMEN_BACKS))]
+        self.land_deck = [int(c) for c in rng.permutation(land_cards_for(n))]
+        self.deck_known = [False] * len(self.land_deck)
+        self.rows = [[self._draw_land() for _ in range(n)] for _ in range(2)]
+        self.realms: list[list[int]] = [[] for _ in range(n)]
+        self.vp = [STARTING_VP] * n
+        self.clan_decks = [[int(c) for c in rng.permutation(CHARACTER_COUNT)] for _ in range(n)]
+        self.hands = [0] * n
+        self.discards = [0] * n
+        self.known_in_hand = [0] * n
+        for seat in range(n):
+            self._refill_hand(seat)
+        self.decisions_made = 0
+        self._start_assignment()
+
+    # ----- small queries ------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return self.decider
+
+    def neighbours(self, seat: int) -> list[int]:
+        """Left and right neighbours (one with two players)."""
+        n = self.num_players
+        return sorted({(seat - 1) % n, (seat + 1) % n})
+
+    def top_back(self) -> int:
+        return self.back_of[self.land_deck[-1]]
+
+    def omen_rank(self, seat: int) -> int:
+        """Lower is a better omen on the current top land card (compare, don't count)."""
+        return OMEN_RANK[self.top_back()][seat]
+
+    def initiative(self, seat: int) -> int:
+        return self.picks[seat] + 1
+
+    def plays_before(self, a: int, b: int) -> bool:
+        """Whether ``a`` acts before ``b`` this round (ties by the current omens)."""
+        ia, ib = self.initiative(a), self.initiative(b)
+        return ia < ib or (ia == ib and self.omen_rank(a) < self.omen_rank(b))
+
+    def realm_kinds(self, seat: int) -> list[int]:
+        return [int(LAND_CARDS[card][0]) for card in self.realms[seat]]
+
+    def count_type(self, seat: int, land_type: LandType) -> int:
+        return sum(KIND_TYPE_INDEX[kind] == land_type for kind in self.realm_kinds(seat))
+
+    def land_types(self, seat: int) -> int:
+        return len({KIND_TYPE_INDEX[kind] for kind in self.realm_kinds(seat)})
+
+    def final_score(self, seat: int) -> int:
+        return self.vp[seat] + TYPE_BONUS.get(self.land_types(seat), 0)
+
+    @property
+    def active(self) -> int:
+        """The seat whose turn is resolving, or EMPTY during assignment."""
+        return self.turn_order[self.turn] if self.turn < len(self.turn_order) else EMPTY
+
+    # ----- the contract ---------------------------------------------------------------
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(LAYOUT.total, dtype=np.int8)
+        if self.decision == EMPTY:
+            return mask
+        offset = SEGMENTS[self.decision].offset
+        for option in self._options():
+            mask[offset + option] = 1
+        return mask
+
+    def _options(self) -> list[int]:
+        """Legal option indices inside the pending decision's segment."""
+        seat, kind = self.decider, self.decision
+        n = self.num_players
+        if kind == Decision.SELECT:
+            return cards_in(self.hands[seat])
+        if kind == Decision.FIGHTER:
+            return [0, 1] if self.hands[seat] & bit(C.FIGHTER) else [0]
+        if kind == Decision.BARD:
+            return list(range(n - 1))
+        if kind == Decision.TRACKER:
+            return [row * MAX_PLAYERS + slot for row in range(2) for slot in self._filled(row)]
+        if kind == Decision.MIDWIFE:
+            return cards_in(self.discards[seat])
+        if kind in (Decision.RIDER_FIRST, Decision.TAKE_LAND):
+            return self._filled(0)
+        if kind == Decision.RIDER_SECOND:
+            return self._filled(1)
+        return sorted(set(self.realm_kinds(seat)))
+
+    def _filled(self, row: int) -> list[int]:
+        return [slot for slot, card in enumerate(self.rows[row]) if card != EMPTY]
+
+    def _apply(self, action: int) -> None:
+        self.decisions_made += 1
+        option = action - SEGMENTS[self.decision].offset
+        handler = _HANDLERS[self.decision]
+        handler(self, option)
+
+    def view(self, player: int) -> dict[str, Any]:
+        return build_view(self, player)
+
+    def readable_view(self, player: int) -> dict[str, Any]:
+        return readable_view(self, player)
+
+    def returns(self) -> np.ndarray:
+        if not self.is_terminal:
+            return np.zeros(self.num_players)
+        scores = [self.final_score(seat) for seat in range(self.num_players)]
+        return competitive_returns(self.options["reward"], scores, [self.winner()])
+
+    def winner(self) -> int:
+        """Most points; a tie goes to the best omen on the top land card."""
+        best = max(self.final_score(seat) for seat in range(self.num_players))
+        tied = [s for s in range(self.num_players) if self.final_score(s) == best]
+        return min(tied, key=self.omen_rank)
+
+    def winners(self) -> Sequence[int]:
+        return [self.winner()] if self.is_terminal else []
+
+    def action_to_str(self, action: int) -> str:
+        segment, option = LAYOUT.locate(action)
+        return render.describe_action(self, Decision(SEGMENTS.index(segment)), option)
+
+    def render_text(self, viewer: int | None = None) -> str:
+        return render.render_table(self, viewer)
+
+    # ----- assignment -----------------------------------------------------------------
+    def _start_assignment(self) -> None:
+        self.picks = [EMPTY] * self.num_players
+        self.revealed = False
+        self.turn_order: list[int] = []
+        self.turn = 0
+        self.fighter_poll: list[int] = []
+        self.fighter_answers: list[int] = []
+        self.rider_slot = EMPTY
+        self._decide(Decision.SELECT, 0)
+
+    def _decide(self, kind: Decision, seat: int) -> None:
+        self.decision = int(kind)
+        self.decider = seat
+
+    def _select(self, card: int) -> None:
+        seat = self.decider
+        self.picks[seat] = card
+        self.hands[seat] &= ~bit(card)
+        if seat + 1 < self.num_players:
+            self._decide(Decision.SELECT, seat + 1)
+            return
+        self.revealed = True
+        for player, pick in enumerate(self.picks):
+            self.known_in_hand[player] &= ~bit(pick)
+        self.turn_order = sorted(
+            range(self.num_players), key=lambda s: (self.picks[s], self.omen_rank(s))
+        )
+        self.turn = 0
+        self._start_turn()
+
+    # ----- resolution -----------------------------------------------------------------
+    def _start_turn(self) -> None:
+        seat = self.active
+        character = self.picks[seat]
+        if character == C.FIGHTER:
+            self._start_fighter_poll(seat)
+        elif character == C.BARD:
+            self._decide(Decision.BARD, seat)
+        elif character == C.TRACKER:
+            self._decide(Decision.TRACKER, seat)
+        elif character == C.MIDWIFE and self.discards[seat]:
+            self._decide(Decision.MIDWIFE, seat)
+        elif character == C.RIDER:
+            self._decide(Decision.RIDER_FIRST, seat)
+        elif character == C.PIONEER and self.realms[seat]:
+            self._decide(Decision.PIONEER, seat)
+        else:
+            self._automatic_effect(seat, character)
+            self._land_action()
+
+    def _automatic_effect(self, seat: int, character: int) -> None:
+        """Effects that need no decision (Farmer acts during the land pick)."""
+        others = self.neighbours(seat)
+        if character == C.HUNTER and all(self.plays_before(seat, n) for n in others):
+            self.vp[seat] += 3
+        elif character == C.ORACLE:
+            self.vp[seat] += 2 * sum(self.initiative(n) % 2 == 1 for n in others)
+        elif character == C.CARPENTER:
+            self.vp[seat] += 3 * self.count_type(seat, LandType.FOREST)
+        elif character == C.FALCONER and self.turn > 0:
+            victim = self.turn_order[self.turn - 1]
+            stolen = min(2, self.vp[victim])
+            self.vp[victim] -= stolen
+            self.vp[seat] += stolen
+        elif character == C.CRAFTER and all(self.plays_before(n, seat) for n in others):
+            self.vp[seat] += 5
+
+    def _start_fighter_poll(self, seat: int) -> None:
+        """Every other seat whose Fighter may be in hand answers, hidden, in turn order."""
+        position = self.turn_order.index(seat)
+        order = self.turn_order[position + 1 :] + self.turn_order[:position]
+        self.fighter_poll = [
+            s for s in order if not self.discards[s] & bit(C.FIGHTER) and self.picks[s] != C.FIGHTER
+        ]
+        self.fighter_answers = []
+        self._next_fighter_question()
+
+    def _next_fighter_question(self) -> None:
+        asked = len(self.fighter_answers)
+        if asked < len(self.fighter_poll):
+            self._decide(Decision.FIGHTER, self.fighter_poll[asked])
+            return
+        for seat, revealed in zip(self.fighter_poll, self.fighter_answers):
+            if revealed:
+                self.vp[seat] += 1
+                self.known_in_hand[seat] |= bit(C.FIGHTER)
+        self.fighter_poll, self.fighter_answers = [], []
+        self._land_action()
+
+    def _answer_fighter(self, reveal: int) -> None:
+        self.fighter_answers.append(reveal)
+        self._next_fighter_question()
+
+    def _bard(self, offset: int) -> None:
+        self.vp[(self.decider + offset + 1) % self.num_players] += 2
+        self._land_action()
+
+    def _tracker(self, option: int) -> None:
+        row, slot = divmod(option, MAX_PLAYERS)
+        self.rows[row][slot], self.land_deck[-1] = self.land_deck[-1], self.rows[row][slot]
+        self.deck_known[-1] = True
+        self._land_action()
+
+    def _midwife(self, card: int) -> None:
+        seat = self.decider
+        self.discards[seat] &= ~bit(card)
+        self.hands[seat] |= bit(card)
+        self.known_in_hand[seat] |= bit(card)
+        self._land_action()
+
+    def _rider_first(self, slot: int) -> None:
+        self.rider_slot = slot
+        self._decide(Decision.RIDER_SECOND, self.decider)
+
+    def _rider_second(self, slot: int) -> None:
+        first = self.rider_slot
+        self.rows[0][first], self.rows[1][slot] = self.rows[1][slot], self.rows[0][first]
+        self.rider_slot = EMPTY
+        self._land_action()
+
+    def _pioneer(self, kind: int) -> None:
+        seat = self.decider
+        realm = self.realms[seat]
+        given = max(i for i, card in enumerate(realm) if LAND_CARDS[card][0] == kind)
+        realm[given], self.land_deck[0] = self.land_deck[0], realm[given]
+        self.deck_known[0] = True
+        self.vp[seat] += self.land_reward(seat, realm[given], C.PIONEER.initiative)
+        self._land_action()
+
+    def land_reward(self, seat: int, card: int, initiative: int) -> int:
+        """VP for ``card``, already in ``seat``'s realm, taken with ``initiative``."""
+        kind = LAND_CARDS[card][0]
+        land_type = kind.land_type
+        if land_type is LandType.MEADOW:
+            return sum(self.count_type(s, land_type) for s in [seat, *self.neighbours(seat)])
+        if land_type is LandType.FIELD:
+            return 2 * self.count_type(seat, land_type)
+        if land_type is LandType.FOREST:
+            return FOREST_VALUE[kind]
+        if land_type is LandType.VILLAGE:
+            return 2 * self.land_types(seat)
+        if land_type is LandType.MOUNTAIN:
+            return MOUNTAIN_BONUS.get(self.count_type(seat, land_type), 0)
+        rivers = self.count_type(seat, land_type)
+        return min(initiative, RIVER_INITIATIVE_CAP) * rivers
+
+    def _land_action(self) -> None:
+        seat = self.active
+        filled = self._filled(0)
+        if len(filled) == 1:
+            self._take_land(filled[0])
+        else:
+            self._decide(Decision.TAKE_LAND, seat)
+
+    def _take_land(self, slot: int) -> None:
+        seat = self.active
+        card = self.rows[0][slot]
+        self.rows[0][slot] = EMPTY
+        self.realms[seat].append(card)
+        reward = self.land_reward(seat, card, self.initiative(seat))
+        self.vp[seat] += 2 * reward if self.picks[seat] == C.FARMER else reward
+        self.discards[seat] |= bit(self.picks[seat])
+        self.turn += 1
+        if self.turn < self.num_players:
+            self._start_turn()
+        else:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        if self.round == ROUNDS - 1:
+            self.decision, self.decider = EMPTY, TERMINAL
+            return
+        self.round += 1
+        self.rows[0] = self.rows[1]
+        self.rows[1] = [self._draw_land() for _ in range(self.num_players)]
+        for seat in range(self.num_players):
+            self._refill_hand(seat)
+        self._start_assignment()
+
+    def _draw_land(self) -> int:
+        self.deck_known.pop()
+        return self.land_deck.pop()
+
+    def _refill_hand(self, seat: int) -> None:
+        deck = self.clan_decks[seat]
+        while deck and bin(self.hands[seat]).count("1") < HAND_SIZE:
+            self.hands[seat] |= bit(deck.pop())
+
+    # ----- hidden information ---------------------------------------------------------
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> VaalbaraGame:
+        game = self.clone()
+        for seat in range(self.num_players):
+            if seat == player:
+                game.clan_decks[seat] = [int(c) for c in rng.permutation(self.clan_decks[seat])]
+            else:
+                game._resample_characters(seat, rng)
+        game._resample_land_deck(rng)
+        return game
+
+    def _resample_characters(self, seat: int, rng: np.random.Generator) -> None:
+        """Redraw an opponent's hand, deck order, hidden pick and hidden Fighter answer."""
+        hidden_pick = not self.revealed and self.picks[seat] != EMPTY
+        held = self.hands[seat] | (bit(self.picks[seat]) if hidden_pick else 0)
+        pool = cards_in(held) + self.clan_decks[seat]
+        known = self.known_in_hand[seat]
+        free = [c for c in pool if not known & bit(c)]
+        size = bin(held).count("1") - bin(known).count("1")
+        order = [int(c) for c in rng.permutation(free)]
+        new_held = known
+        for card in order[:size]:
+            new_held |= bit(card)
+        self.clan_decks[seat] = order[size:]
+        if hidden_pick:
+            pick = int(rng.choice(cards_in(new_held)))
+            self.picks[seat] = pick
+            new_held &= ~bit(pick)
+        self.hands[seat] = new_held
+        if seat in self.fighter_poll[: len(self.fighter_answers)]:
+            index = self.fighter_poll.index(seat)
+            holds = bool(new_held & bit(C.FIGHTER))
+            self.fighter_answers[index] = int(holds and rng.random() < 0.5)
+
+    def _resample_land_deck(self, rng: np.random.Generator) -> None:
+        """Shuffle unseen land fronts among unseen deck positions; backs stay in place."""
+        positions = [i for i, known in enumerate(self.deck_known) if not known]
+        cards = [self.land_deck[i] for i in positions]
+        backs = [self.back_of[card] for card in cards]
+        shuffled = [cards[i] for i in rng.permutation(len(cards))]
+        for position, card, back in zip(positions, shuffled, backs):
+            self.land_deck[position] = card
+            self.back_of[card] = back
+
+
+_HANDLERS = {
+    Decision.SELECT: VaalbaraGame._select,
+    Decision.FIGHTER: VaalbaraGame._answer_fighter,
+    Decision.BARD: VaalbaraGame._bard,
+    Decision.TRACKER: VaalbaraGame._tracker,
+    Decision.MIDWIFE: VaalbaraGame._midwife,
+    Decision.RIDER_FIRST: VaalbaraGame._rider_first,
+    Decision.RIDER_SECOND: VaalbaraGame._rider_second,
+    Decision.PIONEER: VaalbaraGame._pioneer,
+    Decision.TAKE_LAND: VaalbaraGame._take_land,
+}
+
+__all__ = ["VaalbaraGame"]
