@@ -1,0 +1,143 @@
+"""A person at a terminal: sees one seat's own view, picks from numbered legal actions.
+
+The agent never touches the game: a :class:`SeatWindow` gives it that seat's readable view
+(the game's ``readable_view(seat)``, nothing more) and the names of actions. Bad input is
+re-asked with a clear message; end of input or ``q`` raises :class:`QuitGame`, leaving the
+game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any, Protocol, TextIO
+
+import numpy as np
+
+from agents.base import Agent
+
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+class QuitGame(Exception):
+    """The person stopped (end of input or ``q``); no action was taken."""
+
+
+class SeatWindow(Protocol):
+    """What a person in one seat may look at."""
+
+    def readable_view(self) -> Mapping[str, Any]: ...
+
+    def action_to_str(self, action: int) -> str: ...
+
+
+class EnvSeatWindow:
+    """One seat's window onto a (possibly wrapped) tabletop env: its own view only."""
+
+    def __init__(self, env: Any, seat: int) -> None:
+        self.env = env
+        self.seat = seat
+
+    def readable_view(self) -> Mapping[str, Any]:
+        return self.env.unwrapped.game.readable_view(self.seat)
+
+    def action_to_str(self, action: int) -> str:
+        return self.env.unwrapped.game.action_to_str(action)
+
+
+def format_value(value: Any) -> str:
+    """A readable one-line rendering of view data (lists, dicts, arrays, scalars)."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, Mapping):
+        return "; ".join(f"{key}: {format_value(item)}" for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_value(item) for item in value) or "—"
+    return str(value)
+
+
+def is_record_list(value: Any) -> bool:
+    return (
+        isinstance(value, (list, tuple))
+        and bool(value)
+        and all(isinstance(item, Mapping) for item in value)
+    )
+
+
+def records_table(title: str, records: list[Mapping[str, Any]]) -> Any:
+    """A rich table with one row per record and one column per key."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    columns = list(dict.fromkeys(key for record in records for key in record))
+    for column in columns:
+        table.add_column(str(column))
+    for record in records:
+        table.add_row(*(format_value(record[c]) if c in record else "" for c in columns))
+    return table
+
+
+class HumanAgent(Agent):
+    """Reads a choice from ``input_stream`` for the seat behind ``window``."""
+
+    name = "human"
+
+    def __init__(
+        self,
+        window: SeatWindow,
+        input_stream: TextIO | None = None,
+        output_stream: TextIO | None = None,
+    ) -> None:
+        from rich.console import Console
+
+        self.window = window
+        self.input = input_stream if input_stream is not None else sys.stdin
+        self.console = Console(
+            file=output_stream if output_stream is not None else sys.stdout, highlight=False
+        )
+
+    def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
+        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+        if not legal:
+            raise ValueError(f"{agent} has no legal action to choose from")
+        self.show_view(agent)
+        self.show_actions(legal)
+        return legal[self.ask_choice(len(legal)) - 1]
+
+    def show_view(self, agent: str) -> None:
+        """The seat's readable view: plain entries in one table, lists of records as tables."""
+        from rich.table import Table
+
+        summary = Table(title=f"{agent}: your view", show_header=False)
+        summary.add_column(style="bold")
+        summary.add_column()
+        record_tables = []
+        for key, value in self.window.readable_view().items():
+            if is_record_list(value):
+                record_tables.append(records_table(str(key), value))
+            else:
+                summary.add_row(str(key), format_value(value))
+        for table in (*record_tables, summary):
+            self.console.print(table)
+
+    def show_actions(self, legal: list[int]) -> None:
+        for number, action in enumerate(legal, start=1):
+            self.console.print(f"  {number:>3}. {self.window.action_to_str(action)}")
+
+    def ask_choice(self, count: int) -> int:
+        """A number in 1..count read from the input; re-asks until one is given."""
+        while True:
+            self.console.print(f"Choose 1-{count} (q to quit): ", end="")
+            line = self.input.readline()
+            if not line:
+                self.console.print("\nend of input: quitting")
+                raise QuitGame("end of input")
+            text = line.strip()
+            if text.lower() in QUIT_WORDS:
+                raise QuitGame("quit")
+            if text.isdigit() and 1 <= int(text) <= count:
+                return int(text)
+            self.console.print(
+                f"[red]{text!r} is not a choice[/red]: enter a number from 1 to {count}, "
+                "or q to quit"
+            )
