@@ -7,7 +7,7 @@ import importlib
 from agents.base import Agent
 
 HEURISTIC_BOTS: dict[str, str] = {}
-"""Each game adds one line here when its bot lands, e.g. ``"vaalbara_v0": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
+"""One line per game, e.g. ``"vaalbara_v0": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
 
 
 def heuristic_agent(game: str, seed: int | None = None) -> Agent:

@@ -6,12 +6,12 @@ from tabletop_envs.core.game import TERMINAL, GameCore, Option
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
 
 __all__ = [
+    "REWARD_MODES",
+    "TERMINAL",
     "ActionLayout",
     "GameCore",
     "Option",
-    "REWARD_MODES",
     "Segment",
-    "TERMINAL",
     "TabletopAECEnv",
     "agent_name",
     "competitive_returns",

@@ -58,9 +58,7 @@ class TabletopAECEnv(AECEnv):
                 "observation": spaces.Box(
                     low=0.0, high=1.0, shape=(cls.SCHEMA.size,), dtype=np.float32
                 ),
-                "action_mask": spaces.Box(
-                    low=0, high=1, shape=(cls.LAYOUT.total,), dtype=np.int8
-                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(cls.LAYOUT.total,), dtype=np.int8),
             }
         )
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
@@ -88,9 +86,7 @@ class TabletopAECEnv(AECEnv):
     def load_game(self, game: GameCore) -> None:
         """Continue from a given core (a saved game, a test position)."""
         if not isinstance(game, self.game_class) or game.num_players != self.num_players:
-            raise ValueError(
-                f"expected a {self.num_players}-player {self.game_class.NAME} game"
-            )
+            raise ValueError(f"expected a {self.num_players}-player {self.game_class.NAME} game")
         self.reset()
         self.game = game
         if game.is_terminal:
@@ -139,7 +135,9 @@ class TabletopAECEnv(AECEnv):
                 f"{self.metadata['name']}: illegal action {action!r} by {agent}; "
                 f"legal actions: {legal}"
             )
-        gymnasium.logger.warn(f"[{self.metadata['name']}] {agent} played illegal action {action!r}; game ends")
+        gymnasium.logger.warn(
+            f"[{self.metadata['name']}] {agent} played illegal action {action!r}; game ends"
+        )
         returns = np.zeros(self.num_players)
         returns[self.agent_name_mapping[agent]] = -1.0
         self._cumulative_rewards[agent] = 0.0

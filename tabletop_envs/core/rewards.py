@@ -28,9 +28,7 @@ def score_margin_returns(scores: Sequence[float]) -> np.ndarray:
     return np.clip(margins / scale, -1.0, 1.0)
 
 
-def competitive_returns(
-    mode: str, scores: Sequence[float], winners: Sequence[int]
-) -> np.ndarray:
+def competitive_returns(mode: str, scores: Sequence[float], winners: Sequence[int]) -> np.ndarray:
     """Returns for ``reward=mode``: ``win`` or ``score``."""
     if mode == "win":
         return win_returns(len(scores), winners)

@@ -82,9 +82,7 @@ def render_table(game: VaalbaraGame, viewer: int | None = None) -> str:
     for seat in range(game.num_players):
         lines.extend(_seat_lines(game, seat, viewer))
     if game.is_terminal:
-        scores = ", ".join(
-            f"{CLANS[s]} {game.final_score(s)}" for s in range(game.num_players)
-        )
+        scores = ", ".join(f"{CLANS[s]} {game.final_score(s)}" for s in range(game.num_players))
         lines.append(f"Game over. Final scores: {scores}. Winner: {CLANS[game.winner()]}")
     else:
         decision = Decision(game.decision).name.lower().replace("_", " ")

@@ -23,20 +23,19 @@ from tabletop_envs.vaalbara.cards import (
     HAND_SIZE,
     KIND_TYPE_INDEX,
     LAND_CARDS,
+    LAYOUT,
     MAX_PLAYERS,
     MOUNTAIN_BONUS,
     OMEN_BACKS,
     OMEN_RANK,
     RIVER_INITIATIVE_CAP,
     ROUNDS,
+    SEGMENTS,
     STARTING_VP,
     TYPE_BONUS,
-    LAYOUT,
     Character,
     Decision,
-    LandKind,
     LandType,
-    SEGMENTS,
     bit,
     cards_in,
     land_cards_for,
@@ -44,9 +43,6 @@ from tabletop_envs.vaalbara.cards import (
 from tabletop_envs.vaalbara.observation import SCHEMA, build_view, readable_view
 
 C = Character
-
-
-
 
 
 class VaalbaraGame(PlainState, GameCore):
@@ -298,7 +294,7 @@ class VaalbaraGame(PlainState, GameCore):
         if asked < len(self.fighter_poll):
             self._decide(Decision.FIGHTER, self.fighter_poll[asked])
             return
-        for seat, revealed in zip(self.fighter_poll, self.fighter_answers):
+        for seat, revealed in zip(self.fighter_poll, self.fighter_answers, strict=True):
             if revealed:
                 self.vp[seat] += 1
                 self.known_in_hand[seat] |= bit(C.FIGHTER)
@@ -444,7 +440,7 @@ class VaalbaraGame(PlainState, GameCore):
         cards = [self.land_deck[i] for i in positions]
         backs = [self.back_of[card] for card in cards]
         shuffled = [cards[i] for i in rng.permutation(len(cards))]
-        for position, card, back in zip(positions, shuffled, backs):
+        for position, card, back in zip(positions, shuffled, backs, strict=True):
             self.land_deck[position] = card
             self.back_of[card] = back
 
