@@ -35,10 +35,12 @@ from tabletop_envs.vaalbara.cards import (
     TYPE_BONUS,
     Character,
     Decision,
+    LandKind,
     LandType,
     bit,
     cards_in,
     land_cards_for,
+    omen_order,
 )
 from tabletop_envs.vaalbara.observation import SCHEMA, build_view, readable_view
 
@@ -90,7 +92,7 @@ class VaalbaraGame(PlainState, GameCore):
         self.back_of = [int(b) for b in rng.permutation(len(OMEN_BACKS))]
         self.land_deck = [int(c) for c in rng.permutation(land_cards_for(n))]
         self.deck_known = [False] * len(self.land_deck)
-        self.rows = [[self._draw_land() for _ in range(n)] for _ in range(2)]
+        self.rows = [self._draw_row(), self._draw_row()]
         self.realms: list[list[int]] = [[] for _ in range(n)]
         self.vp = [STARTING_VP] * n
         self.clan_decks = [[int(c) for c in rng.permutation(CHARACTER_COUNT)] for _ in range(n)]
@@ -101,6 +103,79 @@ class VaalbaraGame(PlainState, GameCore):
             self._refill_hand(seat)
         self.decisions_made = 0
         self._start_assignment()
+
+    @classmethod
+    def from_position(
+        cls,
+        num_players: int,
+        *,
+        round_number: int = 1,
+        realms: Sequence[Sequence[LandKind]] | None = None,
+        row1: Sequence[LandKind] | None = None,
+        row2: Sequence[LandKind] | None = None,
+        hands: Sequence[Sequence[Character]] | None = None,
+        played: Sequence[Sequence[Character]] | None = None,
+        vp: Sequence[int] | None = None,
+        omens: Sequence[int] | None = None,
+        seed: int = 0,
+        **options: Any,
+    ) -> VaalbaraGame:
+        """A game at the start of round ``round_number`` (1-9), at the assignment phase.
+
+        Land faces are given by kind and drawn from this player count's cards; the rest
+        form the shuffled land deck. ``omens`` ranks the seats best first and picks the
+        back of the top land card. Unlisted parts keep their seeded random setup; a
+        player's clan deck holds the characters neither in hand nor played.
+        """
+        game = cls(num_players, seed=seed, **options)
+        pool = land_cards_for(num_players)
+        game.realms = [game._take_kinds(pool, kinds) for kinds in realms or [[]] * num_players]
+        rows = [game._take_kinds(pool, kinds) if kinds else None for kinds in (row1, row2)]
+        game.land_deck = [int(c) for c in game.rng.permutation(pool)]
+        game.deck_known = [False] * len(game.land_deck)
+        game.rows = [row if row is not None else game._draw_row() for row in rows]
+        if omens is not None:
+            game._set_top_omens(list(omens))
+        for seat in range(num_players):
+            game._set_characters(
+                seat, hands[seat] if hands else None, played[seat] if played else []
+            )
+        if vp is not None:
+            game.vp = list(vp)
+        game.round = round_number - 1
+        game._start_assignment()
+        return game
+
+    def _take_kinds(self, pool: list[int], kinds: Sequence[LandKind]) -> list[int]:
+        """Remove from ``pool`` one card of each kind in ``kinds``; their indices in order."""
+        cards = []
+        for kind in kinds:
+            match = next((c for c in pool if LAND_CARDS[c][0] == kind), None)
+            if match is None:
+                raise ValueError(f"no {LandKind(kind).title} card left for this position")
+            pool.remove(match)
+            cards.append(match)
+        return cards
+
+    def _set_top_omens(self, ranking: list[int]) -> None:
+        back = next(
+            (b for b in range(len(OMEN_BACKS)) if omen_order(b, self.num_players) == ranking), None
+        )
+        if back is None:
+            raise ValueError(f"no Omen card back ranks the seats as {ranking}")
+        top = self.land_deck[-1]
+        holder = self.back_of.index(back)
+        self.back_of[top], self.back_of[holder] = back, self.back_of[top]
+
+    def _set_characters(
+        self, seat: int, hand: Sequence[Character] | None, played: Sequence[Character]
+    ) -> None:
+        if hand is not None:
+            self.hands[seat] = sum(bit(card) for card in hand)
+        self.discards[seat] = sum(bit(card) for card in played)
+        used = self.hands[seat] | self.discards[seat]
+        rest = [card for card in range(CHARACTER_COUNT) if not used & bit(card)]
+        self.clan_decks[seat] = [int(c) for c in self.rng.permutation(rest)]
 
     # ----- small queries ------------------------------------------------------------
     @property
@@ -123,9 +198,8 @@ class VaalbaraGame(PlainState, GameCore):
         return self.picks[seat] + 1
 
     def plays_before(self, a: int, b: int) -> bool:
-        """Whether ``a`` acts before ``b`` this round (ties by the current omens)."""
-        ia, ib = self.initiative(a), self.initiative(b)
-        return ia < ib or (ia == ib and self.omen_rank(a) < self.omen_rank(b))
+        """Whether ``a`` acts before ``b`` in this round's turn order."""
+        return self.turn_order.index(a) < self.turn_order.index(b)
 
     def realm_kinds(self, seat: int) -> list[int]:
         return [int(LAND_CARDS[card][0]) for card in self.realms[seat]]
@@ -386,14 +460,16 @@ class VaalbaraGame(PlainState, GameCore):
             return
         self.round += 1
         self.rows[0] = self.rows[1]
-        self.rows[1] = [self._draw_land() for _ in range(self.num_players)]
+        self.rows[1] = self._draw_row()
         for seat in range(self.num_players):
             self._refill_hand(seat)
         self._start_assignment()
 
-    def _draw_land(self) -> int:
-        self.deck_known.pop()
-        return self.land_deck.pop()
+    def _draw_row(self) -> list[int]:
+        del self.deck_known[-self.num_players :]
+        row = self.land_deck[-self.num_players :][::-1]
+        del self.land_deck[-self.num_players :]
+        return row
 
     def _refill_hand(self, seat: int) -> None:
         deck = self.clan_decks[seat]

@@ -1,0 +1,79 @@
+"""The Valenor state machine's vocabulary: decisions, action segments, frames and stages.
+
+Shared by the rules, the observation and the text render.
+"""
+
+from __future__ import annotations
+
+from tabletop_envs.core.actions import ActionLayout
+from tabletop_envs.valenor import cards as C
+
+# ----- decisions and actions ---------------------------------------------------------------
+DECISIONS = (
+    "choose_spirit",
+    "signal",
+    "spirit_window",
+    "play_card",
+    "place",
+    "devastate",
+    "move_pick",
+    "move_target",
+    "bring_to_front",
+)
+D_DRAFT, D_SIGNAL, D_WINDOW, D_PLAY, D_PLACE, D_DEVASTATE, D_MOVE_PICK, D_MOVE_TARGET, D_FRONT = (
+    range(len(DECISIONS))
+)
+NO_DECISION = -1
+
+NUM_MESSAGES = 36
+"""Signals: 0 none; 1-15 ask for a small/medium/large Defense at a Location; 16-30 announce a
+low/medium/high Invader for a terrain; 31-35 claim the Invader at a Location."""
+ASK_DEFENSE, ANNOUNCE_INVADER, CLAIM_INVADER = 1, 16, 31
+PASS_PLAY = C.NUM_PLAYABLE
+"""The last ``play_card`` option: play no (further) card."""
+
+LAYOUT = ActionLayout(
+    [
+        ("choose_spirit", C.NUM_SPIRITS),
+        ("signal", NUM_MESSAGES),
+        ("spirit_window", 2),
+        ("play_card", C.NUM_PLAYABLE + 1),
+        ("place", C.NUM_LOCATIONS),
+        ("devastate", C.NUM_LOCATIONS),
+        ("move_defense", C.NUM_DEFENDING),
+        ("bring_to_front", C.NUM_PLAYABLE),
+    ]
+)
+SEGMENT_OF_DECISION = (
+    "choose_spirit",
+    "signal",
+    "spirit_window",
+    "play_card",
+    "place",
+    "devastate",
+    "move_defense",
+    "place",
+    "bring_to_front",
+)
+
+# ----- frames ------------------------------------------------------------------------------
+F_DRAFT, F_TURN, F_WINDOW, F_PLAY, F_SPIRIT = range(5)
+# Turn stages: (F_TURN, stage, step, extra)
+START, STEP1, STEP1_PLAY, AFTER_PLAY, OPTIONAL, OPTIONAL_DECIDE, DRAW = range(7)
+# Window reasons: (F_WINDOW, reason, next_offset)
+WINDOW_REASONS = ("before step 1", "before an extra play", "before step 2", "before devastation")
+W_STEP1, W_EXTRA, W_STEP2, W_DEVASTATION = range(4)
+# Card plays: (F_PLAY, player, card, own_turn, windowed)
+# Spirit effects: (F_SPIRIT, player, spirit, stage, picked)
+EFFECT, EFFECT_TARGET, EFFECT_DONE = range(3)
+
+# ----- outcomes ----------------------------------------------------------------------------
+ONGOING, WON, LOST = 0, 1, -1
+LOSS_REASONS = {
+    "terrain": "an Invader had to devastate a terrain left only on devastated Locations",
+    "defense": "the Defense and Support left cannot add up to the Invaders left",
+    "stalled": "no hand holds a card and both draw decks are empty, with Invaders left",
+}
+
+HAND_MAX = 40
+"""Hand slots in the observation (hands past this length show their first 40 cards)."""
