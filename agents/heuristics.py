@@ -6,7 +6,9 @@ import importlib
 
 from agents.base import Agent
 
-HEURISTIC_BOTS: dict[str, str] = {}
+HEURISTIC_BOTS: dict[str, str] = {
+    "vaalbara_v0": "agents.vaalbara_bot:VaalbaraHeuristicAgent",
+}
 """One line per game, e.g. ``"vaalbara_v0": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
 
 

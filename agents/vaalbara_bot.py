@@ -1,0 +1,504 @@
+"""A scripted Vaalbara bot that reads only its own observation and plays to win.
+
+Strategy
+--------
+*Valuing a land.* A land is worth its immediate reward for this realm (the rulebook's
+formula, with the initiative cap for Rivers and the Farmer's doubling) plus the change it
+makes to the realm's *potential*: what the realm is still expected to earn. The potential
+counts, for the rounds left, the expected future Fields (each worth 2 more per Field
+owned), Rivers (6 more per River owned), Meadows and Villages; a pending Mountain pair (one
+Mountain waits 10 on the next, three wait 20) weighted by the chance of drawing another;
+Forests while the Carpenter is unplayed; and the 5- and 6-type end bonus (exact in the last
+round, expected before). Future rates come from the lands not yet seen plus the second row.
+
+*Choosing a character.* For each card in hand the bot samples the other seats' hidden picks
+(each unplayed card weighted by the chance it is in that hand), orders the round by
+initiative and Omens, lets the seats ahead take the land best for them, and scores its own
+turn: the character's effect (Hunter/Crafter position, Oracle parity, Carpenter Forests,
+Falconer's steal, Tracker's and Rider's better land, Pioneer's swap, the Farmer's doubling,
+the River's initiative) plus the best land left. A card also has a keeping value: the bot
+adds the value of the best cards it can still play in the rounds left, so it spends the
+Farmer, Crafter or Pioneer when this round beats a typical round, and the Midwife when a
+strong card is in its discard pile.
+
+*Sub-decisions.* Lands: the best value, plus a share of what the land is worth to the next
+seat (denial; all of it with two players). Tracker: the swap with the best expected land
+afterwards (a known top card is used as such). Rider: the pair that brings the best second-
+row land within reach. Pioneer: the realm land whose swap for the unseen bottom card gains
+most. Midwife: the discarded card with the highest keeping value. Bard: the seat whose realm
+looks weakest. Fighter: always revealed (+1).
+
+The bot decodes ``Game.SCHEMA.decode(observation)`` and reads the action mask: nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import Agent
+from tabletop_envs.vaalbara.cards import (
+    CHARACTER_COUNT,
+    FOREST_VALUE,
+    KIND_TYPE_INDEX,
+    LAND_CARDS,
+    LAND_KINDS,
+    LAND_TYPES,
+    MAX_PLAYERS,
+    MOUNTAIN_BONUS,
+    RIVER_INITIATIVE_CAP,
+    ROUNDS,
+    SEGMENTS,
+    TYPE_BONUS,
+    Character,
+    Decision,
+    LandKind,
+    LandType,
+    land_cards_for,
+)
+from tabletop_envs.vaalbara.observation import SCHEMA
+
+C = Character
+T = LandType
+NONE = -1
+KIND_FOREST_VALUE = [FOREST_VALUE.get(LandKind(kind), 0) for kind in range(LAND_KINDS)]
+DECK_KINDS = {
+    players: np.bincount(
+        [int(LAND_CARDS[card][0]) for card in land_cards_for(players)], minlength=LAND_KINDS
+    )
+    for players in range(2, MAX_PLAYERS + 1)
+}
+"""Land kinds in the deck for each player count (a public fact of the setup)."""
+
+KEEP_VALUE = {
+    C.FIGHTER: 4.0,
+    C.BARD: 2.5,
+    C.HUNTER: 6.0,
+    C.ORACLE: 5.0,
+    C.CARPENTER: 4.0,
+    C.FALCONER: 5.5,
+    C.TRACKER: 5.5,
+    C.MIDWIFE: 5.5,
+    C.RIDER: 6.0,
+    C.CRAFTER: 7.0,
+    C.PIONEER: 7.0,
+    C.FARMER: 9.0,
+}
+"""A card's worth in a typical later round (VP), used to price playing it now."""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The bot's weights; defaults were tuned by self-play against random and itself."""
+
+    samples: int = 24
+    pick_factor: float = 1.6
+    type_chance: float = 0.3
+    denial_two_players: float = 1.0
+    denial_more_players: float = 0.3
+    opponent_share: float = 0.5
+    row2_tracker_weight: float = 0.3
+
+
+def type_counts(kinds: Sequence[int]) -> list[int]:
+    counts = [0] * LAND_TYPES
+    for kind, number in enumerate(kinds):
+        counts[KIND_TYPE_INDEX[kind]] += int(number)
+    return counts
+
+
+def immediate_reward(types: Sequence[int], meadows_next_door: int, kind: int, init: int) -> int:
+    """VP for taking ``kind`` into a realm of ``types`` with initiative ``init``."""
+    land_type = KIND_TYPE_INDEX[kind]
+    if land_type == T.MEADOW:
+        return types[T.MEADOW] + 1 + meadows_next_door
+    if land_type == T.FIELD:
+        return 2 * (types[T.FIELD] + 1)
+    if land_type == T.FOREST:
+        return KIND_FOREST_VALUE[kind]
+    if land_type == T.VILLAGE:
+        return 2 * (sum(1 for count in types if count) + (types[T.VILLAGE] == 0))
+    if land_type == T.MOUNTAIN:
+        return MOUNTAIN_BONUS.get(types[T.MOUNTAIN] + 1, 0)
+    return min(init, RIVER_INITIATIVE_CAP) * (types[T.RIVER] + 1)
+
+
+def type_bonus(distinct: int) -> int:
+    return TYPE_BONUS.get(distinct, 0)
+
+
+class Seen:
+    """One seat's decoded observation, with seats relative to it (0 is itself)."""
+
+    def __init__(self, observation: np.ndarray) -> None:
+        f = SCHEMA.decode(observation)
+        self.n = int(np.argmax(f["players"])) + 2
+        n = self.n
+        self.decision = int(np.argmax(f["decision"]))
+        self.round = int(np.argmax(f["round"]))
+        self.rounds_left = ROUNDS - 1 - self.round
+        self.hand = [int(c) for c in np.flatnonzero(f["hand"])]
+        self.my_pick = int(np.argmax(f["my_pick"])) if f["my_pick"].any() else NONE
+        self.revealed = bool(f["revealed_picks"][:n].any())
+        self.picks = [int(np.argmax(row)) if row.any() else NONE for row in f["revealed_picks"][:n]]
+        self.position = [int(np.argmax(row)) for row in f["turn_position"][:n]]
+        self.discards = [int(sum(1 << int(c) for c in np.flatnonzero(r))) for r in f["discards"]]
+        self.known = [int(sum(1 << int(c) for c in np.flatnonzero(r))) for r in f["known_in_hand"]]
+        self.hand_sizes = [int(v) for v in f["hand_sizes"][:n]]
+        self.picked = [bool(v) for v in f["picked"][:n]]
+        self.kinds = [[int(v) for v in row] for row in f["realms"][:n]]
+        self.types = [type_counts(row) for row in self.kinds]
+        self.row1 = [int(np.argmax(s)) if s.any() else NONE for s in f["row1"][:n]]
+        self.row2 = [int(np.argmax(s)) if s.any() else NONE for s in f["row2"][:n]]
+        self.omen = [int(np.argmax(row)) for row in f["omen_ranks"][:n]]
+        self.top = int(np.argmax(f["deck_top_known"])) if f["deck_top_known"].any() else NONE
+        bottom = f["deck_bottom_known"]
+        self.bottom = int(np.argmax(bottom)) if bottom.any() else NONE
+        self.rider_slot = int(np.argmax(f["rider_slot"])) if f["rider_slot"].any() else NONE
+        self.unseen = self._unseen()
+
+    def neighbours(self, seat: int) -> list[int]:
+        return sorted({(seat - 1) % self.n, (seat + 1) % self.n})
+
+    def meadows_next_door(self, seat: int) -> int:
+        return sum(self.types[other][T.MEADOW] for other in self.neighbours(seat))
+
+    def _unseen(self) -> np.ndarray:
+        """Land kinds not visible anywhere: the unknown part of the land deck."""
+        unseen = DECK_KINDS[self.n].copy()
+        for realm in self.kinds:
+            unseen -= np.asarray(realm)
+        for kind in [*self.row1, *self.row2, self.top, self.bottom]:
+            if kind != NONE:
+                unseen[kind] -= 1
+        return np.maximum(unseen, 0)
+
+    def unplayed(self, seat: int) -> list[int]:
+        return [c for c in range(CHARACTER_COUNT) if not self.discards[seat] >> c & 1]
+
+
+class LandModel:
+    """Land values for every seat: immediate reward plus the change in realm potential."""
+
+    def __init__(self, seen: Seen, tuning: Tuning) -> None:
+        self.seen = seen
+        self.tuning = tuning
+        future = seen.unseen + np.bincount(
+            [k for k in seen.row2 if k != NONE], minlength=LAND_KINDS
+        )
+        total = max(1, int(future.sum()))
+        by_type = type_counts(future)
+        self.rate = [min(0.9, tuning.pick_factor * count / total) for count in by_type]
+        left = seen.rounds_left
+        self.expected = [left * rate for rate in self.rate]
+        mountain = self.rate[T.MOUNTAIN]
+        self.mountain_one = 1 - (1 - mountain) ** left
+        self.mountain_two = self.mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
+        self.new_type = 1 - (1 - tuning.type_chance) ** left
+        self.carpenter_left = [
+            not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
+        ]
+        self.pick_values = [self._seat_deltas(seat) for seat in range(seen.n)]
+
+    def potential(self, types: Sequence[int], carpenter: bool) -> float:
+        """What a realm of ``types`` is still expected to earn (end bonus included)."""
+        e = self.expected
+        value = 2.0 * types[T.FIELD] * e[T.FIELD] + 6.0 * types[T.RIVER] * e[T.RIVER]
+        value += types[T.MEADOW] * e[T.MEADOW]
+        distinct = sum(1 for count in types if count)
+        value += 2.0 * distinct * e[T.VILLAGE]
+        mountains = types[T.MOUNTAIN]
+        if mountains == 1:
+            value += 10 * self.mountain_one
+        elif mountains == 2:
+            value += 20 * self.mountain_two
+        elif mountains == 3:
+            value += 20 * self.mountain_one
+        if carpenter:
+            value += 3.0 * types[T.FOREST]
+        gain_one = type_bonus(distinct + 1) - type_bonus(distinct)
+        gain_two = type_bonus(distinct + 2) - type_bonus(distinct + 1)
+        p = self.new_type
+        value += type_bonus(distinct) + gain_one * p + gain_two * p * p * 0.5
+        return value
+
+    def _seat_deltas(self, seat: int) -> list[float]:
+        """Potential change of adding each land kind to ``seat``'s realm."""
+        types = self.seen.types[seat]
+        carpenter = self.carpenter_left[seat]
+        base = self.potential(types, carpenter)
+        deltas = []
+        for kind in range(LAND_KINDS):
+            grown = list(types)
+            grown[KIND_TYPE_INDEX[kind]] += 1
+            deltas.append(self.potential(grown, carpenter) - base)
+        return deltas
+
+    def value(self, seat: int, kind: int, init: int, farmer: bool = False) -> float:
+        """What taking ``kind`` now is worth to ``seat`` playing initiative ``init``."""
+        seen = self.seen
+        reward = immediate_reward(seen.types[seat], seen.meadows_next_door(seat), kind, init)
+        return reward * (2 if farmer else 1) + self.pick_values[seat][kind]
+
+    def unseen_draws(self, known: int) -> list[tuple[int, float]]:
+        """(kind, probability) of a face-down card: certain if ``known``, else the unseen mix."""
+        if known != NONE:
+            return [(known, 1.0)]
+        total = self.seen.unseen.sum()
+        if total == 0:
+            return []
+        return [(k, c / total) for k, c in enumerate(self.seen.unseen) if c]
+
+    def pioneer_gains(self) -> dict[int, float]:
+        """Expected gain of swapping away each realm kind for the deck's bottom card."""
+        seen = self.seen
+        types = seen.types[0]
+        carpenter = self.carpenter_left[0]
+        base = self.potential(types, carpenter)
+        draws = self.unseen_draws(seen.bottom)
+        gains = {}
+        for kind in (k for k, count in enumerate(seen.kinds[0]) if count):
+            after = list(types)
+            after[KIND_TYPE_INDEX[kind]] -= 1
+            gain = 0.0
+            for drawn, probability in draws:
+                grown = list(after)
+                grown[KIND_TYPE_INDEX[drawn]] += 1
+                reward = immediate_reward(after, seen.meadows_next_door(0), drawn, 11)
+                gain += probability * (reward + self.potential(grown, carpenter) - base)
+            gains[kind] = gain
+        return gains
+
+
+class VaalbaraHeuristicAgent(Agent):
+    """Scripted Vaalbara player; see the module docstring for its strategy."""
+
+    name = "vaalbara_heuristic"
+
+    def __init__(self, seed: int | None = None, tuning: Tuning | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.tuning = tuning or Tuning()
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
+        mask = observation["action_mask"]
+        seen = Seen(observation["observation"])
+        segment = SEGMENTS[seen.decision]
+        options = [int(a) - segment.offset for a in np.flatnonzero(mask)]
+        if not options:
+            raise ValueError(f"{agent} has no legal action to choose from")
+        if len(options) == 1:
+            return segment.offset + options[0]
+        model = LandModel(seen, self.tuning)
+        choose = _CHOOSERS[seen.decision]
+        return segment.offset + choose(self, seen, model, options)
+
+    # ----- assignment -----------------------------------------------------------------
+    def choose_character(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        samples = [self._sample_picks(seen) for _ in range(self.tuning.samples)]
+        pioneer = max(model.pioneer_gains().values(), default=0.0)
+        best, best_score = options[0], -np.inf
+        for card in options:
+            now = np.mean(
+                [self._turn_value(seen, model, card, picks, pioneer) for picks in samples]
+            )
+            score = now + self._future_value(seen, card)
+            if score > best_score:
+                best, best_score = card, score
+        return best
+
+    def _sample_picks(self, seen: Seen) -> list[int]:
+        """A guess at every other seat's pick: unplayed cards weighted by being in hand."""
+        picks = [NONE] * seen.n
+        for seat in range(1, seen.n):
+            unplayed = seen.unplayed(seat)
+            known = seen.known[seat]
+            in_hand = seen.hand_sizes[seat] + seen.picked[seat]
+            free = [c for c in unplayed if not known >> c & 1]
+            free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
+            weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
+            if weights.sum() <= 0:
+                weights = np.ones(len(unplayed))
+            picks[seat] = int(self.rng.choice(unplayed, p=weights / weights.sum()))
+        return picks
+
+    def _turn_value(
+        self, seen: Seen, model: LandModel, card: int, picks: list[int], pioneer: float
+    ) -> float:
+        """Effect plus land for playing ``card`` against sampled ``picks`` of the others."""
+        picks = [card, *picks[1:]]
+        order = sorted(range(seen.n), key=lambda s: (picks[s], seen.omen[s]))
+        place = order.index(0)
+        lands = [k for k in seen.row1 if k != NONE]
+        for seat in order[:place]:
+            taken = max(lands, key=lambda k: model.value(seat, k, picks[seat] + 1))
+            lands.remove(taken)
+        init = card + 1
+        farmer = card == C.FARMER
+        values = sorted((model.value(0, k, init, farmer) for k in lands), reverse=True)
+        land = values[0] if values else 0.0
+        return land + self._effect(seen, model, card, picks, order, place, values, pioneer)
+
+    def _effect(
+        self,
+        seen: Seen,
+        model: LandModel,
+        card: int,
+        picks: list[int],
+        order: list[int],
+        place: int,
+        values: list[float],
+        pioneer: float,
+    ) -> float:
+        share = self.tuning.opponent_share / (seen.n - 1)
+        neighbours = seen.neighbours(0)
+        if card == C.HUNTER:
+            return 3.0 * all(order.index(n) > place for n in neighbours)
+        if card == C.CRAFTER:
+            return 5.0 * all(order.index(n) < place for n in neighbours)
+        if card == C.ORACLE:
+            return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in neighbours)
+        if card == C.CARPENTER:
+            return 3.0 * seen.types[0][T.FOREST]
+        if card == C.FALCONER:
+            return (2.0 + 2.0 * share) * (place > 0)
+        if card == C.BARD:
+            return -2.0 * share
+        if card == C.TRACKER:
+            return self._tracker_gain(model, values)
+        if card == C.RIDER:
+            return self._rider_gain(seen, model, values)
+        if card == C.PIONEER:
+            return pioneer
+        return 0.0
+
+    def _tracker_gain(self, model: LandModel, values: list[float]) -> float:
+        """Swapping the worst land left for the top card, then taking the best."""
+        if len(values) < 2:
+            return 0.0
+        keep = values[0]
+        draws = model.unseen_draws(model.seen.top)
+        init = C.TRACKER + 1
+        return sum(p * max(0.0, model.value(0, k, init) - keep) for k, p in draws)
+
+    def _rider_gain(self, seen: Seen, model: LandModel, values: list[float]) -> float:
+        if len(values) < 2:
+            return 0.0
+        init = C.RIDER + 1
+        best_row2 = max((model.value(0, k, init) for k in seen.row2 if k != NONE), default=0.0)
+        return max(0.0, best_row2 - values[0])
+
+    def _future_value(self, seen: Seen, card: int) -> float:
+        """The keeping value of the best cards left after playing ``card``."""
+        rest = [c for c in seen.unplayed(0) if c != card]
+        if card == C.MIDWIFE:
+            regained = [c for c in range(CHARACTER_COUNT) if seen.discards[0] >> c & 1]
+            if regained:
+                rest.append(max(regained, key=lambda c: KEEP_VALUE[C(c)]))
+        best = sorted((KEEP_VALUE[C(c)] for c in rest), reverse=True)
+        return float(sum(best[: seen.rounds_left]))
+
+    # ----- resolution -----------------------------------------------------------------
+    def choose_land(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        init = seen.my_pick + 1
+        farmer = seen.my_pick == C.FARMER
+        nxt = self._next_seat(seen)
+        denial = self._denial_weight(seen)
+
+        def score(slot: int) -> float:
+            kind = seen.row1[slot]
+            value = model.value(0, kind, init, farmer)
+            if nxt != NONE:
+                opponent_farmer = seen.picks[nxt] == C.FARMER
+                value += denial * model.value(nxt, kind, seen.picks[nxt] + 1, opponent_farmer)
+            return value
+
+        return max(options, key=score)
+
+    def _next_seat(self, seen: Seen) -> int:
+        """The seat that resolves right after this one this round, if any."""
+        mine = seen.position[0]
+        after = [s for s in range(1, seen.n) if seen.position[s] == mine + 1]
+        return after[0] if after else NONE
+
+    def _denial_weight(self, seen: Seen) -> float:
+        tuning = self.tuning
+        return tuning.denial_two_players if seen.n == 2 else tuning.denial_more_players
+
+    def _best_land_after(self, seen: Seen, model: LandModel, row1: list[int]) -> float:
+        init = seen.my_pick + 1
+        return max((model.value(0, k, init) for k in row1 if k != NONE), default=0.0)
+
+    def choose_tracker(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        def gain(option: int) -> float:
+            row, slot = divmod(option, MAX_PLAYERS)
+            draws = model.unseen_draws(seen.top)
+            if row == 0:
+                total = 0.0
+                for kind, probability in draws:
+                    swapped = list(seen.row1)
+                    swapped[slot] = kind
+                    total += probability * self._best_land_after(seen, model, swapped)
+                return total
+            here = self._best_land_after(seen, model, seen.row1)
+            old = model.value(0, seen.row2[slot], 11)
+            new = sum(p * model.value(0, k, 11) for k, p in draws)
+            return here + self.tuning.row2_tracker_weight * (new - old)
+
+        return max(options, key=gain)
+
+    def choose_rider_first(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        return self._rider_pair(
+            seen, model, options, [s for s, k in enumerate(seen.row2) if k != NONE]
+        )[0]
+
+    def choose_rider_second(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        return self._rider_pair(seen, model, [seen.rider_slot], options)[1]
+
+    def _rider_pair(
+        self, seen: Seen, model: LandModel, firsts: list[int], seconds: list[int]
+    ) -> tuple[int, int]:
+        def gain(pair: tuple[int, int]) -> float:
+            first, second = pair
+            row1 = list(seen.row1)
+            row1[first] = seen.row2[second]
+            return self._best_land_after(seen, model, row1)
+
+        return max(((a, b) for a in firsts for b in seconds), key=gain)
+
+    def choose_pioneer(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        gains = model.pioneer_gains()
+        return max(options, key=lambda kind: gains.get(kind, -np.inf))
+
+    def choose_midwife(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        return max(options, key=lambda card: KEEP_VALUE[C(card)])
+
+    def choose_bard(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        """Give the 2 VP to the seat whose realm looks weakest (option k is seat k + 1)."""
+
+        def strength(option: int) -> float:
+            seat = option + 1
+            return model.potential(seen.types[seat], False) + 3.0 * sum(seen.kinds[seat])
+
+        return min(options, key=strength)
+
+    def choose_fighter(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        return max(options)
+
+
+_CHOOSERS = {
+    Decision.SELECT: VaalbaraHeuristicAgent.choose_character,
+    Decision.FIGHTER: VaalbaraHeuristicAgent.choose_fighter,
+    Decision.BARD: VaalbaraHeuristicAgent.choose_bard,
+    Decision.TRACKER: VaalbaraHeuristicAgent.choose_tracker,
+    Decision.MIDWIFE: VaalbaraHeuristicAgent.choose_midwife,
+    Decision.RIDER_FIRST: VaalbaraHeuristicAgent.choose_rider_first,
+    Decision.RIDER_SECOND: VaalbaraHeuristicAgent.choose_rider_second,
+    Decision.PIONEER: VaalbaraHeuristicAgent.choose_pioneer,
+    Decision.TAKE_LAND: VaalbaraHeuristicAgent.choose_land,
+}
