@@ -1,0 +1,29 @@
+"""Each registered game's environment page documents its whole observation and action layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tabletop_envs
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+
+
+@pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
+def test_environment_page_lists_every_field_and_segment(name: str) -> None:
+    game = tabletop_envs.game_module(name).Game
+    page = (DOCS / f"{game.NAME}.md").read_text()
+    for field_name, start, end, _, _ in game.SCHEMA.describe():
+        assert f"`{field_name}` | {start}-{end - 1} |" in page, f"{field_name} not documented"
+    for segment in game.LAYOUT.segments.values():
+        rows = f"`{segment.name}` | {segment.offset}-{segment.offset + segment.size - 1} |"
+        assert rows in page, f"action segment {segment.name} not documented"
+    assert "## Rulings" in page and "## Version history" in page
+
+
+def test_readme_links_every_environment_page() -> None:
+    readme = (DOCS.parent.parent / "README.md").read_text()
+    for name in tabletop_envs.GAMES:
+        assert f"docs/rules/{tabletop_envs.game_module(name).Game.NAME}.md" in readme
