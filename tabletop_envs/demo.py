@@ -1,4 +1,4 @@
-"""Play and print one seeded game between masked random players: ``python -m tabletop_envs.demo``."""
+"""Play and print one seeded game between masked random players (`python -m tabletop_envs.demo`)."""
 
 from __future__ import annotations
 
