@@ -278,6 +278,8 @@ LAYOUT = ActionLayout(
 SEGMENTS = [LAYOUT.segments[name] for name in LAYOUT.names]
 """Action segments in Decision order."""
 REVEAL, STOP = 0, 1
+REVEALING, BUYING, OVER = 0, 1, 2
+"""The phases of a round (OVER: the game has ended)."""
 
 
 # ----- the decision bound ---------------------------------------------------------------

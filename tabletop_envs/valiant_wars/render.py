@@ -1,0 +1,99 @@
+"""Valiant Wars as text: action names and the table, for a spectator or one seat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tabletop_envs.valiant_wars.cards import (
+    CHAMPIONS,
+    LOCATIONS,
+    NO_CARD,
+    NOBODY,
+    SOLDIER_OPTION,
+    STOP,
+    Buy,
+    Decision,
+    Kind,
+    card_name,
+    champion_code,
+)
+from tabletop_envs.valiant_wars.observation import line_words
+
+if TYPE_CHECKING:
+    from tabletop_envs.valiant_wars.rules import ValiantWarsGame
+
+
+def describe_action(game: ValiantWarsGame, decision: Decision, option: int) -> str:
+    """One action in words, naming the seats and cards of the pending decision if any."""
+    pending = game.decision == decision and game.decider >= 0
+    if decision == Decision.REVEAL:
+        return "STOP" if option == STOP else "reveal the next card"
+    if decision == Decision.PLAYER:
+        if option == NOBODY:
+            return "target nobody"
+        if pending:
+            return f"target player_{(game.decider + option) % game.num_players}"
+        return f"target the player {option} seat(s) to your left"
+    if decision == Decision.CARD:
+        if option == SOLDIER_OPTION:
+            return "flip a Soldier"
+        if pending:
+            subject = game.pending[1]
+            positions = game.champion_positions(subject)
+            name = card_name(game.lines[subject][positions[option]])
+            return f"choose {name} (Champion {option + 1} of player_{subject})"
+        return f"choose Champion {option + 1} of the line"
+    if option == Buy.DONE:
+        return "done buying"
+    if option == Buy.GOLD:
+        return "buy a Gold card (1 Gold)"
+    if option == Buy.SOLDIER:
+        return "take a free Soldier"
+    kind = game.market[option]
+    if kind == NO_CARD:
+        return f"buy market slot {option + 1} (empty)"
+    return f"buy {Kind(kind).title} ({CHAMPIONS[kind].cost} Gold) from slot {option + 1}"
+
+
+def _seat_lines(game: ValiantWarsGame, seat: int, viewer: int | None) -> list[str]:
+    status = "OUT" if game.out[seat] else "stopped" if game.stopped[seat] else "drawing"
+    if viewer is None and game.choices[seat] >= 0:
+        status += ", chose " + ("STOP" if game.choices[seat] == STOP else "reveal")
+    marker = " (first player)" if seat == game.first else ""
+    line = ", ".join(line_words(game, seat)) or "-"
+    deck = game.decks[seat]
+    lines = [
+        f"  player_{seat}{marker}: {game.vp[seat]} VP, {status}; "
+        f"Swords {game.swords(seat)}, Gold {game.gold(seat)}; deck {len(deck)} cards",
+        f"      line: {line}",
+    ]
+    shown = len(deck) if viewer is None else game.known_top[seat] if viewer == seat else 0
+    if shown:
+        top = ", ".join(card_name(deck[-1 - d]) for d in range(min(shown, len(deck))))
+        lines.append(f"      deck from the top: {top}")
+    return lines
+
+
+def render_table(game: ValiantWarsGame, viewer: int | None = None) -> str:
+    """The Location, the market, each line and whose decision it is."""
+    who = "spectator (all cards shown)" if viewer is None else f"player_{viewer}'s view"
+    lines = [f"=== Valiant Wars, round {game.round + 1}, target {game.target} VP — {who} ==="]
+    if game.location_deck:
+        location = LOCATIONS[game.location]
+        lines.append(
+            f"Location: {location.name}, {location.vp} VP ({location.terrain.text}); "
+            f"{len(game.location_deck) - 1} more to come"
+        )
+    market = " | ".join("-" if k == NO_CARD else card_name(champion_code(k)) for k in game.market)
+    soldiers, gold, omens = game.supply
+    lines.append(f"Market: {market}")
+    lines.append(f"Supply: {soldiers} Soldiers, {gold} Gold, {omens} Dark Omens")
+    for seat in range(game.num_players):
+        lines.extend(_seat_lines(game, seat, viewer))
+    if game.is_terminal:
+        names = ", ".join(f"player_{s}" for s in game.winners())
+        lines.append(f"Game over. Winner(s): {names}")
+    else:
+        kind = Decision(game.decision).name.lower()
+        lines.append(f"To decide: player_{game.decider}: {kind}")
+    return "\n".join(lines)
