@@ -8,7 +8,7 @@ until a decision is needed or the game ends.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -82,7 +82,7 @@ class ValenorGame(GameCore):
     }
     LAYOUT = LAYOUT
     SCHEMA = observation.SCHEMA
-    MAX_DECISIONS = 6000
+    MAX_DECISIONS = 2500
 
     def __init__(self, num_players: int, seed: int | None = None, **options: Any) -> None:
         super().__init__(num_players, seed, **options)
@@ -136,6 +136,57 @@ class ValenorGame(GameCore):
             for _ in range(2):
                 self._draw(player, self.invader_deck)
                 self._draw(player, self.defense_deck)
+
+    def arrange(
+        self,
+        *,
+        hands: list[list[int]],
+        invaders: Mapping[int, int] | None = None,
+        defense: Mapping[int, list[int]] | None = None,
+        devastated: tuple[int, ...] = (),
+        spirits: tuple[int, ...] | None = None,
+        discards: tuple[int, ...] = (),
+        active: int = 0,
+    ) -> None:
+        """Set up a position (tests, analysis) and continue at the start of ``active``'s turn.
+
+        ``hands``: card ids per seat, front first (a spirit's card id puts it in the hand);
+        ``invaders``/``defense``: cards at Locations by position (0 = leftmost). Every card not
+        named goes back to its deck, keeping the decks' current order, under the cards there.
+        """
+        spirits = tuple(range(self.num_players)) if spirits is None else spirits
+        invaders, defense = dict(invaders or {}), dict(defense or {})
+        named = [c for hand in hands for c in hand] + list(invaders.values()) + list(discards)
+        named += [c for stack in defense.values() for c in stack]
+        if len(set(named)) != len(named):
+            raise ValueError("arrange: a card is named twice")
+        self.defense_deck = self._rebuilt_deck(self.defense_deck, C.DEFENSE_IDS, named)
+        self.support_deck = self._rebuilt_deck(self.support_deck, self.scenario.support_ids, named)
+        self.invader_deck = self._rebuilt_deck(self.invader_deck, C.INVADER_IDS, named)
+        self.hands = [list(hand) for hand in hands]
+        self.spirit_of = list(spirits)
+        self.spirit_out = [C.spirit_card(s) not in h for s, h in zip(spirits, hands, strict=True)]
+        self.invader_at = [invaders.get(i, -1) for i in range(C.NUM_LOCATIONS)]
+        self.defense_at = [list(defense.get(i, [])) for i in range(C.NUM_LOCATIONS)]
+        self.devastated = [i in devastated for i in range(C.NUM_LOCATIONS)]
+        self.discards = list(discards)
+        gone = [c for c in discards if C.KIND[c] == C.KIND_INVADER]
+        self.invaders_left = C.NUM_INVADERS - len(gone)
+        self.defeated_value = sum(C.VALUE[c] for c in gone)
+        self.discarded_defense_value = sum(C.VALUE[c] for c in discards if c not in gone)
+        self.known_bottom, self.active, self.plus_pending = 0, active, False
+        self.signals = [0] * self.num_players
+        self.outcome, self.loss_reason = ONGOING, ""
+        self.frames = [(F_TURN, START, 1, 0)]
+        for player in range(self.num_players):
+            self._settle_front(player)
+        self._advance()
+
+    @staticmethod
+    def _rebuilt_deck(deck: list[int], ids: Sequence[int], named: list[int]) -> list[int]:
+        """``deck`` without the named cards, the other unnamed cards of its kind beneath."""
+        kept = [c for c in deck if c not in named]
+        return [c for c in ids if c not in named and c not in kept] + kept
 
     # ----- contract ----------------------------------------------------------------------
     @property

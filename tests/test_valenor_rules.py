@@ -1,0 +1,423 @@
+"""Valenor rules: the rulebook's worked examples, each rule, and the end conditions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tabletop_envs.valenor import cards as C
+from tabletop_envs.valenor.flow import (
+    D_DEVASTATE,
+    D_DRAFT,
+    D_FRONT,
+    D_MOVE_PICK,
+    D_MOVE_TARGET,
+    D_PLACE,
+    D_PLAY,
+    D_SIGNAL,
+    D_WINDOW,
+    LAYOUT,
+    PASS_PLAY,
+)
+from tabletop_envs.valenor.observation import card_in_play, turn_stage
+from tabletop_envs.valenor.rules import ValenorGame
+
+L1, L2, L3, L4, L5 = range(5)
+IRINA, RONJA, MATTHIAS = range(3)
+
+
+def inv(value: int) -> int:
+    return C.invader_id(value)
+
+
+def dfn(value: int, copy: int = 0) -> int:
+    return C.defense_ids(value)[copy]
+
+
+def sup(value: int) -> int:
+    return next(c for c in C.SUPPORT_IDS if C.VALUE[c] == value)
+
+
+def act(game: ValenorGame, segment: str, option: int) -> None:
+    game.apply(LAYOUT[segment].action(option))
+
+
+def options(game: ValenorGame) -> list[int]:
+    return [LAYOUT.locate(a)[1] for a in game.legal_actions()]
+
+
+def pass_windows(game: ValenorGame) -> None:
+    while game.decision == D_WINDOW:
+        act(game, "spirit_window", 0)
+
+
+def game_at(players: int = 3, **position: object) -> ValenorGame:
+    game = ValenorGame(players, seed=0)
+    game.arrange(**position)
+    return game
+
+
+# ----- the rulebook's worked examples --------------------------------------------------
+def test_invader_19_goes_to_the_4th_location() -> None:
+    game = game_at(hands=[[inv(19), dfn(5)], [dfn(6)], [dfn(7)]], invaders={L3: inv(14)})
+    pass_windows(game)
+    assert game.decision == D_PLACE and card_in_play(game) == inv(19)
+    assert options(game) == [L4]
+    act(game, "place", L4)
+    assert game.invader_at[L4] == inv(19)
+
+
+def test_defense_9_goes_anywhere_and_stacks_at_the_4th_location() -> None:
+    game = game_at(
+        hands=[[dfn(1)], [dfn(9), dfn(5)], [dfn(7)]],
+        invaders={L4: inv(19)},
+        defense={L4: [dfn(8)]},
+        active=RONJA,
+    )
+    pass_windows(game)
+    assert options(game) == [L1, L2, L3, L4, L5]
+    act(game, "place", L4)
+    assert game.defense_at[L4] == [dfn(8), dfn(9)]
+    assert game.invader_at[L4] == inv(19), "8 + 9 = 17 does not reach 19"
+
+
+def test_direct_hit_8_9_2_draws_a_support_and_the_plus_gives_an_extra_play() -> None:
+    game = game_at(
+        hands=[[dfn(2), dfn(12)], [dfn(6)], [dfn(7)]],
+        invaders={L4: inv(19)},
+        defense={L4: [dfn(8), dfn(9)]},
+    )
+    support = game.support_deck[-1]
+    pass_windows(game)
+    act(game, "place", L4)
+    assert game.invader_at[L4] == -1 and game.defense_at[L4] == []
+    assert set(game.discards) == {inv(19), dfn(8), dfn(9), dfn(2)}
+    assert game.hands[IRINA] == [dfn(12), support], "the Support goes to the back"
+    pass_windows(game)
+    assert game.decision == D_PLAY and turn_stage(game) == 3, "an extra play, before step 2"
+    act(game, "play_card", support)
+    assert options(game) == [L1, L2, L3, L4, L5]
+    act(game, "place", L1)
+    assert game.defense_at[L1] == [support]
+
+
+def test_invader_6_devastates_the_chosen_location_and_goes_under_the_deck() -> None:
+    game = game_at(
+        hands=[[dfn(4)], [dfn(5)], [inv(6), dfn(7)]],
+        invaders={L3: inv(14)},
+        active=MATTHIAS,
+    )
+    bottom_before = game.invader_deck[0]
+    pass_windows(game)
+    pass_windows(game)
+    assert game.decision == D_DEVASTATE and options(game) == [L3, L5]
+    act(game, "devastate", L5)
+    assert game.devastated == [False, False, False, False, True]
+    assert game.terrains_at(L5) == (C.MOUNTAIN,), "its small terrain, Forest, is devastated"
+    assert game.invader_deck[0] == inv(6) and game.invader_deck[1] == bottom_before
+    assert inv(6) not in game.hands[MATTHIAS]
+
+
+def test_a_devastating_invader_becomes_the_deck_when_the_deck_is_empty() -> None:
+    others = [c for c in C.INVADER_IDS if c not in (inv(6), inv(14))]
+    game = game_at(
+        hands=[[dfn(4)], others, [inv(6), dfn(7)]],
+        invaders={L3: inv(14)},
+        active=MATTHIAS,
+    )
+    assert game.invader_deck == []
+    pass_windows(game)
+    pass_windows(game)
+    act(game, "devastate", L3)
+    assert game.invader_deck == [inv(6)]
+    assert game.terrains_at(L3) == (C.LAKE,), "the 3rd Location loses its Mountain"
+
+
+def test_toni_out_of_turn_saves_a_placement() -> None:
+    game = game_at(
+        hands=[[dfn(4)], [dfn(9, 1), dfn(12)], [inv(8)]],
+        invaders={L1: inv(9), L3: inv(20)},
+        spirits=(C.BROM, C.TONI, C.WISP),
+        active=MATTHIAS,
+    )
+    assert game.decision == D_WINDOW and game.decider == RONJA  # before step 1
+    act(game, "spirit_window", 0)
+    assert game.decision == D_WINDOW and game.decider == RONJA, "the devastation window"
+    act(game, "spirit_window", 1)
+    assert game.decision == D_PLAY and game.decider == RONJA
+    assert PASS_PLAY not in options(game)
+    act(game, "play_card", dfn(9, 1))
+    act(game, "place", L1)
+    assert game.invader_at[L1] == -1, "Invader 9 is defeated"
+    assert game.hands[RONJA][-1] == C.spirit_card(C.TONI), "Toni goes to the back"
+    assert not game.spirit_out[RONJA]
+    assert game.decision == D_PLACE and game.decider == MATTHIAS
+    assert options(game) == [L1]
+    act(game, "place", L1)
+    assert game.invader_at[L1] == inv(8) and not any(game.devastated)
+
+
+# ----- further rules -------------------------------------------------------------------
+def test_setup_hands_and_invader_deck_order() -> None:
+    game = ValenorGame(4, seed=3)
+    for _ in range(4):
+        assert game.decision == D_DRAFT
+        act(game, "choose_spirit", options(game)[0])
+    assert sorted(game.spirit_of) == [0, 1, 2, 3]
+    for hand in game.hands:
+        assert [C.KIND[c] for c in hand] == [C.KIND_INVADER, C.KIND_DEFENSE] * 2
+    assert len(game.defense_deck) == 20 and len(game.support_deck) == 14
+    letters = [C.CARD_LETTER[c] for c in game.invader_deck]
+    assert letters == sorted(letters, reverse=True), "A on top (end), then B, then C"
+
+
+def test_spirits_can_only_be_chosen_once() -> None:
+    game = ValenorGame(3, seed=0)
+    act(game, "choose_spirit", C.WISP)
+    assert C.WISP not in options(game)
+
+
+def test_placement_needs_increasing_values_and_one_invader_per_location() -> None:
+    game = game_at(hands=[[dfn(3)], [dfn(4)], [dfn(5)]], invaders={L2: inv(13)})
+    assert game.placements(inv(19)) == [L4], "Grass: L2 is taken"
+    assert game.placements(inv(10)) == [], "Grass 10 cannot go right of 13"
+    assert game.placements(inv(8)) == [L1], "Lake 8 cannot go right of 13"
+    assert game.placements(inv(14)) == [L3]
+    assert game.placements(dfn(5)) == [L1, L2, L3, L4, L5]
+
+
+def test_a_devastated_location_keeps_its_large_terrain() -> None:
+    game = game_at(hands=[[dfn(3)], [dfn(4)], [dfn(5)]], devastated=(L4,))
+    assert game.placements(inv(19)) == [L2, L4], "Grass is L4's large terrain"
+    assert game.placements(inv(9)) == [L1], "Swamp was L4's small terrain"
+
+
+def test_invader_placed_on_enough_defense_is_defeated_with_a_direct_hit() -> None:
+    game = game_at(hands=[[inv(13), dfn(3)], [dfn(4)], [dfn(5)]], defense={L2: [dfn(13)]})
+    pass_windows(game)
+    act(game, "place", L2)
+    assert game.invader_at[L2] == -1 and inv(13) in game.discards
+    assert C.KIND[game.hands[IRINA][-1]] == C.KIND_SUPPORT
+
+
+def test_overshoot_defeats_without_a_support() -> None:
+    game = game_at(hands=[[dfn(14)], [dfn(4)], [dfn(5)]], invaders={L2: inv(13)})
+    pass_windows(game)
+    act(game, "place", L2)
+    assert inv(13) in game.discards and len(game.support_deck) == 14
+    assert all(C.KIND[c] != C.KIND_SUPPORT for c in game.hands[IRINA])
+
+
+def test_plus_cards_chain_extra_plays() -> None:
+    game = game_at(hands=[[dfn(1), dfn(2), dfn(3), dfn(12)], [dfn(4)], [dfn(5)]])
+    pass_windows(game)
+    act(game, "place", L1)  # Defense 1+
+    for card in (dfn(2), dfn(3)):
+        pass_windows(game)
+        assert game.decision == D_PLAY and turn_stage(game) == 3
+        act(game, "play_card", card)
+        act(game, "place", L1)
+    pass_windows(game)
+    assert turn_stage(game) == 3
+    act(game, "play_card", PASS_PLAY)
+    pass_windows(game)
+    assert game.decision == D_PLAY and turn_stage(game) == 4, "then step 2"
+    act(game, "play_card", dfn(12))
+    act(game, "place", L2)
+    assert game.active == RONJA, "no plus on 12: the turn ends after the draws"
+    assert len(game.hands[IRINA]) == 2
+
+
+def test_step_two_may_play_an_unplaceable_invader_which_devastates() -> None:
+    game = game_at(
+        hands=[[dfn(4), inv(10)], [dfn(5)], [dfn(6)]],
+        invaders={L2: inv(13), L4: inv(16)},
+    )
+    pass_windows(game)
+    act(game, "place", L5)
+    pass_windows(game)
+    act(game, "play_card", inv(10))
+    pass_windows(game)
+    assert game.decision == D_DEVASTATE and options(game) == [L2, L4]
+
+
+def test_toni_plus_card_gives_no_extra_play() -> None:
+    game = game_at(hands=[[dfn(10), dfn(1)], [dfn(5)], [dfn(6)]], spirits=(C.TONI, C.BROM, C.WISP))
+    act(game, "spirit_window", 1)
+    act(game, "play_card", dfn(1))
+    act(game, "place", L3)
+    assert game.hands[IRINA] == [dfn(10), C.spirit_card(C.TONI)]
+    pass_windows(game)
+    act(game, "place", L3)  # step 1: Defense 10
+    assert game.spirit_out[IRINA], "Toni became frontmost and was laid out again"
+    assert C.spirit_card(C.TONI) not in game.hands[IRINA]
+    assert game.active == RONJA, "no extra play from the Defense 1 played through Toni"
+
+
+def test_brom_moves_defense_and_his_owner_gets_the_direct_hit() -> None:
+    game = game_at(
+        hands=[[dfn(4)], [dfn(5), dfn(6)], [dfn(7)]],
+        invaders={L2: inv(13)},
+        defense={L2: [dfn(9)], L5: [dfn(4, 1)]},
+        spirits=(C.TONI, C.BROM, C.WISP),
+    )
+    act(game, "spirit_window", 0)  # Irina (Toni)
+    assert game.decider == RONJA
+    act(game, "spirit_window", 1)
+    assert game.decision == D_MOVE_PICK and options(game) == sorted([dfn(9), dfn(4, 1)])
+    act(game, "move_defense", dfn(4, 1))
+    assert game.decision == D_MOVE_TARGET and options(game) == [L1, L2, L3, L4]
+    act(game, "place", L2)
+    assert inv(13) in game.discards
+    assert game.hands[RONJA][-2:] == [game.hands[RONJA][-2], C.spirit_card(C.BROM)]
+    assert C.KIND[game.hands[RONJA][-2]] == C.KIND_SUPPORT
+
+
+def test_wisp_brings_a_card_to_the_front_before_step_one() -> None:
+    game = game_at(
+        hands=[[inv(21), dfn(4), dfn(8)], [dfn(5)], [dfn(6)]],
+        spirits=(C.WISP, C.TONI, C.BROM),
+    )
+    act(game, "spirit_window", 1)
+    assert game.decision == D_FRONT and options(game) == [dfn(4), dfn(8)]
+    act(game, "bring_to_front", dfn(8))
+    assert game.hands[IRINA] == [dfn(8), inv(21), dfn(4), C.spirit_card(C.WISP)]
+    pass_windows(game)
+    assert card_in_play(game) == dfn(8), "step 1 plays the new front card"
+
+
+def test_fenna_draws_a_defense_card() -> None:
+    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], spirits=(C.FENNA, C.TONI, C.BROM))
+    top = game.defense_deck[-1]
+    act(game, "spirit_window", 1)
+    assert game.hands[IRINA] == [dfn(4), top, C.spirit_card(C.FENNA)]
+
+
+def test_spirits_need_a_card_in_hand_and_a_useful_effect() -> None:
+    game = game_at(hands=[[dfn(4)], [], [dfn(6)]], spirits=(C.WISP, C.TONI, C.BROM))
+    assert not game.can_use_spirit(IRINA), "Wisp needs two cards"
+    assert not game.can_use_spirit(RONJA), "an empty hand"
+    assert not game.can_use_spirit(MATTHIAS), "Brom needs Defense on the table"
+    assert game.decision == D_PLACE, "no window when nobody can use a spirit"
+
+
+def test_a_spirit_in_hand_is_laid_out_when_it_becomes_frontmost() -> None:
+    game = game_at(
+        hands=[[C.spirit_card(C.TONI), dfn(4)], [dfn(5)], [dfn(6)]],
+        spirits=(C.TONI, C.BROM, C.WISP),
+    )
+    assert game.spirit_out[IRINA] and game.hands[IRINA] == [dfn(4)]
+
+
+def test_draw_steps_are_skipped_when_decks_are_empty() -> None:
+    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], spirits=(C.WISP, C.FENNA, C.BROM))
+    game.invader_deck.clear()
+    pass_windows(game)
+    act(game, "place", L1)
+    assert C.KIND[game.hands[IRINA][0]] == C.KIND_DEFENSE and len(game.hands[IRINA]) == 1
+
+
+def test_a_turn_with_an_empty_hand_and_empty_decks_is_skipped() -> None:
+    game = game_at(hands=[[dfn(4)], [], [dfn(6)]], spirits=(C.WISP, C.FENNA, C.BROM))
+    game.invader_deck.clear()
+    game.defense_deck.clear()
+    pass_windows(game)
+    act(game, "place", L1)
+    assert game.active == MATTHIAS and game.turn == 2
+
+
+def test_win_when_the_last_invader_is_defeated() -> None:
+    game = game_at(
+        hands=[[dfn(14, 1)], [dfn(5)], [dfn(6)]],
+        invaders={L5: inv(21)},
+        defense={L5: [dfn(7)]},
+        discards=tuple(c for c in C.INVADER_IDS if c != inv(21)),
+    )
+    pass_windows(game)
+    act(game, "place", L5)
+    assert game.is_terminal and np.array_equal(game.returns(), [1.0, 1.0, 1.0])
+
+
+def test_loss_when_the_terrain_survives_only_on_devastated_locations() -> None:
+    game = game_at(
+        hands=[[inv(17), dfn(4)], [dfn(5)], [dfn(6)]],
+        invaders={L3: inv(20), L5: inv(18)},
+        devastated=(L2,),
+        spirits=(C.WISP, C.FENNA, C.BROM),
+    )
+    assert game.devastation_choices(C.MOUNTAIN) == [L3, L5]
+    game.arrange(
+        hands=[[inv(17), dfn(4)], [dfn(5)], [dfn(6)]],
+        invaders={L3: inv(20), L5: inv(18)},
+        devastated=(L3, L5),
+        spirits=(C.TONI, C.FENNA, C.BROM),
+    )
+    pass_windows(game)
+    pass_windows(game)
+    assert game.is_terminal and game.loss_reason == "terrain"
+    assert np.array_equal(game.returns(), [-1.0, -1.0, -1.0])
+
+
+def test_loss_when_the_defense_left_cannot_cover_the_invaders_left() -> None:
+    wasted = (dfn(14), dfn(14, 1), dfn(2), inv(6))  # 240 - 30 Defense left = 216 - 6 needed
+    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], discards=wasted)
+    assert not game.is_terminal, "exactly enough Defense is left: still winnable"
+    game.arrange(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], discards=(*wasted, dfn(1)))
+    assert game.is_terminal and game.loss_reason == "defense"
+
+
+def test_loss_when_nobody_can_ever_act_again() -> None:
+    game = game_at(hands=[[dfn(4)], [], []], invaders={L1: inv(9)})
+    game.invader_deck.clear()
+    game.defense_deck.clear()
+    pass_windows(game)
+    act(game, "place", L2)
+    assert game.is_terminal and game.loss_reason == "stalled"
+
+
+def test_shaped_reward_counts_the_defeated_invaders() -> None:
+    game = ValenorGame(3, seed=0, shaped_reward=True)
+    game.arrange(hands=[[dfn(4)], [], []], invaders={L1: inv(9)}, discards=(inv(6), dfn(6)))
+    game.invader_deck.clear()
+    game.defense_deck.clear()
+    pass_windows(game)
+    act(game, "place", L2)
+    assert game.returns() == pytest.approx([-1 + 6 / 216] * 3)
+
+
+def test_signalling_messages_are_masked_and_seen_by_all() -> None:
+    game = ValenorGame(3, seed=0, signalling=True)
+    game.arrange(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], invaders={L2: inv(13)})
+    assert game.decision == D_SIGNAL and game.decider == IRINA
+    claims = [o for o in options(game) if o >= 31]
+    assert claims == [31 + L2], "a claim needs an Invader at the Location"
+    act(game, "signal", 31 + L2)
+    assert game.action_to_str(LAYOUT["signal"].action(31 + L2)) == (
+        "claim the Invader at Location 2"
+    )
+    for seat in range(3):
+        relative = (IRINA - seat) % 3
+        assert game.view(seat)["signals"][relative, 31 + L2] == 1
+
+
+def test_signalling_is_off_by_default() -> None:
+    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]])
+    assert game.decision != D_SIGNAL
+
+
+def test_bad_options_and_arrangements_are_rejected() -> None:
+    with pytest.raises(ValueError, match="scenario"):
+        ValenorGame(3, scenario="chapter99")
+    with pytest.raises(ValueError, match="players"):
+        ValenorGame(5)
+    with pytest.raises(ValueError, match="named twice"):
+        ValenorGame(3, seed=0).arrange(hands=[[dfn(4)], [dfn(4)], []])
+
+
+@pytest.mark.parametrize("scenario", ["scarred_valley", "twin_blight", "iron_tide"])
+def test_scenarios_set_up_their_table(scenario: str) -> None:
+    game = ValenorGame(2, seed=0, scenario=scenario)
+    spec = C.SCENARIOS[scenario]
+    assert game.locations == list(spec.layout)
+    assert [i for i in range(5) if game.devastated[i]] == list(spec.devastated)
+    assert len(game.support_deck) == len(spec.support_ids)
