@@ -90,6 +90,8 @@ def run(match: MatchSpec, games: int, workers: int, out: Path) -> int:
     cooperative = bool(game_module(match.game).Game.COOPERATIVE)
     summary = summarise(match, records, cooperative)
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=max(console.width, 120))  # files and pipes: no cramped tables
     for table in render_tables(summary):
         console.print(table)
     for path in write_results(summary, records, out):

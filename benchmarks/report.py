@@ -165,71 +165,75 @@ def _fmt(value: float | None, pattern: str = "{:.3f}") -> str:
     return NA if value is None else pattern.format(value)
 
 
-def render_tables(summary: dict[str, Any]) -> list[Any]:
-    """rich tables for the terminal."""
+def _interval(entry: dict[str, Any]) -> str:
+    return f"[{_fmt(entry['win_low'])}, {_fmt(entry['win_high'])}]"
+
+
+def _table(title: str, columns: Sequence[str]) -> Any:
+    """A rich table whose first column is left-aligned and the others right-aligned."""
     from rich.table import Table
 
+    table = Table(title=title)
+    for number, column in enumerate(columns):
+        table.add_column(column, justify="left" if number == 0 else "right")
+    return table
+
+
+def render_tables(summary: dict[str, Any]) -> list[Any]:
+    """rich tables for the terminal: results, per-seat win rates, head to head."""
     title = (
         f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
         f"seed {summary['seed']}, mean decisions {_fmt(summary['mean_decisions'], '{:.1f}')}"
     )
     if summary["cooperative"]:
         team = summary["team"]
-        table = Table(title=title)
-        for column in (
-            "games",
-            "team wins",
-            "win rate",
-            "95% interval",
-            "mean turns",
-            "mean progress",
-        ):
-            table.add_column(column, justify="right")
+        table = _table(
+            title, ["", "games", "wins", "win rate", "95% interval", "mean turns", "mean progress"]
+        )
         table.add_row(
+            "team",
             str(team["games"]),
             str(team["wins"]),
             _fmt(team["win_rate"]),
-            f"[{_fmt(team['win_low'])}, {_fmt(team['win_high'])}]",
+            _interval(team),
             _fmt(team["mean_turns"], "{:.1f}"),
             _fmt(team["mean_progress"]),
         )
         return [table]
     agents = summary["agents"]
-    players = summary["players"]
-    main = Table(title=title)
-    main.add_column("agent")
-    for column in (
-        "games",
-        "wins",
-        "win rate",
-        "95% interval",
-        "mean score",
-        "mean margin",
-        "rating (mu±sigma)",
-    ):
-        main.add_column(column, justify="right")
-    for seat in range(players):
-        main.add_column(f"seat {seat}", justify="right")
-    for entry in agents:
+    main = _table(
+        title,
+        [
+            "agent",
+            "games",
+            "wins",
+            "win rate",
+            "95% interval",
+            "score",
+            "margin",
+            "rating μ±σ",
+        ],
+    )
+    seats = _table("win rate by seat", ["agent", *(f"seat {s}" for s in range(summary["players"]))])
+    duel = _table(
+        "head to head: share of games the row finished above the column",
+        ["", *(entry["label"] for entry in agents)],
+    )
+    for entry, row in zip(agents, summary["head_to_head"], strict=True):
         rating = entry["rating"]
         main.add_row(
             entry["label"],
             str(entry["games"]),
             f"{entry['wins']:g}",
             _fmt(entry["win_rate"]),
-            f"[{_fmt(entry['win_low'])}, {_fmt(entry['win_high'])}]",
+            _interval(entry),
             _fmt(entry["mean_score"], "{:.2f}"),
             _fmt(entry["mean_margin"], "{:+.2f}"),
-            f"{rating['mu']:.2f}±{rating['sigma']:.2f}",
-            *(_fmt(rate) for rate in entry["seat_win_rates"]),
+            f"{rating['mu']:.1f}±{rating['sigma']:.1f}",
         )
-    duel = Table(title="head to head: how often the row finished above the column")
-    duel.add_column("")
-    for entry in agents:
-        duel.add_column(entry["label"], justify="right")
-    for entry, row in zip(agents, summary["head_to_head"], strict=True):
+        seats.add_row(entry["label"], *(_fmt(rate) for rate in entry["seat_win_rates"]))
         duel.add_row(entry["label"], *("—" if v is None else f"{v:.3f}" for v in row))
-    return [main, duel]
+    return [main, seats, duel]
 
 
 CSV_COLUMNS = (
