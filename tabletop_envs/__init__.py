@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 
 GAMES: dict[str, str] = {
     "vaalbara_v0": "tabletop_envs.vaalbara_v0",
+    "valenor_v0": "tabletop_envs.valenor_v0",
 }
 """Environment name -> module path; each module has ``env()``, ``raw_env()`` and ``Game``."""
 

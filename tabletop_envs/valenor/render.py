@@ -35,6 +35,11 @@ def message_to_str(message: int) -> str:
     return f"claim the Invader at Location {message - CLAIM_INVADER + 1}"
 
 
+def card_label(card: int) -> str:
+    """A card's name with its id, which tells identical copies apart."""
+    return f"{C.card_name(card)} (card {card})"
+
+
 def action_to_str(game: ValenorGame, action: int) -> str:
     segment, option = LAYOUT.locate(action)
     name = segment.name
@@ -45,14 +50,14 @@ def action_to_str(game: ValenorGame, action: int) -> str:
     if name == "spirit_window":
         return "use my Nature Spirit" if option else "pass (no spirit)"
     if name == "play_card":
-        return "play no further card" if option == PASS_PLAY else f"play {C.card_name(option)}"
+        return "play no further card" if option == PASS_PLAY else f"play {card_label(option)}"
     if name == "place":
         return f"place at Location {option + 1}"
     if name == "devastate":
         return f"devastate Location {option + 1}"
     if name == "move_defense":
-        return f"move {C.card_name(option)}"
-    return f"bring {C.card_name(option)} to the front"
+        return f"move {card_label(option)}"
+    return f"bring {card_label(option)} to the front"
 
 
 def location_line(game: ValenorGame, position: int) -> str:
