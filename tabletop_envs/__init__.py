@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 GAMES: dict[str, str] = {
     "vaalbara_v0": "tabletop_envs.vaalbara_v0",
     "valenor_v0": "tabletop_envs.valenor_v0",
+    "valiant_wars_v0": "tabletop_envs.valiant_wars_v0",
 }
 """Environment name -> module path; each module has ``env()``, ``raw_env()`` and ``Game``."""
 

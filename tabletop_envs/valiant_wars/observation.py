@@ -169,9 +169,7 @@ def _public_seat(game: ValiantWarsGame, seat: int, r: int, view: dict[str, Any])
             counts[3 if up else 4] += 1
         else:
             counts[5] += up
-    deck = view["deck"][r]
-    for code in game.decks[seat]:
-        deck[code] += 1
+    view["deck"][r] = np.bincount(game.decks[seat], minlength=NUM_CODES)
     view["deck_size"][r] = len(game.decks[seat])
     view["known_top"][r] = game.known_top[seat]
 

@@ -1,0 +1,144 @@
+"""Valiant Wars information: hidden choices and deck orders, public lines and decks, text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from test_valiant_wars_rules import act, make_game, reveal_step
+
+from tabletop_envs import valiant_wars_v0
+from tabletop_envs.valiant_wars.cards import (
+    GOLD,
+    LAYOUT,
+    NUM_CODES,
+    OMEN,
+    REVEAL,
+    SOLDIER,
+    STOP,
+    Decision,
+    Kind,
+    champion_code,
+)
+from tabletop_envs.valiant_wars.observation import SCHEMA
+from tabletop_envs.valiant_wars.rules import ValiantWarsGame
+
+C = champion_code
+FILL = [GOLD] * 6
+
+
+def test_reveal_choices_stay_hidden_until_everyone_has_chosen() -> None:
+    after = {}
+    for choice in (REVEAL, STOP):
+        game = make_game(3, {0: FILL, 1: FILL, 2: FILL})
+        act(game, "reveal_or_stop", choice)
+        assert game.decider == 1, "the asking order does not depend on the choice"
+        after[choice] = game
+    for seat in (1, 2):
+        assert np.array_equal(after[REVEAL].observation(seat), after[STOP].observation(seat))
+    assert np.array_equal(after[REVEAL].legal_mask(), after[STOP].legal_mask())
+    assert "chose" not in after[STOP].render_text(viewer=1)
+    assert "chose STOP" in after[STOP].render_text()
+
+
+def test_deck_order_is_hidden_from_its_owner() -> None:
+    game = make_game(2, {0: [GOLD, OMEN, SOLDIER, C(Kind.FIGHTER)], 1: FILL})
+    other = make_game(2, {0: [C(Kind.FIGHTER), SOLDIER, OMEN, GOLD], 1: FILL})
+    assert np.array_equal(game.observation(0), other.observation(0))
+    assert np.array_equal(game.observation(1), other.observation(1))
+
+
+def test_oracle_knowledge_survives_resampling_but_only_for_its_owner() -> None:
+    cards = [C(Kind.ORACLE), GOLD, OMEN, SOLDIER, C(Kind.FIGHTER), *FILL]
+    game = make_game(2, {0: cards, 1: FILL})
+    reveal_step(game)
+    top = game.decks[0][-4:]
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        assert game.resample_hidden(0, rng).decks[0][-4:] == top
+    shuffled = {tuple(game.resample_hidden(1, rng).decks[0][-4:]) for _ in range(10)}
+    assert len(shuffled) > 1, "others may not rely on the cards the Oracle showed"
+
+
+def test_resampling_redraws_only_other_players_hidden_choices() -> None:
+    game = make_game(3, {0: FILL, 1: FILL, 2: FILL})
+    act(game, "reveal_or_stop", STOP)
+    act(game, "reveal_or_stop", REVEAL)
+    rng = np.random.default_rng(1)
+    assert all(game.resample_hidden(0, rng).choices[0] == STOP for _ in range(10))
+    assert {game.resample_hidden(2, rng).choices[0] for _ in range(20)} == {REVEAL, STOP}
+
+
+def test_lines_decks_and_market_are_public_and_relative() -> None:
+    game = make_game(3, {0: [C(Kind.DANCER), *FILL], 1: [C(Kind.SAINT), OMEN, *FILL], 2: FILL})
+    reveal_step(game)
+    reveal_step(game)
+    view = game.view(2)
+    seat0, seat1 = 1, 2  # seat 0 is player 2's left neighbour
+    assert view["line_champions"][seat0, 0] == Kind.DANCER + 1
+    assert view["line_champions"][seat1, 0] == Kind.SAINT + 1
+    assert view["line_saint_used"][seat1, 0] == 1
+    assert view["line_counts"][seat1].tolist() == [0, 0, 1, 0, 0, 0]
+    deck = np.zeros(NUM_CODES)
+    for code in game.decks[0]:
+        deck[code] += 1
+    assert np.array_equal(view["deck"][seat0], deck)
+    assert view["market"].sum() == 5
+    assert view["first_player"][seat0] == 1
+
+
+def test_pending_decision_context_is_shown_to_the_decider_only() -> None:
+    game = make_game(3, {0: [C(Kind.BRIGAND), *FILL], 1: FILL, 2: FILL})
+    reveal_step(game)
+    assert game.decision == Decision.PLAYER and game.decider == 0
+    mine, theirs = game.view(0), game.view(1)
+    assert mine["decision"][Decision.PLAYER] == 1 and mine["effect"][Kind.BRIGAND] == 1
+    assert not theirs["decision"].any() and theirs["to_move"][2] == 1
+
+
+def test_observation_decodes_back_to_the_view() -> None:
+    game = ValiantWarsGame(4, seed=9)
+    rng = np.random.default_rng(9)
+    for _ in range(150):
+        if game.is_terminal:
+            break
+        game.apply(int(rng.choice(game.legal_actions())))
+    for seat in range(4):
+        decoded = SCHEMA.decode(game.observation(seat))
+        for name, values in game.view(seat).items():
+            assert np.array_equal(decoded[name], np.rint(values)), name
+
+
+def test_actions_are_named_in_words() -> None:
+    game = make_game(3, {0: [C(Kind.BRIGAND), *FILL], 1: FILL, 2: FILL})
+    assert game.action_to_str(LAYOUT["reveal_or_stop"].action(STOP)) == "STOP"
+    reveal_step(game)
+    assert game.action_to_str(LAYOUT["choose_player"].action(1)) == "target player_1"
+    assert game.action_to_str(LAYOUT["choose_player"].action(5)) == "target nobody"
+    assert "Gold card" in game.action_to_str(LAYOUT["buy"].action(5))
+    text = game.readable_view(0)
+    assert text["players"][0]["line"] == ["Brigand"] and text["deciding"] == "player"
+
+
+def test_env_plays_a_full_game() -> None:
+    env = valiant_wars_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _agent in env.agent_iter():
+        observation, _reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    game = env.unwrapped.game
+    assert game.is_terminal and game.winners()
+    assert "Game over" in game.render_text()
+
+
+def test_documented_layout_matches_the_schema() -> None:
+    text = (Path(__file__).parents[1] / "docs" / "rules" / "valiant_wars.md").read_text()
+    for name, start, end, shape, scale in SCHEMA.describe():
+        assert f"| `{name}` | {start}–{end - 1} | {shape} | {scale:g} |" in text, name
+    assert f"({SCHEMA.size},)" in text and f"Discrete({LAYOUT.total})" in text
+    for segment in LAYOUT.segments.values():
+        assert f"| `{segment.name}` | {segment.size} |" in text
