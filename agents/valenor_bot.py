@@ -1,0 +1,354 @@
+"""A scripted Spirits of Valenor team bot that reads only its own observation.
+
+Strategy
+--------
+The team can only win if almost no Defense is wasted: the Defense and Support cards add up
+to 240 against 216 of Invaders, so every point of overshoot is lost for good and Supports
+come only from Direct Hits. The bot therefore plays for exact sums.
+
+*Placing Defense* (forced or chosen). Every Location is scored: a Direct Hit scores highest
+(bigger Invaders first); a defeat with overshoot scores less the more it wastes; building up
+toward an Invader scores by how small and how exactly fillable (by a card still in hand) the
+remainder is; using a low card (1-4) for anything but an exact finish is penalised, since
+low cards are what makes exact finishes possible; an empty Location is the last resort.
+
+*Optional plays* (step 2, "+" extra plays). The bot plays a card only when its best use
+scores at least ``threshold`` (by default: a Direct Hit, an Invader landing exactly on its
+Location's Defense, a defeat wasting at most 1, or a build-up whose remainder another card
+in hand fills exactly), or to defeat the Invader that blocks the Invader it must play next
+(its frontmost card) from every legal place. Otherwise it keeps its cards: low Defense waits
+for an exact match.
+
+*Placing Invaders.* Among the legal Locations it keeps the most future Invaders placeable
+(each Invader not yet defeated is checked against the table after the placement), prefers
+an exact Direct Hit on existing Defense, and avoids overshoot.
+
+*Devastation.* It flips the Location whose lost (small) terrain has the fewest Invaders
+still to come and which still shows elsewhere.
+
+*Spirits.* Toni: used for a Direct Hit from anywhere in the hand, or to defeat a blocker so
+that an Invader about to devastate can be placed. Brom: used when moving one Defense card
+makes a Direct Hit (or unblocks a devastating Invader). Wisp: on its own turn, brings a
+better card to the front when the frontmost card would devastate or waste. Fenna: used when
+the hand holds no Defense. The draft prefers Toni, Wisp, Brom, Fenna; no signals are sent.
+
+The bot decodes ``ValenorGame.SCHEMA.decode(observation)``, reads the action mask and uses
+the public card data (values and terrains of the printed cards): nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.base import Agent
+from tabletop_envs.valenor import cards as C
+from tabletop_envs.valenor.flow import (
+    D_DEVASTATE,
+    D_DRAFT,
+    D_MOVE_PICK,
+    D_MOVE_TARGET,
+    D_PLACE,
+    D_PLAY,
+    D_SIGNAL,
+    D_WINDOW,
+    DECISIONS,
+    LAYOUT,
+    PASS_PLAY,
+    SEGMENT_OF_DECISION,
+    W_DEVASTATION,
+    W_STEP1,
+)
+from tabletop_envs.valenor.observation import SCHEMA
+
+DRAFT_ORDER = (C.TONI, C.WISP, C.BROM, C.FENNA)
+DIRECT_HIT = 1000
+DEFEAT = 500
+BUILD = 200
+EMPTY = 0
+UNPLACEABLE = -1000
+WASTE_COST = 60
+LOW_CARD = 4
+INVADER_OF_VALUE = {C.VALUE[c]: c for c in C.INVADER_IDS}
+
+
+@dataclass
+class Table:
+    """The public table and the bot's own hand, read from a decoded observation."""
+
+    terrains: list[tuple[int, ...]]
+    invader: list[int]
+    """Invader value per Location, 0 if none."""
+    defense: list[int]
+    hand: list[tuple[int, int, int]]
+    """(kind, value, terrain) per hand card, front first."""
+    to_come: list[int]
+    """Values of the Invaders neither defeated nor on the table."""
+
+    @classmethod
+    def read(cls, fields: Mapping[str, np.ndarray]) -> Table:
+        terrains = []
+        for large, small in zip(fields["location_large"], fields["location_small"], strict=True):
+            shown = (int(large.argmax()),)
+            terrains.append(shown + ((int(small.argmax()),) if small.any() else ()))
+        invader = [int(v) for v in fields["location_invader"]]
+        present = fields["hand_kind"].any(axis=1)
+        hand = list(
+            zip(
+                fields["hand_kind"][present].argmax(axis=1).tolist(),
+                fields["hand_value"][present].tolist(),
+                fields["hand_terrain"][present].argmax(axis=1).tolist(),
+                strict=True,
+            )
+        )
+        gone = {C.INVADER_VALUES[i] for i in np.flatnonzero(fields["discarded_invaders"])}
+        to_come = [v for v in C.INVADER_VALUES if v not in gone and v not in invader]
+        defense = [int(v) for v in fields["location_defense_sum"]]
+        return cls(terrains, invader, defense, hand, to_come)
+
+    def placements(self, value: int, invader: list[int] | None = None) -> list[int]:
+        """Legal Locations for the Invader of ``value`` (optionally on another table)."""
+        invader = self.invader if invader is None else invader
+        terrain = C.TERRAIN[INVADER_OF_VALUE[value]]
+        return [
+            i
+            for i in range(C.NUM_LOCATIONS)
+            if not invader[i]
+            and terrain in self.terrains[i]
+            and all(v < value for v in invader[:i] if v)
+            and all(v > value for v in invader[i + 1 :] if v)
+        ]
+
+    def hand_defense(self) -> list[int]:
+        return [value for kind, value, _ in self.hand if kind in (C.KIND_DEFENSE, C.KIND_SUPPORT)]
+
+    def defense_score(self, value: int, position: int, spare: list[int]) -> int:
+        """How good putting Defense ``value`` at ``position`` is (``spare``: other hand cards)."""
+        invader, current = self.invader[position], self.defense[position]
+        low_penalty = 40 * (LOW_CARD + 1 - value) if value <= LOW_CARD else 0
+        if not invader:
+            return EMPTY - value - low_penalty - current
+        need = invader - current
+        if value == need:
+            return DIRECT_HIT + invader
+        if value > need:
+            return DEFEAT - WASTE_COST * (value - need) - low_penalty
+        remainder = need - value
+        fillable = 150 if remainder in spare else 30 if remainder <= LOW_CARD else 0
+        return BUILD - 5 * remainder + fillable - low_penalty
+
+    def best_defense(self, value: int, spare: list[int]) -> tuple[int, int]:
+        """(score, position) of the best place for Defense ``value``."""
+        return max((self.defense_score(value, i, spare), i) for i in range(C.NUM_LOCATIONS))
+
+    def invader_score(self, value: int, position: int) -> int:
+        """Keep future Invaders placeable; land exactly on Defense; avoid overshoot."""
+        after = self.invader[:]
+        after[position] = value
+        current = self.defense[position]
+        if current >= value:
+            after[position] = 0
+        others = [v for v in self.to_come if v != value]
+        score = 30 * sum(bool(self.placements(v, after)) for v in others)
+        if current == value:
+            return score + DIRECT_HIT
+        if current > value:
+            return score - WASTE_COST * (current - value)
+        return score
+
+    def unblocking_defeats(self, blocked: int) -> list[int]:
+        """Locations whose Invader's defeat would let Invader ``blocked`` be placed."""
+        result = []
+        for position, value in enumerate(self.invader):
+            if value:
+                after = self.invader[:]
+                after[position] = 0
+                if self.placements(blocked, after):
+                    result.append(position)
+        return result
+
+
+class ValenorHeuristicAgent(Agent):
+    """Plans Direct Hits, keeps low Defense for exact matches, avoids devastation."""
+
+    name = "valenor-heuristic"
+
+    def __init__(self, seed: int | None = None, threshold: int = DEFEAT - WASTE_COST) -> None:
+        """Deterministic (``seed`` is accepted for the common interface); ``threshold`` is
+        the least score for which an optional play is made."""
+        self.threshold = threshold
+
+    def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
+        mask = observation["action_mask"]
+        fields = SCHEMA.decode(observation["observation"])
+        decision = int(fields["decision"].argmax())
+        segment = LAYOUT[SEGMENT_OF_DECISION[decision]]
+        legal = [int(a) - segment.offset for a in np.flatnonzero(mask)]
+        if not legal:
+            raise ValueError(f"{agent} has no legal action for {DECISIONS[decision]}")
+        choice = self._choose(decision, fields, Table.read(fields), legal)
+        return segment.offset + (choice if choice in legal else legal[0])
+
+    def _choose(
+        self, decision: int, fields: Mapping[str, np.ndarray], table: Table, legal: list[int]
+    ) -> int:
+        if decision == D_DRAFT:
+            return next(s for s in DRAFT_ORDER if s in legal)
+        if decision == D_SIGNAL:
+            return 0
+        if decision == D_WINDOW:
+            return int(self._spirit_plan(fields, table) is not None)
+        if decision == D_PLAY:
+            return self._play(fields, table, legal)
+        if decision == D_PLACE:
+            return self._place(fields, table, legal)
+        if decision == D_DEVASTATE:
+            return self._devastate(table, legal)
+        if decision == D_MOVE_PICK:
+            plan = self._brom_plan(table, fields)
+            value = plan[0] if plan is not None else -1
+            return next((c for c in legal if C.VALUE[c] == value), legal[0])
+        if decision == D_MOVE_TARGET:
+            return self._place(fields, table, legal)
+        return self._front(table, legal)  # D_FRONT
+
+    # ----- plays ---------------------------------------------------------------------
+    def _card_value_score(self, table: Table, kind: int, value: int, index: int) -> int:
+        """The best use of hand card ``index`` now."""
+        if kind == C.KIND_SPIRIT:
+            return UNPLACEABLE
+        if kind == C.KIND_INVADER:
+            options = table.placements(value)
+            if not options:
+                return UNPLACEABLE
+            return max(table.invader_score(value, i) for i in options)
+        spare = [v for j, v in enumerate(self._hand_values(table)) if j != index]
+        return table.best_defense(value, spare)[0]
+
+    @staticmethod
+    def _hand_values(table: Table) -> list[int]:
+        return [v if k in (C.KIND_DEFENSE, C.KIND_SUPPORT) else 0 for k, v, _ in table.hand]
+
+    def _wanted_play(self, table: Table, urgent: bool) -> tuple[int, int] | None:
+        """(kind, value) of a card worth playing now, or None to keep the hand."""
+        best = None
+        blocked_front = self._blocked_front(table)
+        for index, (kind, value, _) in enumerate(table.hand):
+            score = self._card_value_score(table, kind, value, index)
+            worth = score >= DIRECT_HIT or score >= self.threshold
+            if kind in (C.KIND_DEFENSE, C.KIND_SUPPORT) and (urgent or blocked_front):
+                worth = worth or self._unblocks(table, value, blocked_front or urgent)
+            if worth and (best is None or score > best[0]):
+                best = (score, kind, value)
+        return None if best is None else (best[1], best[2])
+
+    def _blocked_front(self, table: Table) -> int:
+        """The value of the frontmost card if it is an Invader with no legal place, else 0."""
+        if table.hand and table.hand[0][0] == C.KIND_INVADER:
+            value = table.hand[0][1]
+            return 0 if table.placements(value) else value
+        return 0
+
+    @staticmethod
+    def _unblocks(table: Table, value: int, blocked: int) -> bool:
+        """Whether Defense ``value`` defeats an Invader whose defeat lets ``blocked`` in."""
+        return any(
+            table.defense[p] + value >= table.invader[p]
+            and table.defense[p] + value - table.invader[p] <= 6
+            for p in table.unblocking_defeats(blocked)
+        )
+
+    def _play(self, fields: Mapping[str, np.ndarray], table: Table, legal: list[int]) -> int:
+        urgent = self._devastation_pending(fields)
+        wanted = self._wanted_play(table, urgent)
+        if wanted is None:
+            return PASS_PLAY if PASS_PLAY in legal else legal[0]
+        kind, value = wanted
+        for card in legal:
+            if card != PASS_PLAY and C.VALUE[card] == value and self._kind_of(card) == kind:
+                return card
+        return PASS_PLAY if PASS_PLAY in legal else legal[0]
+
+    @staticmethod
+    def _kind_of(card: int) -> int:
+        return C.KIND[card]
+
+    @staticmethod
+    def _devastation_pending(fields: Mapping[str, np.ndarray]) -> int:
+        """The value of an Invader about to devastate (the devastation window), else 0."""
+        if fields["window_reason"][W_DEVASTATION] and fields["card_in_play_kind"][2]:
+            return int(fields["card_in_play_value"])
+        return 0
+
+    def _place(self, fields: Mapping[str, np.ndarray], table: Table, legal: list[int]) -> int:
+        kind = int(fields["card_in_play_kind"].argmax())
+        value = int(fields["card_in_play_value"])
+        if kind == C.KIND_INVADER:
+            return max(legal, key=lambda i: table.invader_score(value, i))
+        spare = self._hand_values(table)
+        return max(legal, key=lambda i: table.defense_score(value, i, spare))
+
+    def _devastate(self, table: Table, legal: list[int]) -> int:
+        def cost(position: int) -> tuple[int, int]:
+            lost = table.terrains[position][1]
+            coming = sum(C.TERRAIN[INVADER_OF_VALUE[v]] == lost for v in table.to_come)
+            elsewhere = sum(lost in t for i, t in enumerate(table.terrains) if i != position)
+            return (coming * (3 - min(elsewhere, 2)), -elsewhere)
+
+        return min(legal, key=cost)
+
+    # ----- spirits -------------------------------------------------------------------
+    def _spirit_plan(self, fields: Mapping[str, np.ndarray], table: Table) -> str | None:
+        """What our spirit would do now, or None to pass."""
+        spirit = int(fields["spirit_of"][0].argmax())
+        pending = self._devastation_pending(fields)
+        if spirit == C.TONI:
+            return "play" if self._wanted_play(table, pending) is not None else None
+        if spirit == C.BROM:
+            return "move" if self._brom_plan(table, fields) is not None else None
+        if spirit == C.WISP:
+            my_turn = fields["active"][0] and fields["window_reason"][W_STEP1]
+            return "front" if my_turn and self._better_front(table) is not None else None
+        has_defense = bool(table.hand_defense())
+        return "draw" if not has_defense else None
+
+    def _brom_plan(self, table: Table, fields: Mapping[str, np.ndarray]) -> tuple[int, int] | None:
+        """(card value, target) of a move making a Direct Hit or an unblocking defeat."""
+        pending = self._devastation_pending(fields)
+        unblock = table.unblocking_defeats(pending) if pending else []
+        counts = fields["location_defense"], fields["location_support"]
+        best = None
+        for source in range(C.NUM_LOCATIONS):
+            values = [v + 1 for block in counts for v in np.flatnonzero(block[source])]
+            for value in values:
+                for target in range(C.NUM_LOCATIONS):
+                    invader = table.invader[target]
+                    if target == source or not invader:
+                        continue
+                    total = table.defense[target] + value
+                    lose_source = table.invader[source] > 0
+                    if total == invader or (target in unblock and total >= invader):
+                        score = invader - 100 * lose_source - (total - invader)
+                        if best is None or score > best[0]:
+                            best = (score, value, target)
+        return None if best is None else best[1:]
+
+    def _better_front(self, table: Table) -> int | None:
+        """Index of a hand card much better to play first than the frontmost, if any."""
+        scores = [
+            self._card_value_score(table, kind, value, i)
+            for i, (kind, value, _) in enumerate(table.hand)
+        ]
+        if len(scores) < 2:
+            return None
+        best = max(range(1, len(scores)), key=scores.__getitem__)
+        return best if scores[best] >= scores[0] + 300 else None
+
+    def _front(self, table: Table, legal: list[int]) -> int:
+        index = self._better_front(table)
+        if index is None:
+            return legal[0]
+        kind, value, _ = table.hand[index]
+        return next((c for c in legal if C.VALUE[c] == value and C.KIND[c] == kind), legal[0])

@@ -1,0 +1,82 @@
+"""The Valenor heuristic team bot: legal actions only, and it beats the random team."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent, RandomAgent
+from agents.valenor_bot import ValenorHeuristicAgent
+from tabletop_envs import valenor_v0
+from tabletop_envs.valenor import cards as C
+from tabletop_envs.valenor.rules import ValenorGame
+
+GAMES = 150
+
+
+def team_game(make_agent: type[Agent], players: int, seed: int, **options: object) -> ValenorGame:
+    """One game with a whole team of ``make_agent``; illegal actions raise."""
+    env = valenor_v0.raw_env(num_players=players, illegal_action="raise", **options)
+    env.reset(seed=seed)
+    agents = [make_agent(seed=seed * 7 + seat) for seat in range(players)]
+    game = env.game
+    while not game.is_terminal:
+        name = f"player_{game.current_player}"
+        observation = env.observe(name)
+        action = agents[game.current_player].act(observation, name)
+        assert observation["action_mask"][action], "the bot chose a masked action"
+        env.step(action)
+    return game
+
+
+def test_bot_plays_only_legal_actions_in_every_setting() -> None:
+    for players in (2, 3, 4):
+        for scenario, signalling in (("chapter1", True), ("iron_tide", False)):
+            game = team_game(
+                ValenorHeuristicAgent, players, 1, scenario=scenario, signalling=signalling
+            )
+            assert game.is_terminal
+
+
+def test_bot_team_beats_the_random_team() -> None:
+    bot = [team_game(ValenorHeuristicAgent, 3, seed) for seed in range(GAMES)]
+    rand = [team_game(RandomAgent, 3, seed) for seed in range(GAMES)]
+    bot_wins = sum(g.outcome == 1 for g in bot)
+    rand_wins = sum(g.outcome == 1 for g in rand)
+    assert bot_wins > rand_wins
+    assert np.mean([g.progress() for g in bot]) > np.mean([g.progress() for g in rand]) + 0.4
+
+
+def bots_play_until(game: ValenorGame, done: object) -> None:
+    """Every seat plays the bot until ``done(game)``."""
+    bot = ValenorHeuristicAgent()
+    while not done(game):
+        seat = game.current_player
+        observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
+        game.apply(bot.act(observation, f"player_{seat}"))
+
+
+def test_bot_takes_direct_hits_in_step_1_and_step_2() -> None:
+    game = ValenorGame(3, seed=0)
+    d = C.defense_ids
+    game.arrange(
+        hands=[[d(10)[0], d(7)[0]], [d(5)[0]], [d(6)[0]]],
+        invaders={1: C.invader_id(13), 3: C.invader_id(19)},
+        defense={1: [d(6)[1]], 3: [d(9)[0]]},
+        spirits=(C.WISP, C.BROM, C.FENNA),
+    )
+    bots_play_until(game, lambda g: g.active != 0)
+    assert {C.invader_id(13), C.invader_id(19)} <= set(game.discards)
+    assert len(game.support_deck) == 12, "two Direct Hits, two Supports"
+
+
+def test_bot_keeps_low_defense_instead_of_wasting_it() -> None:
+    game = ValenorGame(3, seed=0)
+    d = C.defense_ids
+    game.arrange(
+        hands=[[d(9)[0], d(2)[0], d(11)[0]], [d(5)[0]], [d(6)[0]]],
+        invaders={1: C.invader_id(13), 3: C.invader_id(19)},
+        spirits=(C.BROM, C.WISP, C.FENNA),
+    )
+    bots_play_until(game, lambda g: g.active != 0)
+    assert game.defense_at[1] == [d(9)[0]], "9 toward 13 leaves 4 for an exact finish"
+    assert d(2)[0] in game.hands[0] and d(11)[0] in game.hands[0], "nothing else is wasted"
