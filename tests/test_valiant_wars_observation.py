@@ -138,7 +138,8 @@ def test_env_plays_a_full_game() -> None:
 def test_documented_layout_matches_the_schema() -> None:
     text = (Path(__file__).parents[1] / "docs" / "rules" / "valiant_wars.md").read_text()
     for name, start, end, shape, scale in SCHEMA.describe():
-        assert f"| `{name}` | {start}–{end - 1} | {shape} | {scale:g} |" in text, name
+        assert f"| `{name}` | {start}-{end - 1} | {shape} | {scale:g} |" in text, name
     assert f"({SCHEMA.size},)" in text and f"Discrete({LAYOUT.total})" in text
     for segment in LAYOUT.segments.values():
-        assert f"| `{segment.name}` | {segment.size} |" in text
+        last = segment.offset + segment.size - 1
+        assert f"| `{segment.name}` | {segment.offset}-{last} | {segment.size} |" in text

@@ -79,10 +79,6 @@ WARRIOR, MYSTIC, ROGUE = (int(t) for t in ChampionType)
 HERO, DANCER, SAINT, GENERAL = Kind.HERO, Kind.DANCER, Kind.SAINT, Kind.GENERAL
 
 
-def _target_option(value: Any) -> bool:
-    return value is None or (isinstance(value, int) and 1 <= value <= MAX_TARGET_VP)
-
-
 class ValiantWarsGame(PlainState, GameCore):
     """One game of Valiant Wars for 2 to 5 players."""
 
