@@ -14,18 +14,21 @@ round, expected before). Future rates come from the lands not yet seen plus the 
 *Choosing a character.* For each card in hand the bot samples the other seats' hidden picks
 (each unplayed card weighted by the chance it is in that hand), orders the round by
 initiative and Omens, lets the seats ahead take the land best for them, and scores its own
-turn: the character's effect (Hunter/Crafter position, Oracle parity, Carpenter Forests,
-Falconer's steal, Tracker's and Rider's better land, Pioneer's swap, the Farmer's doubling,
-the River's initiative) plus the best land left. A card also has a keeping value: the bot
-adds the value of the best cards it can still play in the rounds left, so it spends the
-Farmer, Crafter or Pioneer when this round beats a typical round, and the Midwife when a
-strong card is in its discard pile.
+turn: the character's effect (Hunter and Crafter by position against the neighbours, the
+Oracle's odd neighbours, the Carpenter's Forests, the Falconer's steal, the Tracker's and
+Rider's chance of a better land, the Pioneer's best swap) plus the best land left, valued
+with this card's initiative (a River pays up to 6 per River) and the Farmer's doubling. The
+same sampled picks are used for every card, and the card with the best mean wins. So the
+Farmer is played when a big land (a second or fourth Mountain, a River or Field stack) will
+still be there at the end of the round, and a low card when the land wanted is contested.
+(Pricing a card by what it would earn in later rounds was tried and measured: it lost to
+this one-round view in self-play, so the bot does not hoard.)
 
 *Sub-decisions.* Lands: the best value, plus a share of what the land is worth to the next
 seat (denial; all of it with two players). Tracker: the swap with the best expected land
 afterwards (a known top card is used as such). Rider: the pair that brings the best second-
 row land within reach. Pioneer: the realm land whose swap for the unseen bottom card gains
-most. Midwife: the discarded card with the highest keeping value. Bard: the seat whose realm
+most. Midwife: the strongest discarded card (Farmer first). Bard: the seat whose realm
 looks weakest. Fighter: always revealed (+1).
 
 The bot decodes ``Game.SCHEMA.decode(observation)`` and reads the action mask: nothing else.
@@ -72,21 +75,20 @@ DECK_KINDS = {
 }
 """Land kinds in the deck for each player count (a public fact of the setup)."""
 
-KEEP_VALUE = {
-    C.FIGHTER: 4.0,
-    C.BARD: 2.5,
-    C.HUNTER: 6.0,
-    C.ORACLE: 5.0,
-    C.CARPENTER: 4.0,
-    C.FALCONER: 5.5,
-    C.TRACKER: 5.5,
-    C.MIDWIFE: 5.5,
-    C.RIDER: 6.0,
-    C.CRAFTER: 7.0,
-    C.PIONEER: 7.0,
-    C.FARMER: 9.0,
-}
-"""A card's worth in a typical later round (VP), used to price playing it now."""
+MIDWIFE_PREFERENCE = (
+    C.FARMER,
+    C.PIONEER,
+    C.CRAFTER,
+    C.HUNTER,
+    C.RIDER,
+    C.FALCONER,
+    C.ORACLE,
+    C.CARPENTER,
+    C.TRACKER,
+    C.FIGHTER,
+    C.BARD,
+)
+"""Which discarded card the Midwife brings back first: the strongest in self-play."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +278,7 @@ class VaalbaraHeuristicAgent(Agent):
     """Scripted Vaalbara player; see the module docstring for its strategy."""
 
     name = "vaalbara_heuristic"
+    model_class: type[LandModel] = LandModel
 
     def __init__(self, seed: int | None = None, tuning: Tuning | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -294,23 +297,20 @@ class VaalbaraHeuristicAgent(Agent):
             raise ValueError(f"{agent} has no legal action to choose from")
         if len(options) == 1:
             return segment.offset + options[0]
-        model = LandModel(seen, self.tuning)
-        choose = _CHOOSERS[seen.decision]
-        return segment.offset + choose(self, seen, model, options)
+        model = self.model_class(seen, self.tuning)
+        choose = getattr(self, _CHOOSERS[seen.decision])
+        return segment.offset + choose(seen, model, options)
 
     # ----- assignment -----------------------------------------------------------------
     def choose_character(self, seen: Seen, model: LandModel, options: list[int]) -> int:
+        """The card whose turn is worth most on average over sampled picks of the others."""
         samples = [self._sample_picks(seen) for _ in range(self.tuning.samples)]
         pioneer = max(model.pioneer_gains().values(), default=0.0)
-        best, best_score = options[0], -np.inf
-        for card in options:
-            now = np.mean(
-                [self._turn_value(seen, model, card, picks, pioneer) for picks in samples]
-            )
-            score = now + self._future_value(seen, card)
-            if score > best_score:
-                best, best_score = card, score
-        return best
+
+        def expected(card: int) -> float:
+            return sum(self._turn_value(seen, model, card, p, pioneer) for p in samples)
+
+        return max(options, key=expected)
 
     def _sample_picks(self, seen: Seen) -> list[int]:
         """A guess at every other seat's pick: unplayed cards weighted by being in hand."""
@@ -393,16 +393,6 @@ class VaalbaraHeuristicAgent(Agent):
         best_row2 = max((model.value(0, k, init) for k in seen.row2 if k != NONE), default=0.0)
         return max(0.0, best_row2 - values[0])
 
-    def _future_value(self, seen: Seen, card: int) -> float:
-        """The keeping value of the best cards left after playing ``card``."""
-        rest = [c for c in seen.unplayed(0) if c != card]
-        if card == C.MIDWIFE:
-            regained = [c for c in range(CHARACTER_COUNT) if seen.discards[0] >> c & 1]
-            if regained:
-                rest.append(max(regained, key=lambda c: KEEP_VALUE[C(c)]))
-        best = sorted((KEEP_VALUE[C(c)] for c in rest), reverse=True)
-        return float(sum(best[: seen.rounds_left]))
-
     # ----- resolution -----------------------------------------------------------------
     def choose_land(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         init = seen.my_pick + 1
@@ -476,7 +466,7 @@ class VaalbaraHeuristicAgent(Agent):
         return max(options, key=lambda kind: gains.get(kind, -np.inf))
 
     def choose_midwife(self, seen: Seen, model: LandModel, options: list[int]) -> int:
-        return max(options, key=lambda card: KEEP_VALUE[C(card)])
+        return min(options, key=MIDWIFE_PREFERENCE.index)
 
     def choose_bard(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         """Give the 2 VP to the seat whose realm looks weakest (option k is seat k + 1)."""
@@ -492,13 +482,13 @@ class VaalbaraHeuristicAgent(Agent):
 
 
 _CHOOSERS = {
-    Decision.SELECT: VaalbaraHeuristicAgent.choose_character,
-    Decision.FIGHTER: VaalbaraHeuristicAgent.choose_fighter,
-    Decision.BARD: VaalbaraHeuristicAgent.choose_bard,
-    Decision.TRACKER: VaalbaraHeuristicAgent.choose_tracker,
-    Decision.MIDWIFE: VaalbaraHeuristicAgent.choose_midwife,
-    Decision.RIDER_FIRST: VaalbaraHeuristicAgent.choose_rider_first,
-    Decision.RIDER_SECOND: VaalbaraHeuristicAgent.choose_rider_second,
-    Decision.PIONEER: VaalbaraHeuristicAgent.choose_pioneer,
-    Decision.TAKE_LAND: VaalbaraHeuristicAgent.choose_land,
+    Decision.SELECT: "choose_character",
+    Decision.FIGHTER: "choose_fighter",
+    Decision.BARD: "choose_bard",
+    Decision.TRACKER: "choose_tracker",
+    Decision.MIDWIFE: "choose_midwife",
+    Decision.RIDER_FIRST: "choose_rider_first",
+    Decision.RIDER_SECOND: "choose_rider_second",
+    Decision.PIONEER: "choose_pioneer",
+    Decision.TAKE_LAND: "choose_land",
 }

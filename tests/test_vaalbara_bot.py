@@ -9,6 +9,11 @@ from agents.base import RandomAgent
 from agents.heuristics import heuristic_agent
 from agents.vaalbara_bot import VaalbaraHeuristicAgent
 from tabletop_envs import make
+from tabletop_envs.vaalbara.cards import LAND_CARDS, LAYOUT, Character, Decision, LandKind
+from tabletop_envs.vaalbara.rules import VaalbaraGame
+
+C = Character
+K = LandKind
 
 
 def play_checked(players: int, seed: int, bot_seats: set[int]) -> list[int]:
@@ -55,3 +60,62 @@ def test_bot_refuses_an_empty_mask() -> None:
     observation["action_mask"] = np.zeros_like(observation["action_mask"])
     with pytest.raises(ValueError, match="no legal action"):
         VaalbaraHeuristicAgent(seed=0).act(observation, "player_0")
+
+
+def bot_choice(game: VaalbaraGame, seed: int = 0) -> int:
+    """The bot's action for the deciding seat, from that seat's observation alone."""
+    seat = game.current_player
+    observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
+    return VaalbaraHeuristicAgent(seed=seed).act(observation, f"player_{seat}")
+
+
+def advance_to(game: VaalbaraGame, decision: Decision, seat: int) -> None:
+    """Let the bots play until ``seat`` faces ``decision``."""
+    while not (game.decision == decision and game.current_player == seat):
+        game.apply(bot_choice(game))
+
+
+def realm_kinds(game: VaalbaraGame, seat: int) -> list[LandKind]:
+    return [LAND_CARDS[card][0] for card in game.realms[seat]]
+
+
+def test_plays_the_farmer_when_a_river_is_sure_to_be_left() -> None:
+    game = VaalbaraGame.from_position(
+        2,
+        round_number=5,
+        realms=[[K.RIVER, K.FIELD, K.MEADOW, K.FOREST_3], [K.FIELD, K.FIELD, K.MEADOW, K.VILLAGE]],
+        row1=[K.RIVER, K.RIVER],
+        hands=[[C.FIGHTER, C.BARD, C.HUNTER, C.ORACLE, C.FARMER], None],
+        played=[[C.CARPENTER, C.FALCONER, C.TRACKER, C.MIDWIFE], []],
+    )
+    assert bot_choice(game) == LAYOUT["select"].action(C.FARMER)
+
+
+def test_completes_a_mountain_pair_first() -> None:
+    game = VaalbaraGame.from_position(
+        2,
+        round_number=3,
+        realms=[[K.MOUNTAIN, K.FIELD], [K.FIELD, K.FIELD]],
+        row1=[K.FIELD, K.MOUNTAIN],
+        hands=[[C.FIGHTER, C.BARD, C.HUNTER, C.ORACLE, C.CARPENTER], None],
+    )
+    game.apply(LAYOUT["select"].action(C.FIGHTER))
+    advance_to(game, Decision.TAKE_LAND, 0)
+    game.apply(bot_choice(game))
+    assert realm_kinds(game, 0).count(K.MOUNTAIN) == 2
+
+
+def test_rider_brings_the_second_mountain_within_reach() -> None:
+    game = VaalbaraGame.from_position(
+        2,
+        round_number=2,
+        realms=[[K.MOUNTAIN], [K.FIELD]],
+        row1=[K.MEADOW, K.VILLAGE],
+        row2=[K.MOUNTAIN, K.FOREST_3],
+        hands=[[C.RIDER, C.BARD, C.HUNTER, C.ORACLE, C.CARPENTER], None],
+    )
+    game.apply(LAYOUT["select"].action(C.RIDER))
+    advance_to(game, Decision.RIDER_FIRST, 0)
+    while game.current_player == 0 and game.decision != Decision.SELECT:
+        game.apply(bot_choice(game))
+    assert realm_kinds(game, 0).count(K.MOUNTAIN) == 2
