@@ -15,7 +15,6 @@ import numpy as np
 
 from agents.base import Agent
 from agents.loading import agent_factory
-from benchmarks.hooks import final_progress, final_scores, turns_played
 from tabletop_envs import make
 from tabletop_envs.core.env import TabletopAECEnv
 
@@ -94,9 +93,9 @@ class Table:
             lineup=seats,
             returns=[float(value) for value in game.returns()],
             winners=[int(seat) for seat in game.winners()],
-            scores=final_scores(game),
-            progress=final_progress(game),
-            turns=turns_played(game),
+            scores=game.scores(),
+            progress=game.progress(),
+            turns=game.turns(),
             decisions=decisions,
         )
 

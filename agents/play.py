@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from agents.base import Agent
+from agents.cli import OneLineParser, UsageError, fail, positive_int
 from agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from agents.loading import agent_factory, describe_accepted
-from benchmarks.cli import OneLineParser, UsageError, fail, positive_int
-from benchmarks.hooks import final_scores
 from tabletop_envs import GAMES, game_module, make, resolve_name
 
 PROG = "tabletop-play"
@@ -86,7 +85,7 @@ def play(
 
 def show_result(game, seat: int, human: HumanAgent) -> None:
     human.console.print(game.render_text())
-    scores = final_scores(game)
+    scores = game.scores()
     returns = game.returns()
     for player in range(game.num_players):
         you = " (you)" if player == seat else ""

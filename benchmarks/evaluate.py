@@ -17,10 +17,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from agents.arena import MatchSpec, play_games
+from agents.cli import OneLineParser, UsageError, fail, positive_int
 from agents.loading import agent_factory, describe_accepted
-from benchmarks.cli import OneLineParser, UsageError, fail, positive_int
 from benchmarks.report import render_tables, summarise, write_results
-from benchmarks.tournament import MatchSpec, play_games
 from tabletop_envs import GAMES, game_module, resolve_name
 
 PROG = "tabletop-eval"

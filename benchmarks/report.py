@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.stats import wilson_interval
-from benchmarks.tournament import GameRecord, MatchSpec
+from agents.arena import GameRecord, MatchSpec
+from agents.stats import wilson_interval
 
 NA = "n/a"
 

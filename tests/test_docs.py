@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,15 +12,21 @@ import tabletop_envs
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
 
+def documents_range(page: str, name: str, first: int, last: int) -> bool:
+    """A table row naming ``name`` with the index range ``first-last`` (hyphen or en dash)."""
+    pattern = rf"`{re.escape(name)}`\s*\|\s*{first}\s*[-–]\s*{last}\s*\|"
+    return re.search(pattern, page) is not None
+
+
 @pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
 def test_environment_page_lists_every_field_and_segment(name: str) -> None:
     game = tabletop_envs.game_module(name).Game
     page = (DOCS / f"{game.NAME}.md").read_text()
     for field_name, start, end, _, _ in game.SCHEMA.describe():
-        assert f"`{field_name}` | {start}-{end - 1} |" in page, f"{field_name} not documented"
+        assert documents_range(page, field_name, start, end - 1), f"{field_name} not documented"
     for segment in game.LAYOUT.segments.values():
-        rows = f"`{segment.name}` | {segment.offset}-{segment.offset + segment.size - 1} |"
-        assert rows in page, f"action segment {segment.name} not documented"
+        last = segment.offset + segment.size - 1
+        assert documents_range(page, segment.name, segment.offset, last), segment.name
     assert "## Rulings" in page and "## Version history" in page
 
 

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import tabletop_envs
+from agents.arena import GameRecord, MatchSpec, game_seeds, lineup, play_games
 from agents.base import Agent
 from agents.heuristics import HEURISTIC_BOTS
 from benchmarks.evaluate import main
 from benchmarks.report import agent_labels, summarise
-from benchmarks.tournament import GameRecord, MatchSpec, game_seeds, lineup, play_games
 from tabletop_envs.core import ActionLayout, GameCore, TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.encoding import Field, ObservationSchema
 from tabletop_envs.core.state import PlainState
@@ -222,11 +222,12 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, args, message) -> No
     assert not out.exists()
 
 
-def test_cli_policy_file_needs_the_loader(tmp_path, capsys) -> None:
-    policy = tmp_path / "policy.pt"
+def test_cli_damaged_policy_file_is_rejected(tmp_path, capsys) -> None:
+    policy = tmp_path / "policy.npz"
     policy.write_bytes(b"weights")
     assert main([TOY, "--agents", "random", str(policy), "--out", str(tmp_path / "o")]) == 2
-    assert "trained policies need the training extra/loader" in capsys.readouterr().err
+    assert "cannot read policy file" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
 
 
 def test_cli_bad_flag_exits_2(capsys) -> None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from benchmarks.stats import wilson_interval
+from agents.stats import wilson_interval
 
 
 @pytest.mark.parametrize(

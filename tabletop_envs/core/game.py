@@ -186,6 +186,19 @@ class GameCore(ABC):
         except (KeyError, TypeError, IndexError) as error:
             raise ValueError(f"corrupt saved {cls.NAME} game: {error!r}") from None
 
+    # ----- optional measures for reports (None where a game has no such measure) -----
+    def scores(self) -> list[float] | None:
+        """Each seat's final score (points with end bonuses), valid once the game is over."""
+        return None
+
+    def progress(self) -> float | None:
+        """How far the players got, in [0, 1] (cooperative games), valid at the end."""
+        return None
+
+    def turns(self) -> int | None:
+        """Game turns or rounds played so far."""
+        return None
+
     def winners(self) -> Sequence[int]:
         """Seats that won; empty until the end (cooperative games: all or none)."""
         return [p for p, value in enumerate(self.returns()) if value > 0]

@@ -275,6 +275,13 @@ class VaalbaraGame(PlainState, GameCore):
         tied = [s for s in range(self.num_players) if self.final_score(s) == best]
         return min(tied, key=self.omen_rank)
 
+    def scores(self) -> list[float]:
+        return [float(self.final_score(seat)) for seat in range(self.num_players)]
+
+    def turns(self) -> int:
+        """Rounds completed."""
+        return self.round + 1 if self.is_terminal else self.round
+
     def winners(self) -> Sequence[int]:
         return [self.winner()] if self.is_terminal else []
 

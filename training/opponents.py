@@ -1,0 +1,98 @@
+"""Who sits in the other seats during self-play: frozen snapshots of the learner and bots.
+
+Every opponent acts on a batch of observations at once (one matrix product per snapshot for
+all environments waiting on it), so self-play pays no per-call policy overhead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from agents.base import Agent, RandomAgent
+from agents.heuristics import heuristic_agent
+from agents.policy import PolicyNetwork
+
+
+class Opponent:
+    """Acts for a batch of seats: ``act(observations[n, d], masks[n, a]) -> actions[n]``."""
+
+    label: str
+
+    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+class SnapshotOpponent(Opponent):
+    """A frozen copy of the learner, sampling from its masked softmax."""
+
+    def __init__(self, network: PolicyNetwork, rng: np.random.Generator, label: str) -> None:
+        self.network = network
+        self.rng = rng
+        self.label = label
+
+    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self.network.choose(observations, masks, self.rng)
+
+
+class BotOpponent(Opponent):
+    """A scripted bot from ``agents``, asked once per row."""
+
+    def __init__(self, agent: Agent, label: str) -> None:
+        self.agent = agent
+        self.label = label
+
+    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.array(
+            [
+                self.agent.act({"observation": obs, "action_mask": mask}, self.label)
+                for obs, mask in zip(observations, masks, strict=True)
+            ],
+            dtype=np.int64,
+        )
+
+
+@dataclass
+class OpponentPool:
+    """Snapshots of the learner plus random and heuristic bots, drawn per seat per game.
+
+    With probability ``random_share`` a seat gets the random bot, ``heuristic_share`` the
+    heuristic bot (where the game has one); otherwise a snapshot: the newest with probability
+    ``newest_prob``, else one drawn uniformly from the pool (at most ``max_snapshots`` kept).
+    """
+
+    game: str
+    seed: int
+    newest_prob: float = 0.5
+    random_share: float = 0.1
+    heuristic_share: float = 0.1
+    max_snapshots: int = 20
+    snapshots: list[SnapshotOpponent] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = np.random.default_rng(self.seed)
+        self.bots: list[tuple[float, Opponent]] = [
+            (self.random_share, BotOpponent(RandomAgent(self.seed), "random"))
+        ]
+        try:
+            heuristic = heuristic_agent(self.game, seed=self.seed)
+        except ValueError:
+            heuristic = None
+        if heuristic is not None:
+            self.bots.append((self.heuristic_share, BotOpponent(heuristic, "heuristic")))
+
+    def add_snapshot(self, network: PolicyNetwork, label: str) -> None:
+        self.snapshots.append(SnapshotOpponent(network, self.rng, label))
+        if len(self.snapshots) > self.max_snapshots:
+            del self.snapshots[0]
+
+    def draw(self) -> Opponent:
+        roll = self.rng.random()
+        for share, bot in self.bots:
+            if roll < share or not self.snapshots:
+                return bot
+            roll -= share
+        if self.rng.random() < self.newest_prob:
+            return self.snapshots[-1]
+        return self.snapshots[int(self.rng.integers(len(self.snapshots)))]
