@@ -104,13 +104,13 @@ CHAMPIONS: tuple[Champion, ...] = (
     Champion(K.GUARD, W, 3, 2, 2, False, "+2 Swords if you have a face-up Rogue."),
     Champion(K.HERO, W, 6, 5, 1, False, "Cannot be flipped or selected as a target."),
     Champion(
-        K.LUNAR_WITCH, R, 4, 1, 2, True, "Down: another player flips 1 Champion (else a Soldier)."
+        K.LUNAR_WITCH, R, 3, 2, 2, True, "Down: another player flips 1 Champion (else a Soldier)."
     ),
     Champion(K.MERCENARY, R, 4, 0, 2, False, "+1 Sword per face-up Gold card, at most +7."),
     Champion(K.MONK, M, 3, 0, 2, False, "+2 Gold."),
     Champion(K.ORACLE, M, 1, 1, 2, True, "Down: look at the top 4 cards of your deck."),
     Champion(K.PALADIN, W, 5, 2, 2, False, "+2 Swords per other face-up Rogue."),
-    Champion(K.PRIESTESS, M, 4, 1, 2, True, "Down: a player draws 1 card per face-up Mystic."),
+    Champion(K.PRIESTESS, M, 3, 1, 2, True, "Down: a player draws 1 card per face-up Mystic."),
     Champion(K.PYROMANCER, M, 3, 1, 2, True, "Down: you may make a drawing player draw 2."),
     Champion(K.RETAINER, R, 4, 1, 2, False, "+2 Swords per face-up Mystic."),
     Champion(
@@ -124,7 +124,7 @@ CHAMPIONS: tuple[Champion, ...] = (
     ),
     Champion(K.SAINT, M, 3, 1, 2, True, "Cancels one of your Dark Omens (no Gold from it)."),
     Champion(K.SELLSWORD, R, 1, 1, 3, False, "+1 Gold."),
-    Champion(K.SENTINEL, W, 4, 1, 2, False, "+2 Swords per face-up Location."),
+    Champion(K.SENTINEL, W, 5, 1, 2, False, "+2 Swords per face-up Location."),
     Champion(K.SHAMAN, M, 2, 3, 2, True, "Down: flip another Champion or Soldier, else itself."),
     Champion(K.WARLORD, W, 5, 4, 2, True, "Down: you draw 1 card."),
     Champion(K.WING_KNIGHT, W, 4, 2, 2, False, "+1 Sword per face-up Mystic."),
