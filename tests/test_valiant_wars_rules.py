@@ -300,6 +300,7 @@ def test_reaching_the_target_ends_the_game() -> None:
     _battle(game)
     assert game.is_terminal and list(game.winners()) == [1]
     assert list(game.returns()) == [-1.0, 1.0]
+    assert game.scores() == [0.0, 2.0] and game.turns() == 1
 
 
 def test_exhausted_locations_end_the_game_and_tied_leaders_share() -> None:

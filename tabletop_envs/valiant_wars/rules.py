@@ -290,6 +290,14 @@ class ValiantWarsGame(PlainState, GameCore):
             return np.zeros(self.num_players)
         return competitive_returns(self.options["reward"], self.vp, self.winners_list)
 
+    def scores(self) -> list[float]:
+        """VP per seat."""
+        return [float(vp) for vp in self.vp]
+
+    def turns(self) -> int:
+        """Rounds completed."""
+        return self.round + 1 if self.is_terminal else self.round
+
     def winners(self) -> Sequence[int]:
         return list(self.winners_list) if self.is_terminal else []
 
