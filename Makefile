@@ -2,29 +2,38 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP_DEV := $(VENV)/.stamp-dev
+STAMP := $(VENV)/.stamp-dev-train
 PIP := $(PY) -m pip install --disable-pip-version-check -q
+# The CPU build of torch (on this machine's disk); a bare `torch` would pull a multi-GB CUDA build.
+TORCH ?= torch==2.13.0
+DEMO_FLAGS ?= --minutes 3 --final-eval-games 400
 
-.PHONY: test demo lint format clean
+.PHONY: test demo play lint format clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP_DEV): pyproject.toml | $(VENV)/bin/python
-	$(PIP) -e ".[dev]"
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PIP) "$(TORCH)"
+	$(PIP) -e ".[dev,train]"
 	touch $@
 
-test: $(STAMP_DEV)
-	$(PY) -m pytest -q -n 2 --dist loadgroup
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2 -p no:cacheprovider
 
-demo: $(STAMP_DEV)
+# The main job: self-play training on 2-player Vaalbara, then a table against the baselines.
+demo: $(STAMP)
+	$(PY) -m training.train vaalbara --players 2 --out runs/demo $(DEMO_FLAGS)
+
+# One seeded 4-player game between random players, printed as text.
+play: $(STAMP)
 	$(PY) -m tabletop_envs.demo --game vaalbara --players 4 --seed 7
 
-lint: $(STAMP_DEV)
+lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-format: $(STAMP_DEV)
+format: $(STAMP)
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 

@@ -73,15 +73,7 @@ class PolicyNetwork:
         self, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator | None
     ) -> np.ndarray:
         """Masked actions for a batch: argmax without ``rng``, else sampled from the softmax."""
-        logits = np.where(np.asarray(masks, dtype=bool), self.logits(observations), -np.inf)
-        if rng is None:
-            return logits.argmax(axis=-1)
-        logits = logits - logits.max(axis=-1, keepdims=True)
-        probabilities = np.exp(logits)
-        probabilities /= probabilities.sum(axis=-1, keepdims=True)
-        cumulative = probabilities.cumsum(axis=-1)
-        draws = rng.random((*cumulative.shape[:-1], 1))
-        return np.minimum((cumulative < draws).sum(axis=-1), logits.shape[-1] - 1)
+        return masked_choice(self.logits(observations), masks, rng)
 
     def save(self, path: Path) -> None:
         """Write the file atomically (a temporary file, then a rename)."""
@@ -110,6 +102,21 @@ class PolicyNetwork:
             "action_size": self.action_size,
             "layers": len(self.weights),
         }
+
+
+def masked_choice(
+    logits: np.ndarray, masks: np.ndarray, rng: np.random.Generator | None
+) -> np.ndarray:
+    """Per row, the best legal action (``rng=None``) or one sampled from the masked softmax."""
+    logits = np.where(np.asarray(masks, dtype=bool), logits, -np.inf)
+    if rng is None:
+        return logits.argmax(axis=-1)
+    logits = logits - logits.max(axis=-1, keepdims=True)
+    probabilities = np.exp(logits)
+    probabilities /= probabilities.sum(axis=-1, keepdims=True)
+    cumulative = probabilities.cumsum(axis=-1)
+    draws = rng.random((*cumulative.shape[:-1], 1))
+    return np.minimum((cumulative < draws).sum(axis=-1), logits.shape[-1] - 1)
 
 
 def read_policy(path: Path) -> PolicyNetwork:

@@ -36,7 +36,7 @@ class TrainConfig:
     snapshot_every: int = 4
     newest_prob: float = 0.5
     random_share: float = 0.1
-    heuristic_share: float = 0.3
+    heuristic_share: float = 0.15
     max_snapshots: int = 20
     eval_every: int = 40_000
     eval_games: int = 200

@@ -27,6 +27,14 @@ class Field:
         return prod(self.shape)
 
 
+class FieldView(dict):
+    """A view whose fields are windows onto one buffer laid out as the schema: no copies."""
+
+    def __init__(self, buffer: np.ndarray, fields: dict[str, np.ndarray]) -> None:
+        super().__init__(fields)
+        self.buffer = buffer
+
+
 class ObservationSchema:
     """An ordered list of fields laid end to end in one float32 vector."""
 
@@ -44,8 +52,18 @@ class ObservationSchema:
             [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in fields]
         )
 
+    def new_view(self) -> FieldView:
+        """An all-zero view to fill in place; :meth:`encode` then only scales its buffer."""
+        buffer = np.zeros(self.size, dtype=np.float32)
+        return FieldView(
+            buffer,
+            {f.name: buffer[self.slices[f.name]].reshape(f.shape) for f in self.fields},
+        )
+
     def encode(self, view: Mapping[str, object]) -> np.ndarray:
         """The vector for ``view``, which must give every field (missing: ValueError)."""
+        if isinstance(view, FieldView) and view.buffer.shape == (self.size,):
+            return view.buffer * self._scales
         out = np.empty(self.size, dtype=np.float32)
         for field in self.fields:
             try:

@@ -65,8 +65,11 @@ SCHEMA = ObservationSchema(
 )
 
 
-def _bits(mask: int) -> np.ndarray:
-    return np.array([mask >> card & 1 for card in range(CHARACTER_COUNT)], dtype=np.float32)
+BIT_ROWS = np.array(
+    [[mask >> card & 1 for card in range(CHARACTER_COUNT)] for mask in range(1 << CHARACTER_COUNT)],
+    dtype=np.float32,
+)
+"""BIT_ROWS[mask]: the characters in a 12-bit hand mask as a 0/1 row."""
 
 
 def _kind(card: int) -> int:
@@ -78,7 +81,7 @@ def build_view(game: VaalbaraGame, player: int) -> dict[str, Any]:
     n = game.num_players
     seats = [(player + r) % n for r in range(n)]
     relative = {seat: r for r, seat in enumerate(seats)}
-    view = {field.name: np.zeros(field.shape, dtype=np.float32) for field in SCHEMA.fields}
+    view = SCHEMA.new_view()
     if game.decision != EMPTY:
         view["decision"][game.decision] = 1
         view["decider"][relative[game.decider]] = 1
@@ -86,7 +89,7 @@ def build_view(game: VaalbaraGame, player: int) -> dict[str, Any]:
         view["active"][relative[game.active]] = 1
     view["round"][game.round] = 1
     view["players"][n - 2] = 1
-    view["hand"][:] = _bits(game.hands[player])
+    view["hand"][:] = BIT_ROWS[game.hands[player]]
     if game.picks[player] != EMPTY:
         view["my_pick"][game.picks[player]] = 1
     view["my_vp"][0] = min(game.vp[player], VP_SCALE)
@@ -116,8 +119,8 @@ def _public_seat(game: VaalbaraGame, seat: int, r: int, view: dict[str, Any]) ->
         position = game.turn_order.index(seat)
         view["turn_position"][r, position] = 1
         view["done"][r] = position < game.turn
-    view["discards"][r] = _bits(game.discards[seat])
-    view["known_in_hand"][r] = _bits(game.known_in_hand[seat])
+    view["discards"][r] = BIT_ROWS[game.discards[seat]]
+    view["known_in_hand"][r] = BIT_ROWS[game.known_in_hand[seat]]
     view["hand_sizes"][r] = bin(game.hands[seat]).count("1")
     view["clan_deck_sizes"][r] = len(game.clan_decks[seat])
     for card in game.realms[seat]:
