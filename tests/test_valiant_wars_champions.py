@@ -329,3 +329,30 @@ def test_location_terrain_lowers_every_line(terrain: Terrain, line: list[int], s
     set_location(game, next(i for i, loc in enumerate(LOCATIONS) if loc.terrain == terrain))
     set_line(game, 0, line)
     assert game.swords(0) == swords
+
+
+def test_dancer_copying_saint_cancels_another_omen() -> None:
+    game = make_game(2)
+    set_line(game, 0, [C(Kind.SAINT), OMEN, C(Kind.DANCER), OMEN])
+    game.used[0][0] = 1
+    game.face_up[0][1] = 0
+    game.copies[0][2] = int(Kind.SAINT)
+    game._omen_revealed(0, 3)
+    assert not game.out[0] and game.face_up[0][3] == 0 and game.used[0][2] == 1
+
+
+def test_dancer_copying_general_shields_its_owner() -> None:
+    game = make_game(2)
+    set_line(game, 1, [C(Kind.GENERAL), C(Kind.DANCER)], down=(0,))
+    assert not game.shielded(1)
+    game.copies[1][1] = int(Kind.GENERAL)
+    assert game.shielded(1) and not game.can_target(0, 1) and game.can_target(1, 1)
+
+
+def test_dancer_copying_saboteur_counts_the_original_as_another_rogue() -> None:
+    game = make_game(2, {0: [C(Kind.SABOTEUR), C(Kind.DANCER), *FILL], 1: FILL + FILL})
+    reveal_step(game)
+    assert len(game.lines[1]) == 1 + 2, "alone, the Saboteur forces two draws"
+    reveal_step(game)
+    assert game.copies[0][1] == Kind.SABOTEUR
+    assert len(game.lines[1]) == 3 + 1 + 2 + 1, "the copy forces three: 2, then 1 more"
