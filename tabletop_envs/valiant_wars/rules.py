@@ -390,7 +390,11 @@ class ValiantWarsGame(PlainState, GameCore):
         index = self.choosers.index(seat) + 1
         if index < len(self.choosers):
             self._decide(Decision.REVEAL, self.choosers[index], [REVEAL, STOP], [])
-            return
+        else:
+            self._resolve_step()
+
+    def _resolve_step(self) -> None:
+        """Everyone has chosen: STOPs take effect, the cards turn over together and resolve."""
         revealers = []
         for chooser in self.choosers:
             if self.choices[chooser] == STOP:
