@@ -1,12 +1,15 @@
 """Play many games between agents with rotated seats, in parallel, reproducibly.
 
-Game ``i`` is dealt from the seed ``(seed, i)`` and seats the agents in rotation ``i mod
-players``, so every agent plays every seat equally often over a multiple of ``players``
-games, and the results depend on neither the worker count nor the order games finish in.
+Game ``i`` is dealt from the seed ``(seed, i)`` and seats the agents by :func:`lineup`, so
+every agent plays every seat equally often over a multiple of ``players`` games (and every
+seating order over ``players!`` games); the results depend on neither the worker count nor
+the order games finish in.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import multiprocessing
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -50,10 +53,24 @@ class GameRecord:
         return asdict(self)
 
 
+@functools.cache
+def seating_orders(players: int) -> list[tuple[int, ...]]:
+    """Every order of the agents around the table, agent 0 first (``(players - 1)!``)."""
+    return [(0, *rest) for rest in itertools.permutations(range(1, players))]
+
+
 def lineup(index: int, players: int) -> list[int]:
-    """Agent index per seat in game ``index``: rotation ``index mod players``."""
+    """Agent index per seat in game ``index``.
+
+    Each block of ``players`` games rotates one seating order through every seat (so seats
+    are balanced over any multiple of ``players`` games); successive blocks take the next
+    order, so over ``players!`` games who sits next to whom is balanced too (neighbours
+    matter in several games).
+    """
+    orders = seating_orders(players)
+    order = orders[(index // players) % len(orders)]
     shift = index % players
-    return [(seat - shift) % players for seat in range(players)]
+    return [order[(seat - shift) % players] for seat in range(players)]
 
 
 def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:

@@ -116,6 +116,12 @@ def test_each_agent_plays_each_seat_equally() -> None:
         assert (seen == 5).all()
 
 
+def test_every_seating_order_comes_up_equally() -> None:
+    arrangements = [tuple(lineup(index, 4)) for index in range(48)]
+    assert len(set(arrangements)) == 24  # all 4! seatings
+    assert all(arrangements.count(a) == 2 for a in set(arrangements))
+
+
 def test_game_seeds_depend_only_on_seed_and_index() -> None:
     assert game_seeds(3, 7, 2) == game_seeds(3, 7, 2)
     assert game_seeds(3, 7, 2)[0] != game_seeds(3, 8, 2)[0]
