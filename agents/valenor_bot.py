@@ -7,17 +7,19 @@ to 240 against 216 of Invaders, so every point of overshoot is lost for good and
 come only from Direct Hits. The bot therefore plays for exact sums.
 
 *Placing Defense* (forced or chosen). Every Location is scored: a Direct Hit scores highest
-(bigger Invaders first); a defeat with overshoot scores less the more it wastes; building up
-toward an Invader scores by how small and how exactly fillable (by a card still in hand) the
-remainder is; using a low card (1-4) for anything but an exact finish is penalised, since
-low cards are what makes exact finishes possible; an empty Location is the last resort.
+(bigger Invaders first); a defeat with overshoot scores less the more it wastes (heavily: 150
+per point); building up toward an Invader scores by how small and how exactly fillable (by
+a card still in hand) the remainder is; using a low card (1-4) for anything but an exact
+finish is penalised, since low cards are what makes exact finishes possible. On an empty
+Location, Defense that adds up exactly to an Invader in our own hand which may go there
+readies an instant Direct Hit when that Invader is played; otherwise less is better.
 
 *Optional plays* (step 2, "+" extra plays). The bot plays a card only when its best use
-scores at least ``threshold`` (by default: a Direct Hit, an Invader landing exactly on its
-Location's Defense, a defeat wasting at most 1, or a build-up whose remainder another card
-in hand fills exactly), or to defeat the Invader that blocks the Invader it must play next
-(its frontmost card) from every legal place. Otherwise it keeps its cards: low Defense waits
-for an exact match.
+scores at least ``threshold`` (by default only a Direct Hit, or an Invader landing exactly
+on its Location's Defense), or to defeat the Invader that blocks the Invader it must play
+next (its frontmost card) from every legal place. Otherwise it keeps its cards: low Defense
+waits for an exact match. (Measured: playing more eagerly, e.g. for small-waste defeats or
+fillable build-ups, wins less often.)
 
 *Placing Invaders.* Among the legal Locations it keeps the most future Invaders placeable
 (each Invader not yet defeated is checked against the table after the placement), prefers
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -69,7 +72,8 @@ DEFEAT = 500
 BUILD = 200
 EMPTY = 0
 UNPLACEABLE = -1000
-WASTE_COST = 60
+WASTE_COST = 150
+PLACEABLE = 10
 LOW_CARD = 4
 INVADER_OF_VALUE = {C.VALUE[c]: c for c in C.INVADER_IDS}
 
@@ -129,7 +133,7 @@ class Table:
         invader, current = self.invader[position], self.defense[position]
         low_penalty = 40 * (LOW_CARD + 1 - value) if value <= LOW_CARD else 0
         if not invader:
-            return EMPTY - value - low_penalty - current
+            return self.prebuild_score(value, position) - low_penalty
         need = invader - current
         if value == need:
             return DIRECT_HIT + invader
@@ -138,6 +142,26 @@ class Table:
         remainder = need - value
         fillable = 150 if remainder in spare else 30 if remainder <= LOW_CARD else 0
         return BUILD - 5 * remainder + fillable - low_penalty
+
+    @cached_property
+    def own_invader_spots(self) -> dict[int, list[int]]:
+        """Legal Locations of each Invader in our hand, by value."""
+        return {
+            value: self.placements(value) for kind, value, _ in self.hand if kind == C.KIND_INVADER
+        }
+
+    def prebuild_score(self, value: int, position: int) -> int:
+        """Defense on an empty Location: best when it readies an exact landing for an Invader
+        in our own hand that may go there."""
+        total = self.defense[position] + value
+        score = EMPTY - total
+        for invader, spots in self.own_invader_spots.items():
+            if position in spots:
+                if total == invader:
+                    score = max(score, BUILD + 150)
+                elif total < invader:
+                    score = max(score, EMPTY + 50 - (invader - total))
+        return score
 
     def best_defense(self, value: int, spare: list[int]) -> tuple[int, int]:
         """(score, position) of the best place for Defense ``value``."""
@@ -151,7 +175,7 @@ class Table:
         if current >= value:
             after[position] = 0
         others = [v for v in self.to_come if v != value]
-        score = 30 * sum(bool(self.placements(v, after)) for v in others)
+        score = PLACEABLE * sum(bool(self.placements(v, after)) for v in others)
         if current == value:
             return score + DIRECT_HIT
         if current > value:
@@ -175,7 +199,7 @@ class ValenorHeuristicAgent(Agent):
 
     name = "valenor-heuristic"
 
-    def __init__(self, seed: int | None = None, threshold: int = DEFEAT - WASTE_COST) -> None:
+    def __init__(self, seed: int | None = None, threshold: int = DIRECT_HIT) -> None:
         """Deterministic (``seed`` is accepted for the common interface); ``threshold`` is
         the least score for which an optional play is made."""
         self.threshold = threshold

@@ -10,7 +10,7 @@ from tabletop_envs import valenor_v0
 from tabletop_envs.valenor import cards as C
 from tabletop_envs.valenor.rules import ValenorGame
 
-GAMES = 150
+GAMES = 200
 
 
 def team_game(make_agent: type[Agent], players: int, seed: int, **options: object) -> ValenorGame:
@@ -38,11 +38,11 @@ def test_bot_plays_only_legal_actions_in_every_setting() -> None:
 
 
 def test_bot_team_beats_the_random_team() -> None:
-    bot = [team_game(ValenorHeuristicAgent, 3, seed) for seed in range(GAMES)]
-    rand = [team_game(RandomAgent, 3, seed) for seed in range(GAMES)]
+    bot = [team_game(ValenorHeuristicAgent, 2, seed) for seed in range(GAMES)]
+    rand = [team_game(RandomAgent, 2, seed) for seed in range(GAMES)]
     bot_wins = sum(g.outcome == 1 for g in bot)
     rand_wins = sum(g.outcome == 1 for g in rand)
-    assert bot_wins > rand_wins
+    assert bot_wins >= rand_wins + GAMES // 10, (bot_wins, rand_wins)
     assert np.mean([g.progress() for g in bot]) > np.mean([g.progress() for g in rand]) + 0.4
 
 
