@@ -145,6 +145,7 @@ def summarise(match: MatchSpec, records: Sequence[GameRecord], cooperative: bool
         "seed": match.seed,
         "cooperative": cooperative,
         "mean_decisions": _mean([r.decisions for r in records]),
+        "mean_turns": _mean([r.turns for r in records if r.turns is not None]),
         "agents": [
             {"label": label, "spec": spec} for label, spec in zip(labels, match.agents, strict=True)
         ],
@@ -183,7 +184,8 @@ def render_tables(summary: dict[str, Any]) -> list[Any]:
     """rich tables for the terminal: results, per-seat win rates, head to head."""
     title = (
         f"{summary['game']}: {summary['games']} games, {summary['players']} players, "
-        f"seed {summary['seed']}, mean decisions {_fmt(summary['mean_decisions'], '{:.1f}')}"
+        f"seed {summary['seed']}, mean decisions {_fmt(summary['mean_decisions'], '{:.1f}')}, "
+        f"mean turns {_fmt(summary['mean_turns'], '{:.1f}')}"
     )
     if summary["cooperative"]:
         team = summary["team"]
