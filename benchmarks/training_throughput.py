@@ -1,0 +1,117 @@
+"""Training throughput: our self-play pipeline against the PettingZoo SB3 tutorial setup.
+
+Both run MaskablePPO with the same settings (rollout size, batch, epochs, network) in the
+same process, one after the other. The reference is ``connect_four_v3`` through a
+tutorial-style wrapper: one env, the policy called once per single observation for every
+move of both sides. Ours is a registered game through ``training.selfplay.SelfPlayVecEnv``:
+many games per policy call, opponents' forward passes batched in torch. The figure is
+environment steps per second while training (collection and updates included).
+
+    python -m benchmarks.training_throughput --steps 40000
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+
+import gymnasium
+import numpy as np
+import torch
+from pettingzoo.classic import connect_four_v3
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.wrappers import ActionMasker
+
+import tabletop_envs
+from agents.cli import OneLineParser, positive_int
+from training.config import load_config
+from training.export import activation_module, export_actor
+from training.opponents import OpponentPool
+from training.selfplay import SelfPlayVecEnv
+
+
+class TutorialStyleEnv(gymnasium.Env):
+    """An AEC game as one gymnasium env whose single policy plays every seat, move by move."""
+
+    def __init__(self, aec_env) -> None:
+        self.env = aec_env
+        self.env.reset()
+        agent = self.env.possible_agents[0]
+        self.observation_space = self.env.observation_space(agent)["observation"]
+        self.action_space = self.env.action_space(agent)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        self.env.reset(seed=seed)
+        return self.env.observe(self.env.agent_selection)["observation"], {}
+
+    def step(self, action: int):
+        mover = self.env.agent_selection
+        self.env.step(int(action))
+        reward = self.env._cumulative_rewards[mover]
+        done = self.env.terminations[mover] or self.env.truncations[mover]
+        observation = self.env.observe(self.env.agent_selection)["observation"]
+        return observation, reward, done, False, {}
+
+    def action_mask(self) -> np.ndarray:
+        return self.env.observe(self.env.agent_selection)["action_mask"].astype(bool)
+
+
+def ppo_settings(game: str) -> tuple[dict, int]:
+    """MaskablePPO keyword arguments from the game's training config, and its rollout size."""
+    config = load_config(tabletop_envs.game_module(game).Game.NAME)
+    kwargs = {
+        "batch_size": config.batch_size,
+        "n_epochs": config.n_epochs,
+        "learning_rate": config.learning_rate,
+        "policy_kwargs": {
+            "net_arch": list(config.net_arch),
+            "activation_fn": activation_module(config.activation),
+        },
+        "device": "cpu",
+        "seed": 0,
+    }
+    return kwargs, config.n_envs * config.n_steps
+
+
+def steps_per_second(model: MaskablePPO, steps: int) -> float:
+    model.learn(min(steps, model.n_steps * model.n_envs))  # warm-up rollout and update
+    start = time.perf_counter()
+    model.learn(steps, reset_num_timesteps=False)
+    return steps / (time.perf_counter() - start)
+
+
+def tutorial_rate(kwargs: dict, rollout: int, steps: int) -> float:
+    env = ActionMasker(TutorialStyleEnv(connect_four_v3.env()), lambda env: env.action_mask())
+    return steps_per_second(MaskablePPO("MlpPolicy", env, n_steps=rollout, **kwargs), steps)
+
+
+def selfplay_rate(game: str, players: int, kwargs: dict, steps: int) -> float:
+    config = load_config(tabletop_envs.game_module(game).Game.NAME)
+    pool = OpponentPool(game, 0, random_share=0.0, heuristic_share=0.0)
+    env = SelfPlayVecEnv(game, players, config.n_envs, pool.draw, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=config.n_steps, **kwargs)
+    pool.add_snapshot(export_actor(model.policy, config.activation, {}), "self")
+    return steps_per_second(model, steps)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = OneLineParser(prog="training_throughput", description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default="vaalbara")
+    parser.add_argument("--players", type=positive_int, default=2)
+    parser.add_argument("--steps", type=positive_int, default=40_000)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(2)
+    game = tabletop_envs.resolve_name(args.game)
+    kwargs, rollout = ppo_settings(game)
+    reference = tutorial_rate(kwargs, rollout, args.steps)
+    ours = selfplay_rate(game, args.players, kwargs, args.steps)
+    print("| setup | env steps/s | ratio |")
+    print("|---|---|---|")
+    print(f"| connect_four_v3, tutorial-style wrapper | {reference:.0f} | 1.00 |")
+    print(f"| {args.game} {args.players}p, SelfPlayVecEnv | {ours:.0f} | {ours / reference:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
