@@ -13,6 +13,9 @@ from collections.abc import Mapping
 from typing import Any, Protocol, TextIO
 
 import numpy as np
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from agents.base import Agent
 
@@ -64,16 +67,14 @@ def is_record_list(value: Any) -> bool:
     )
 
 
-def records_table(title: str, records: list[Mapping[str, Any]]) -> Any:
+def records_table(title: str, records: list[Mapping[str, Any]]) -> Table:
     """A rich table with one row per record and one column per key."""
-    from rich.table import Table
-
     table = Table(title=title)
     columns = list(dict.fromkeys(key for record in records for key in record))
     for column in columns:
         table.add_column(str(column))
     for record in records:
-        table.add_row(*(format_value(record[c]) if c in record else "" for c in columns))
+        table.add_row(*(escape(format_value(record[c])) if c in record else "" for c in columns))
     return table
 
 
@@ -88,8 +89,6 @@ class HumanAgent(Agent):
         input_stream: TextIO | None = None,
         output_stream: TextIO | None = None,
     ) -> None:
-        from rich.console import Console
-
         self.window = window
         self.input = input_stream if input_stream is not None else sys.stdin
         self.console = Console(
@@ -106,8 +105,6 @@ class HumanAgent(Agent):
 
     def show_view(self, agent: str) -> None:
         """The seat's readable view: plain entries in one table, lists of records as tables."""
-        from rich.table import Table
-
         summary = Table(title=f"{agent}: your view", show_header=False)
         summary.add_column(style="bold")
         summary.add_column()
@@ -116,13 +113,13 @@ class HumanAgent(Agent):
             if is_record_list(value):
                 record_tables.append(records_table(str(key), value))
             else:
-                summary.add_row(str(key), format_value(value))
+                summary.add_row(escape(str(key)), escape(format_value(value)))
         for table in (*record_tables, summary):
             self.console.print(table)
 
     def show_actions(self, legal: list[int]) -> None:
         for number, action in enumerate(legal, start=1):
-            self.console.print(f"  {number:>3}. {self.window.action_to_str(action)}")
+            self.console.print(f"  {number:>3}. {escape(self.window.action_to_str(action))}")
 
     def ask_choice(self, count: int) -> int:
         """A number in 1..count read from the input; re-asks until one is given."""
@@ -138,6 +135,6 @@ class HumanAgent(Agent):
             if text.isdigit() and 1 <= int(text) <= count:
                 return int(text)
             self.console.print(
-                f"[red]{text!r} is not a choice[/red]: enter a number from 1 to {count}, "
-                "or q to quit"
+                f"[red]{escape(repr(text))} is not a choice[/red]: "
+                f"enter a number from 1 to {count}, or q to quit"
             )

@@ -19,6 +19,7 @@ from agents.cli import OneLineParser, UsageError, fail, positive_int
 from agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from agents.loading import agent_factory, describe_accepted
 from tabletop_envs import GAMES, game_module, make, resolve_name
+from tabletop_envs.core.game import GameCore
 
 PROG = "tabletop-play"
 
@@ -83,8 +84,9 @@ def play(
     return 0
 
 
-def show_result(game, seat: int, human: HumanAgent) -> None:
-    human.console.print(game.render_text())
+def show_result(game: GameCore, seat: int, human: HumanAgent) -> None:
+    """The final table, every player's return and score, and who won."""
+    human.console.print(game.render_text(), markup=False)
     scores = game.scores()
     returns = game.returns()
     for player in range(game.num_players):
