@@ -483,3 +483,26 @@ def test_every_action_has_a_name() -> None:
     game = VaalbaraGame(5, seed=0)
     names = {game.action_to_str(a) for a in range(LAYOUT.total)}
     assert len(names) == LAYOUT.total
+
+
+def test_land_values_in_the_view_are_what_taking_each_land_scores() -> None:
+    checked = 0
+    for seed in range(40):
+        game = VaalbaraGame(3, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not game.is_terminal:
+            following = game.turn_order[game.turn + 1 :][:1]
+            falconer_next = any(game.picks[s] == C.FALCONER for s in following)
+            if game.decision == Decision.TAKE_LAND and not falconer_next:
+                seat = game.decider
+                values = game.view(seat)["land_values"][0]
+                for slot, card in enumerate(game.rows[0]):
+                    if card < 0:
+                        continue
+                    trial = game.clone()
+                    before = trial.vp[seat]
+                    trial.apply(LAYOUT["take_land"].action(slot))
+                    assert values[slot] == min(trial.vp[seat] - before, 60)
+                    checked += 1
+            game.apply(int(rng.choice(game.legal_actions())))
+    assert checked > 500

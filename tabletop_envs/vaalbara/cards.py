@@ -101,6 +101,28 @@ MOUNTAIN_BONUS = {2: 10, 4: 20}
 TYPE_BONUS = {5: 5, 6: 10}
 """End-of-game bonus by number of different land types in a realm."""
 
+
+def land_reward(kind: int, own_counts: list[int], neighbour_meadows: int, initiative: int) -> int:
+    """VP for taking a land of ``kind``.
+
+    ``own_counts`` are the realm's counts per land type with the new land included;
+    ``neighbour_meadows`` counts Meadows in the neighbours' realms; ``initiative`` is the
+    character played this round.
+    """
+    land_type = KIND_TYPE_INDEX[kind]
+    if land_type == LandType.MEADOW:
+        return own_counts[land_type] + neighbour_meadows
+    if land_type == LandType.FIELD:
+        return 2 * own_counts[land_type]
+    if land_type == LandType.FOREST:
+        return FOREST_VALUE[LandKind(kind)]
+    if land_type == LandType.VILLAGE:
+        return 2 * sum(count > 0 for count in own_counts)
+    if land_type == LandType.MOUNTAIN:
+        return MOUNTAIN_BONUS.get(own_counts[land_type], 0)
+    return min(initiative, RIVER_INITIATIVE_CAP) * own_counts[land_type]
+
+
 _K = LandKind
 LAND_CARDS_BY_MARKER: dict[int, list[LandKind]] = {
     2: [_K.MEADOW] * 4

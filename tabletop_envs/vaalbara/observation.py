@@ -17,14 +17,17 @@ from tabletop_envs.vaalbara.cards import (
     CHARACTER_COUNT,
     CLANS,
     EMPTY,
+    KIND_TYPE_INDEX,
     LAND_CARDS,
     LAND_KINDS,
     MAX_PLAYERS,
+    RIVER_INITIATIVE_CAP,
     ROUNDS,
     Character,
     Decision,
     LandKind,
     cards_in,
+    land_reward,
     omen_order,
 )
 
@@ -34,6 +37,8 @@ if TYPE_CHECKING:
 P = MAX_PLAYERS
 VP_SCALE = 400
 """VP above this are shown as this (no real game comes close)."""
+VALUE_SCALE = 60
+"""The most one land can be worth (a River with 5 Rivers at initiative 6, doubled)."""
 
 SCHEMA = ObservationSchema(
     [
@@ -61,6 +66,7 @@ SCHEMA = ObservationSchema(
         Field("deck_bottom_known", (LAND_KINDS,)),
         Field("land_deck_size", (1,), len(LAND_CARDS)),
         Field("rider_slot", (P,)),
+        Field("land_values", (2, P), VALUE_SCALE),
     ]
 )
 
@@ -108,7 +114,27 @@ def build_view(game: VaalbaraGame, player: int) -> dict[str, Any]:
     view["land_deck_size"][0] = len(game.land_deck)
     if game.rider_slot != EMPTY:
         view["rider_slot"][game.rider_slot] = 1
+    _land_values(game, player, view["land_values"])
     return view
+
+
+def _land_values(game: VaalbaraGame, player: int, out: np.ndarray) -> None:
+    """VP the observer would score taking each row land now: with its pick's initiative and
+    Farmer doubling once picked, else at the River cap (public realms and own pick only)."""
+    pick = game.picks[player]
+    initiative = RIVER_INITIATIVE_CAP if pick == EMPTY else pick + 1
+    factor = 2 if pick == Character.FARMER else 1
+    counts = game.type_counts(player)
+    meadows = game.neighbour_meadows(player)
+    for row, cards in enumerate(game.rows):
+        for slot, card in enumerate(cards):
+            if card == EMPTY:
+                continue
+            kind = _kind(card)
+            counts[KIND_TYPE_INDEX[kind]] += 1
+            value = factor * land_reward(kind, counts, meadows, initiative)
+            counts[KIND_TYPE_INDEX[kind]] -= 1
+            out[row, slot] = min(value, VALUE_SCALE)
 
 
 def _public_seat(game: VaalbaraGame, seat: int, r: int, view: dict[str, Any]) -> None:

@@ -19,16 +19,14 @@ from tabletop_envs.vaalbara import render
 from tabletop_envs.vaalbara.cards import (
     CHARACTER_COUNT,
     EMPTY,
-    FOREST_VALUE,
     HAND_SIZE,
     KIND_TYPE_INDEX,
     LAND_CARDS,
+    LAND_TYPES,
     LAYOUT,
     MAX_PLAYERS,
-    MOUNTAIN_BONUS,
     OMEN_BACKS,
     OMEN_RANK,
-    RIVER_INITIATIVE_CAP,
     ROUNDS,
     SEGMENTS,
     STARTING_VP,
@@ -40,6 +38,7 @@ from tabletop_envs.vaalbara.cards import (
     bit,
     cards_in,
     land_cards_for,
+    land_reward,
     omen_order,
 )
 from tabletop_envs.vaalbara.observation import SCHEMA, build_view, readable_view
@@ -422,22 +421,19 @@ class VaalbaraGame(PlainState, GameCore):
         self.vp[seat] += self.land_reward(seat, realm[given], C.PIONEER.initiative)
         self._land_action()
 
+    def type_counts(self, seat: int) -> list[int]:
+        counts = [0] * LAND_TYPES
+        for kind in self.realm_kinds(seat):
+            counts[KIND_TYPE_INDEX[kind]] += 1
+        return counts
+
+    def neighbour_meadows(self, seat: int) -> int:
+        return sum(self.count_type(n, LandType.MEADOW) for n in self.neighbours(seat))
+
     def land_reward(self, seat: int, card: int, initiative: int) -> int:
         """VP for ``card``, already in ``seat``'s realm, taken with ``initiative``."""
         kind = LAND_CARDS[card][0]
-        land_type = kind.land_type
-        if land_type is LandType.MEADOW:
-            return sum(self.count_type(s, land_type) for s in [seat, *self.neighbours(seat)])
-        if land_type is LandType.FIELD:
-            return 2 * self.count_type(seat, land_type)
-        if land_type is LandType.FOREST:
-            return FOREST_VALUE[kind]
-        if land_type is LandType.VILLAGE:
-            return 2 * self.land_types(seat)
-        if land_type is LandType.MOUNTAIN:
-            return MOUNTAIN_BONUS.get(self.count_type(seat, land_type), 0)
-        rivers = self.count_type(seat, land_type)
-        return min(initiative, RIVER_INITIATIVE_CAP) * rivers
+        return land_reward(kind, self.type_counts(seat), self.neighbour_meadows(seat), initiative)
 
     def _land_action(self) -> None:
         seat = self.active
