@@ -236,3 +236,14 @@ def test_render_and_metadata(name: str) -> None:
 def test_unknown_game_lists_the_valid_ones() -> None:
     with pytest.raises(ValueError, match="valid games"):
         tabletop_envs.make("chess")
+
+
+def test_score_returns_are_relative_margins() -> None:
+    from tabletop_envs.core.rewards import competitive_returns
+
+    returns = competitive_returns("score", [60, 40, 10], [0])
+    assert np.allclose(returns, [20 / 100, -20 / 100, -50 / 70])
+    assert np.allclose(competitive_returns("win", [60, 40, 10], [0]), [1, -1, -1])
+    assert np.allclose(competitive_returns("win", [5, 5], [0, 1]), [0.5, 0.5])
+    with pytest.raises(ValueError, match="reward mode"):
+        competitive_returns("elo", [1, 2], [1])

@@ -18,14 +18,18 @@ def win_returns(num_players: int, winners: Sequence[int]) -> np.ndarray:
 
 
 def score_margin_returns(scores: Sequence[float]) -> np.ndarray:
-    """Each player's margin over the best other score, scaled into [-1, 1]."""
+    """Each player's margin over the best other score, relative to the two: in [-1, 1].
+
+    ``(mine - best_other) / (|mine| + |best_other|)``: a 20-point win is worth more in a
+    60-40 game than in a 200-180 one, and the sign always agrees with the outcome.
+    """
     values = np.asarray(scores, dtype=np.float64)
-    scale = max(1.0, float(values.max() - values.min()))
     margins = np.empty_like(values)
     for player in range(len(values)):
-        others = np.delete(values, player)
-        margins[player] = values[player] - others.max()
-    return np.clip(margins / scale, -1.0, 1.0)
+        best_other = np.delete(values, player).max()
+        scale = max(abs(values[player]) + abs(best_other), 1.0)
+        margins[player] = (values[player] - best_other) / scale
+    return np.clip(margins, -1.0, 1.0)
 
 
 def competitive_returns(mode: str, scores: Sequence[float], winners: Sequence[int]) -> np.ndarray:
