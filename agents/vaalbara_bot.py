@@ -93,15 +93,25 @@ MIDWIFE_PREFERENCE = (
 
 @dataclass(frozen=True)
 class Tuning:
-    """The bot's weights; defaults were tuned by self-play against random and itself."""
+    """The bot's weights (VP-scale factors).
+
+    Measured in 800-game two-player duels against the defaults: pick_factor 1.2 or 2.2,
+    type_chance 0.15 or 0.45 and denial_two_players 0.5 all land within noise (48-52 %).
+    """
 
     samples: int = 24
+    """Sampled deals of the other seats' hidden picks per character choice."""
     pick_factor: float = 1.6
+    """How much more often than its share of the unseen lands the bot expects to get a type."""
     type_chance: float = 0.3
+    """Chance per round left of adding a new land type (for the 5/6-type bonus)."""
     denial_two_players: float = 1.0
     denial_more_players: float = 0.3
+    """Weight of a land's value to the next seat when choosing a land."""
     opponent_share: float = 0.5
+    """How much VP given to (or taken from) one opponent counts against (for) the bot."""
     row2_tracker_weight: float = 0.3
+    """How much a Tracker swap in the second row (next round's lands) counts."""
 
 
 def type_counts(kinds: Sequence[int]) -> list[int]:
@@ -141,9 +151,7 @@ class Seen:
         self.decision = int(np.argmax(f["decision"]))
         self.round = int(np.argmax(f["round"]))
         self.rounds_left = ROUNDS - 1 - self.round
-        self.hand = [int(c) for c in np.flatnonzero(f["hand"])]
         self.my_pick = int(np.argmax(f["my_pick"])) if f["my_pick"].any() else NONE
-        self.revealed = bool(f["revealed_picks"][:n].any())
         self.picks = [int(np.argmax(row)) if row.any() else NONE for row in f["revealed_picks"][:n]]
         self.position = [int(np.argmax(row)) for row in f["turn_position"][:n]]
         self.discards = [int(sum(1 << int(c) for c in np.flatnonzero(r))) for r in f["discards"]]
@@ -268,7 +276,9 @@ class LandModel:
             for drawn, probability in draws:
                 grown = list(after)
                 grown[KIND_TYPE_INDEX[drawn]] += 1
-                reward = immediate_reward(after, seen.meadows_next_door(0), drawn, 11)
+                reward = immediate_reward(
+                    after, seen.meadows_next_door(0), drawn, C.PIONEER.initiative
+                )
                 gain += probability * (reward + self.potential(grown, carpenter) - base)
             gains[kind] = gain
         return gains
@@ -436,8 +446,9 @@ class VaalbaraHeuristicAgent(Agent):
                     total += probability * self._best_land_after(seen, model, swapped)
                 return total
             here = self._best_land_after(seen, model, seen.row1)
-            old = model.value(0, seen.row2[slot], 11)
-            new = sum(p * model.value(0, k, 11) for k, p in draws)
+            init = RIVER_INITIATIVE_CAP  # next round's card is unknown: a River in full
+            old = model.value(0, seen.row2[slot], init)
+            new = sum(p * model.value(0, k, init) for k, p in draws)
             return here + self.tuning.row2_tracker_weight * (new - old)
 
         return max(options, key=gain)
