@@ -174,7 +174,7 @@ def test_train_command_runs_resumes_and_feeds_the_evaluator(tmp_path: Path, caps
     assert (out / "policy.npz").is_file() and (out / "learning_curve.png").is_file()
     curve = (out / "learning_curve.csv").read_text().splitlines()
     assert curve[0].startswith("steps,") and len(curve) >= 3
-    assert {row["opponent"] for row in json.loads((out / "final_eval.json").read_text())} == {
+    assert {row["label"] for row in json.loads((out / "final_eval.json").read_text())} == {
         "random",
         "heuristic",
     }
@@ -203,3 +203,27 @@ def test_train_command_rejects_bad_input(tmp_path: Path, capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         train_main(["vaalbara", "--steps", "-5"])
     assert exit_info.value.code == 2
+
+
+def test_cooperative_training_shares_one_policy_and_reports_teams(tmp_path: Path) -> None:
+    env = SelfPlayEnv("valenor_v0", 3, random_opponent)
+    env.reset(seed=0)
+    seats_seen = set()
+    done = False
+    while not done:
+        seats_seen.add(env.table.game.current_player)
+        assert np.array_equal(
+            env.table.observation(), env.table.game.observation(env.table.game.current_player)
+        )
+        action = int(np.flatnonzero(env.action_masks())[0])
+        _, reward, done, _, _ = env.step(action)
+    assert seats_seen == {0, 1, 2}, "the shared policy decides for every seat"
+    assert reward == env.table.game.returns()[0] in (-1.0, 1.0)
+
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY.replace("n_steps = 32", "n_steps = 16"))
+    out = tmp_path / "coop"
+    args = ["valenor", "--players", "3", "--steps", "64", "--config", str(config)]
+    assert train_main([*args, "--out", str(out)]) == 0
+    labels = [row["label"] for row in json.loads((out / "final_eval.json").read_text())]
+    assert labels == ["trained team", "random team", "heuristic team"]

@@ -21,7 +21,7 @@ class TrainConfig:
     """Defaults suit a small game on a laptop; each game's TOML file overrides them."""
 
     players: int = 2
-    reward: str = "win"
+    game_options: dict = field(default_factory=dict)
     n_envs: int = 16
     n_steps: int = 256
     batch_size: int = 1024
@@ -51,10 +51,8 @@ class TrainConfig:
 
 
 def config_fields() -> dict[str, type]:
-    return {
-        f.name: type(f.default) if f.default is not dataclasses.MISSING else list
-        for f in dataclasses.fields(TrainConfig)
-    }
+    defaults = TrainConfig()
+    return {f.name: type(getattr(defaults, f.name)) for f in dataclasses.fields(TrainConfig)}
 
 
 def config_from_mapping(values: dict[str, Any], source: str) -> TrainConfig:

@@ -1,17 +1,27 @@
-"""Evaluate a saved policy against the baseline bots through the tournament runner."""
+"""Evaluate a saved policy through the tournament runner (``agents.arena``).
+
+Competitive games: the policy holds one seat, the baseline every other, seats rotated.
+Cooperative games: a team of the policy in every seat, reported beside the baseline teams.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import tabletop_envs
 from agents.arena import MatchSpec, play_games
+from agents.heuristics import HEURISTIC_BOTS
 from agents.stats import wilson_interval
+
+BASELINES = ("random", "heuristic")
 
 
 @dataclass(frozen=True)
 class EvalResult:
-    opponent: str
+    """``label`` is the opponent (competitive) or the team evaluated (cooperative)."""
+
+    label: str
     games: int
     wins: float
     win_rate: float
@@ -19,19 +29,56 @@ class EvalResult:
     high: float
     mean_return: float
 
+    def to_dict(self) -> dict:
+        return asdict(self)
 
-def evaluate_policy(
+
+def baselines(game: str) -> list[str]:
+    """The baseline bots this game has."""
+    return [name for name in BASELINES if name != "heuristic" or game in HEURISTIC_BOTS]
+
+
+def is_cooperative(game: str) -> bool:
+    return tabletop_envs.game_module(game).Game.COOPERATIVE
+
+
+def _result(label: str, wins: float, returns: float, games: int) -> EvalResult:
+    low, high = wilson_interval(wins, games)
+    return EvalResult(label, games, wins, wins / games, low, high, returns / games)
+
+
+def versus(
     policy: Path, game: str, players: int, opponent: str, games: int, seed: int, workers: int = 1
 ) -> EvalResult:
-    """Win rate of ``policy`` in one seat against ``opponent`` in every other, seats rotated."""
+    """The policy in one seat against ``opponent`` in every other, seats rotated."""
     match = MatchSpec(game, (str(policy),) + (opponent,) * (players - 1), seed)
-    records = play_games(match, games, workers)
-    wins = 0.0
-    total_return = 0.0
-    for record in records:
+    wins = returns = 0.0
+    for record in play_games(match, games, workers):
         seat = record.lineup.index(0)
         if seat in record.winners:
             wins += 1.0 / len(record.winners)
-        total_return += record.returns[seat]
-    low, high = wilson_interval(wins, games)
-    return EvalResult(opponent, games, wins, wins / games, low, high, total_return / games)
+        returns += record.returns[seat]
+    return _result(opponent, wins, returns, games)
+
+
+def team(
+    spec: str, game: str, players: int, games: int, seed: int, workers: int = 1, label: str = ""
+) -> EvalResult:
+    """A cooperative team of ``spec`` in every seat: its win rate."""
+    match = MatchSpec(game, (spec,) * players, seed)
+    records = play_games(match, games, workers)
+    wins = sum(1.0 for record in records if record.winners)
+    returns = sum(record.returns[0] for record in records)
+    return _result(label or f"{spec} team", wins, returns, games)
+
+
+def evaluate(
+    policy: Path, game: str, players: int, games: int, seed: int, workers: int = 1
+) -> list[EvalResult]:
+    """The policy against each baseline (competitive), or its team beside theirs (cooperative)."""
+    if is_cooperative(game):
+        results = [team(str(policy), game, players, games, seed, workers, "trained team")]
+        return results + [
+            team(name, game, players, games, seed, workers) for name in baselines(game)
+        ]
+    return [versus(policy, game, players, name, games, seed, workers) for name in baselines(game)]

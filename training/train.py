@@ -27,13 +27,12 @@ import tabletop_envs
 from agents.cli import OneLineParser, fail, positive_int
 from agents.policy import PolicyNetwork, read_policy
 from training.config import TrainConfig, load_config
-from training.evaluation import EvalResult, evaluate_policy
+from training.evaluation import EvalResult, evaluate, is_cooperative
 from training.export import activation_module, export_actor
 from training.opponents import OpponentPool
 from training.selfplay import SelfPlayVecEnv
 
-CURVE_FIELDS = ["steps", "minutes", "opponent", "games", "win_rate", "low", "high"]
-EVAL_OPPONENTS = ("random", "heuristic")
+CURVE_FIELDS = ["steps", "minutes", "against", "games", "win_rate", "low", "high"]
 
 
 class Run:
@@ -68,7 +67,7 @@ class Run:
             if new:
                 writer.writerow(CURVE_FIELDS)
             writer.writerow(
-                [steps, f"{minutes:.2f}", result.opponent, result.games]
+                [steps, f"{minutes:.2f}", result.label, result.games]
                 + [f"{value:.4f}" for value in (result.win_rate, result.low, result.high)]
             )
 
@@ -137,29 +136,16 @@ class SelfPlayCallback(BaseCallback):
         path = self.run.checkpoints / f"policy_{self.num_timesteps}.npz"
         self.network().save(path)
         minutes = (time.monotonic() - self.started) / 60
-        for opponent in available_opponents(self.run.game):
-            result = evaluate_policy(
-                path,
-                self.run.game,
-                config.players,
-                opponent,
-                config.eval_games,
-                seed=self.num_timesteps,
-            )
+        game, players = self.run.game, config.players
+        for result in evaluate(path, game, players, config.eval_games, seed=self.num_timesteps):
             self.run.append_curve(self.num_timesteps, minutes, result)
-            self.logger.record(f"eval/win_rate_vs_{opponent}", result.win_rate)
-            self.latest[opponent] = result.win_rate
+            self.logger.record(f"eval/win_rate_{result.label.replace(' ', '_')}", result.win_rate)
+            self.latest[result.label] = result.win_rate
         elapsed = max(time.monotonic() - self.started, 1e-9)
         self.bar.set_postfix(
             {"steps/s": f"{self.bar.n / elapsed:.0f}"}
             | {f"vs {name}": f"{rate:.0%}" for name, rate in self.latest.items()}
         )
-
-
-def available_opponents(game: str) -> list[str]:
-    from agents.heuristics import HEURISTIC_BOTS
-
-    return [o for o in EVAL_OPPONENTS if o != "heuristic" or game in HEURISTIC_BOTS]
 
 
 def save_checkpoint(model: MaskablePPO, run: Run, network: PolicyNetwork) -> Path:
@@ -232,9 +218,7 @@ def train(
         config.heuristic_share,
         config.max_snapshots,
     )
-    env = SelfPlayVecEnv(
-        game, config.players, config.n_envs, pool.draw, {"reward": config.reward}, seed
-    )
+    env = SelfPlayVecEnv(game, config.players, config.n_envs, pool.draw, config.game_options, seed)
     if resume:
         model = load_model(run.latest_checkpoint(), env)
         restore_pool(run, pool)
@@ -253,12 +237,8 @@ def train(
 
 
 def final_evaluation(run: Run, policy: Path, games: int, seed: int) -> list[EvalResult]:
-    results = []
-    for opponent in available_opponents(run.game):
-        results.append(
-            evaluate_policy(policy, run.game, run.config.players, opponent, games, seed, workers=2)
-        )
-    write_json_atomic(run.out / "final_eval.json", [result.__dict__ for result in results])
+    results = evaluate(policy, run.game, run.config.players, games, seed, workers=2)
+    write_json_atomic(run.out / "final_eval.json", [result.to_dict() for result in results])
     return results
 
 
@@ -273,14 +253,15 @@ def plot_curve(run: Run) -> Path | None:
 
     rows = list(csv.DictReader(run.curve.open()))
     figure, axes = plt.subplots(figsize=(7, 4))
-    for opponent in sorted({row["opponent"] for row in rows}):
-        own = [row for row in rows if row["opponent"] == opponent]
+    for label in sorted({row["against"] for row in rows}):
+        own = [row for row in rows if row["against"] == label]
         x = [int(row["steps"]) for row in own]
-        axes.plot(x, [float(row["win_rate"]) for row in own], marker="o", label=f"vs {opponent}")
+        axes.plot(x, [float(row["win_rate"]) for row in own], marker="o", label=label)
         axes.fill_between(
             x, [float(r["low"]) for r in own], [float(r["high"]) for r in own], alpha=0.2
         )
-    axes.axhline(1 / run.config.players, color="grey", linestyle="--", label="fair share")
+    if not is_cooperative(run.game):
+        axes.axhline(1 / run.config.players, color="grey", linestyle="--", label="fair share")
     axes.set(xlabel="environment steps", ylabel="win rate", ylim=(0, 1), title=run.game)
     axes.legend()
     figure.tight_layout()
@@ -295,11 +276,11 @@ def print_results(results: Sequence[EvalResult], policy: Path) -> None:
     from rich.table import Table
 
     table = Table(title=f"Trained policy {policy}")
-    for column in ("opponent", "games", "wins", "win rate", "95% interval", "mean return"):
+    for column in ("against", "games", "wins", "win rate", "95% interval", "mean return"):
         table.add_column(column, justify="right")
     for r in results:
         table.add_row(
-            r.opponent,
+            r.label,
             str(r.games),
             f"{r.wins:g}",
             f"{r.win_rate:.1%}",
@@ -338,6 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             final_eval_games=args.final_eval_games,
         )
         core.check_players(config.players)
+        core.resolve_options(config.game_options)
         if args.minutes is not None and args.minutes <= 0:
             raise ValueError(f"--minutes must be positive, not {args.minutes}")
         steps = args.steps if args.steps or args.minutes else None
