@@ -291,13 +291,9 @@ class ValenorHeuristicAgent(Agent):
             return PASS_PLAY if PASS_PLAY in legal else legal[0]
         kind, value = wanted
         for card in legal:
-            if card != PASS_PLAY and C.VALUE[card] == value and self._kind_of(card) == kind:
+            if card != PASS_PLAY and C.VALUE[card] == value and C.KIND[card] == kind:
                 return card
         return PASS_PLAY if PASS_PLAY in legal else legal[0]
-
-    @staticmethod
-    def _kind_of(card: int) -> int:
-        return C.KIND[card]
 
     @staticmethod
     def _devastation_pending(fields: Mapping[str, np.ndarray]) -> int:

@@ -316,9 +316,6 @@ class ValenorGame(GameCore):
         """Cards being played right now (face up in the middle of the table)."""
         return [frame[2] for frame in self.frames if frame[0] == F_PLAY]
 
-    def top_frame_of(self, kind: int) -> tuple[int, ...] | None:
-        return next((f for f in reversed(self.frames) if f[0] == kind), None)
-
     # ----- card movement -----------------------------------------------------------------
     def _draw(self, player: int, deck: list[int]) -> None:
         if deck:
