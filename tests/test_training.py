@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -227,3 +228,21 @@ def test_cooperative_training_shares_one_policy_and_reports_teams(tmp_path: Path
     assert train_main([*args, "--out", str(out)]) == 0
     labels = [row["label"] for row in json.loads((out / "final_eval.json").read_text())]
     assert labels == ["trained team", "random team", "heuristic team"]
+
+
+def test_make_demo_runs_with_a_tiny_budget(tmp_path: Path) -> None:
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY)
+    out = tmp_path / "demo"
+    flags = f"--steps 128 --config {config} --out {out}"
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        ["make", "--no-print-directory", "demo", f"DEMO_FLAGS={flags}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "win rate" in done.stdout and (out / "policy.npz").is_file()
