@@ -7,6 +7,8 @@ PIP := $(PY) -m pip install --disable-pip-version-check -q
 # The CPU build of torch (on this machine's disk); a bare `torch` would pull a multi-GB CUDA build.
 TORCH ?= torch==2.13.0
 DEMO_FLAGS ?= --minutes 3 --final-eval-games 400
+BENCH_STAMP := $(VENV)/.stamp-bench
+BENCH_FLAGS ?=
 
 .PHONY: test demo play lint format clean
 
@@ -24,6 +26,16 @@ test: $(STAMP)
 # The main job: self-play training on 2-player Vaalbara, then a table against the baselines.
 demo: $(STAMP)
 	$(PY) -m training.train vaalbara --players 2 --out runs/demo $(DEMO_FLAGS)
+
+# Throughput and memory of every registered game against PettingZoo classic (about 5 minutes);
+# appends a table to benchmarks/RESULTS.md. E.g. make bench BENCH_FLAGS="--games vaalbara".
+.PHONY: bench
+$(BENCH_STAMP): $(STAMP)
+	$(PIP) -e ".[bench]"
+	touch $@
+
+bench: $(BENCH_STAMP)
+	$(PY) -m benchmarks.throughput $(BENCH_FLAGS)
 
 # One seeded 4-player game between random players, printed as text.
 play: $(STAMP)

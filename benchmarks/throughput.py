@@ -1,0 +1,456 @@
+"""Throughput and memory of every registered game against PettingZoo classic references.
+
+For each registered game at every player count it supports, and for ``connect_four_v3`` and
+``texas_holdem_v4``, in one run on one machine:
+
+- AEC steps (decisions) and games per second under seeded random legal play through
+  ``env()`` (wrappers included), ``raw_env()`` and the bare core (observation of the mover,
+  legal mask, apply); every path runs the same loop;
+- ``clone()``, ``to_json`` and ``from_json`` per second, mean decisions per game;
+- peak memory (tracemalloc) of one env playing one game, and of 1,000 live clones;
+- games per second of the evaluation harness with 1 and 2 worker processes.
+
+Each figure is the median of ``--repeats`` repetitions, each run for ``--seconds``. The
+repetitions go round-robin over all targets, so load on a shared machine hits every target
+alike, and every figure is also given as a ratio to ``connect_four_v3`` from the same run.
+
+    python -m benchmarks.throughput [--games vaalbara valenor] [--repeats 3] [--seconds 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pettingzoo.classic import connect_four_v3, texas_holdem_v4
+
+import tabletop_envs
+from agents.arena import MatchSpec, play_games
+from agents.cli import OneLineParser, positive_int
+from tabletop_envs.core.game import GameCore
+
+REFERENCE = "connect_four_v3"
+REFERENCE_MODULES = {REFERENCE: connect_four_v3, "texas_holdem_v4": texas_holdem_v4}
+REFERENCE_PLAYERS = {REFERENCE: (2,), "texas_holdem_v4": (2, 4)}
+CLONES = 1000
+RESULTS_MD = Path(__file__).with_name("RESULTS.md")
+HEADING = "## Throughput and memory against PettingZoo classic (issue 7)"
+
+
+@dataclass
+class Target:
+    """One environment at one player count; ``game_class`` is None for the references."""
+
+    name: str
+    players: int
+    make_env: Callable[[], Any]
+    make_raw: Callable[[], Any]
+    game_class: type[GameCore] | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} {self.players}p"
+
+
+@dataclass
+class Measures:
+    """Per-repetition figures of one target; each becomes a median in the report."""
+
+    samples: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, name: str, value: float) -> None:
+        self.samples.setdefault(name, []).append(value)
+
+    def medians(self) -> dict[str, float]:
+        return {name: statistics.median(values) for name, values in self.samples.items()}
+
+
+# ----- the measured loops ------------------------------------------------------------------
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniformly random legal action: the one policy every loop uses."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+def play_aec(env: Any, seed: int, rng: np.random.Generator) -> int:
+    """One seeded random game through an AEC env; the number of decisions taken."""
+    env.reset(seed=seed)
+    decisions = 0
+    for _ in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+        else:
+            env.step(random_legal(observation["action_mask"], rng))
+            decisions += 1
+    return decisions
+
+
+def aec_games(env: Any, seed: int, rng: np.random.Generator) -> Callable[[int], int]:
+    """``i -> decisions`` playing game ``i`` of a run seeded ``seed`` through ``env``."""
+    return lambda i: play_aec(env, seed + i, rng)
+
+
+def play_core(game_class: type[GameCore], players: int, seed: int, rng: np.random.Generator) -> int:
+    """One seeded random game on the bare core: mover's observation, mask, apply."""
+    game = game_class(players, seed=seed)
+    decisions = 0
+    while not game.is_terminal:
+        game.observation(game.current_player)
+        game._apply(random_legal(game.legal_mask(), rng))
+        decisions += 1
+    return decisions
+
+
+def games_for(seconds: float, play: Callable[[int], int]) -> tuple[int, int, float]:
+    """Play games ``0, 1, ...`` until ``seconds`` pass: (games, decisions, elapsed)."""
+    games = decisions = 0
+    start = time.perf_counter()
+    while True:
+        decisions += play(games)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games, decisions, elapsed
+
+
+def calls_per_second(seconds: float, call: Callable[[int], object]) -> float:
+    """How often ``call(i)`` runs per second, in batches until ``seconds`` pass."""
+    calls, batch = 0, 16
+    start = time.perf_counter()
+    while True:
+        for i in range(calls, calls + batch):
+            call(i)
+        calls += batch
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls / elapsed
+
+
+def positions(target: Target, count: int = 24, seed: int = 0) -> list[GameCore]:
+    """Cores at ``count`` points spread over seeded random games (for clone and JSON)."""
+    assert target.game_class is not None
+    rng = np.random.default_rng(seed)
+    found: list[GameCore] = []
+    game_seed = 0
+    while len(found) < count:
+        game = target.game_class(target.players, seed=game_seed)
+        while not game.is_terminal and len(found) < count:
+            if rng.random() < 0.1:
+                found.append(game.clone())
+            game._apply(random_legal(game.legal_mask(), rng))
+        game_seed += 1
+    return found
+
+
+def measure_once(target: Target, seconds: float, seed: int, into: Measures) -> None:
+    """One repetition of every throughput figure of ``target``."""
+    for path, make in (("env", target.make_env), ("raw", target.make_raw)):
+        play = aec_games(make(), seed, np.random.default_rng(seed))
+        games, decisions, elapsed = games_for(seconds, play)
+        into.add(f"{path}_steps_per_s", decisions / elapsed)
+        into.add(f"{path}_games_per_s", games / elapsed)
+        into.add("decisions_per_game", decisions / games)
+    if target.game_class is None:
+        return
+    game_class, rng = target.game_class, np.random.default_rng(seed)
+    games, decisions, elapsed = games_for(
+        seconds, lambda i: play_core(game_class, target.players, seed + i, rng)
+    )
+    into.add("core_steps_per_s", decisions / elapsed)
+    into.add("core_games_per_s", games / elapsed)
+    cores = positions(target, seed=seed)
+    texts = [core.to_json() for core in cores]
+    into.add("clone_per_s", calls_per_second(seconds, lambda i: cores[i % len(cores)].clone()))
+    into.add("to_json_per_s", calls_per_second(seconds, lambda i: cores[i % len(cores)].to_json()))
+    into.add(
+        "from_json_per_s",
+        calls_per_second(seconds, lambda i: game_class.from_json(texts[i % len(texts)])),
+    )
+
+
+def peak_memory(target: Target, seed: int = 0) -> dict[str, float | None]:
+    """Peak traced bytes of one env playing one game, and of 1,000 live clones mid-game."""
+    tracemalloc.start()
+    try:
+        env = target.make_env()
+        play_aec(env, seed, np.random.default_rng(seed))
+        _, env_peak = tracemalloc.get_traced_memory()
+        del env
+        if target.game_class is None:
+            return {"env_peak_kib": env_peak / 1024, "clones_peak_kib": None}
+        middle = positions(target, count=12, seed=seed)[-1]
+        tracemalloc.reset_peak()
+        before, _ = tracemalloc.get_traced_memory()
+        clones = [middle.clone() for _ in range(CLONES)]
+        _, clones_peak = tracemalloc.get_traced_memory()
+        del clones
+        return {"env_peak_kib": env_peak / 1024, "clones_peak_kib": (clones_peak - before) / 1024}
+    finally:
+        tracemalloc.stop()
+
+
+def harness_rate(game: str, players: int, workers: int, seconds: float) -> float:
+    """Games per second of ``agents.arena.play_games`` with random agents."""
+    match = MatchSpec(game, ("random",) * players, seed=0)
+    probe = max(4, workers * 4)
+    start = time.perf_counter()
+    play_games(match, probe, workers=1)
+    estimate = probe / (time.perf_counter() - start)
+    games = max(probe, int(estimate * seconds * workers))
+    start = time.perf_counter()
+    play_games(match, games, workers=workers)
+    return games / (time.perf_counter() - start)
+
+
+# ----- targets, runs, reports ---------------------------------------------------------------
+def registered_targets(names: Iterable[str]) -> list[Target]:
+    targets = []
+    for name in names:
+        module = tabletop_envs.game_module(name)
+        game_class = module.Game
+        for players in range(game_class.MIN_PLAYERS, game_class.MAX_PLAYERS + 1):
+            targets.append(
+                Target(
+                    name,
+                    players,
+                    lambda m=module, n=players: m.env(num_players=n),
+                    lambda m=module, n=players: m.raw_env(num_players=n),
+                    game_class,
+                )
+            )
+    return targets
+
+
+def reference_targets(names: Iterable[str]) -> list[Target]:
+    targets = []
+    for name in names:
+        module = REFERENCE_MODULES[name]
+        for players in REFERENCE_PLAYERS[name]:
+            kwargs = {} if name == REFERENCE else {"num_players": players}
+            targets.append(
+                Target(
+                    name,
+                    players,
+                    lambda m=module, k=kwargs: m.env(**k),
+                    lambda m=module, k=kwargs: m.raw_env(**k),
+                )
+            )
+    return targets
+
+
+def choose_targets(requested: Sequence[str] | None) -> list[Target]:
+    """Every registered game and reference, or those named; the reference always runs."""
+    valid = sorted(tabletop_envs.GAMES) + sorted(REFERENCE_MODULES)
+    if not requested:
+        games, references = sorted(tabletop_envs.GAMES), sorted(REFERENCE_MODULES)
+    else:
+        games, references = [], [REFERENCE]
+        for name in requested:
+            if name in REFERENCE_MODULES:
+                references.append(name)
+                continue
+            try:
+                games.append(tabletop_envs.resolve_name(name))
+            except ValueError:
+                raise ValueError(f"unknown game {name!r}; valid names are {valid}") from None
+    return reference_targets(dict.fromkeys(references)) + registered_targets(dict.fromkeys(games))
+
+
+def progress(message: str) -> None:
+    """One status line on stderr, rewritten in place on a terminal."""
+    if sys.stderr.isatty():
+        print(f"\r\033[K{message}", end="", file=sys.stderr, flush=True)
+    elif message:
+        print(message, file=sys.stderr, flush=True)
+
+
+def run(targets: list[Target], repeats: int, seconds: float, harness: bool) -> dict[str, Any]:
+    """All figures: per-target medians and ratios, memory, harness scaling, the machine."""
+    measures = {target.label: Measures() for target in targets}
+    for repeat in range(repeats):
+        for number, target in enumerate(targets, 1):
+            progress(f"repetition {repeat + 1}/{repeats}, [{number}/{len(targets)}] {target.label}")
+            measure_once(target, seconds, seed=1000 * repeat, into=measures[target.label])
+    rows = []
+    for number, target in enumerate(targets, 1):
+        progress(f"memory [{number}/{len(targets)}] {target.label}")
+        rows.append(
+            {
+                "game": target.name,
+                "players": target.players,
+                **measures[target.label].medians(),
+                **peak_memory(target),
+            }
+        )
+    add_ratios(rows)
+    report: dict[str, Any] = {"machine": machine(), "repeats": repeats, "seconds": seconds}
+    report["rows"] = rows
+    if harness:
+        report["harness"] = harness_scaling(sorted({t.name for t in targets if t.game_class}))
+    progress("")
+    return report
+
+
+def add_ratios(rows: list[dict[str, Any]]) -> None:
+    """Each row's env() steps/s over the reference's, and bare core over its own env()."""
+    reference = next(row for row in rows if row["game"] == REFERENCE)
+    for row in rows:
+        row["env_vs_reference"] = row["env_steps_per_s"] / reference["env_steps_per_s"]
+        row["raw_vs_reference"] = row["raw_steps_per_s"] / reference["raw_steps_per_s"]
+        if "core_steps_per_s" in row:
+            row["core_vs_env"] = row["core_steps_per_s"] / row["env_steps_per_s"]
+            row["clone_us"] = 1e6 / row["clone_per_s"]
+
+
+def harness_scaling(games: list[str], seconds: float = 3.0) -> list[dict[str, Any]]:
+    """Evaluation harness games/s with 1 and 2 workers, each game at its default count."""
+    rows = []
+    for number, game in enumerate(games, 1):
+        players = tabletop_envs.game_module(game).Game.DEFAULT_PLAYERS
+        progress(f"harness [{number}/{len(games)}] {game} {players}p")
+        one = harness_rate(game, players, 1, seconds)
+        two = harness_rate(game, players, 2, seconds)
+        rows.append(
+            {
+                "game": game,
+                "players": players,
+                "games_per_s_1_worker": one,
+                "games_per_s_2_workers": two,
+                "scaling": two / one,
+            }
+        )
+    return rows
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _number(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def markdown(report: dict[str, Any], command: str) -> str:
+    """The report as a markdown block: machine, command, one table, harness scaling."""
+    info = report["machine"]
+    lines = [
+        f"{info['date']}, {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
+        f"numpy {info['numpy']}; median of {report['repeats']} repetitions of "
+        f"{report['seconds']:g} s each. `{command}`",
+        "",
+        "| Game | Players | env() steps/s | x C4 | raw steps/s | core steps/s | core / env "
+        "| env() games/s | Decisions/game | clone µs | to_json/s | from_json/s "
+        "| env KiB | 1000 clones KiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in report["rows"]:
+        lines.append(
+            f"| {row['game']} | {row['players']} | {_number(row['env_steps_per_s'])} "
+            f"| {_number(row['env_vs_reference'], 2)} | {_number(row['raw_steps_per_s'])} "
+            f"| {_number(row.get('core_steps_per_s'))} | {_number(row.get('core_vs_env'), 2)} "
+            f"| {_number(row['env_games_per_s'], 1)} | {_number(row['decisions_per_game'], 1)} "
+            f"| {_number(row.get('clone_us'), 1)} | {_number(row.get('to_json_per_s'))} "
+            f"| {_number(row.get('from_json_per_s'))} | {_number(row['env_peak_kib'])} "
+            f"| {_number(row['clones_peak_kib'])} |"
+        )
+    if report.get("harness"):
+        lines += [
+            "",
+            "| Evaluation harness (random agents) | Players | games/s, 1 worker "
+            "| games/s, 2 workers | Scaling |",
+            "|---|---|---|---|---|",
+        ]
+        for row in report["harness"]:
+            lines.append(
+                f"| {row['game']} | {row['players']} | {_number(row['games_per_s_1_worker'], 1)} "
+                f"| {_number(row['games_per_s_2_workers'], 1)} | {_number(row['scaling'], 2)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def append_results(text: str, path: Path = RESULTS_MD) -> None:
+    """Append one run under this benchmark's section of RESULTS.md (created if missing)."""
+    existing = path.read_text() if path.exists() else "# Benchmark results\n"
+    if HEADING not in existing:
+        existing = existing.rstrip("\n") + f"\n\n{HEADING}\n"
+    path.write_text(existing.rstrip("\n") + "\n\n" + text)
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number of seconds")
+    return value
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = OneLineParser(prog="python -m benchmarks.throughput", description=__doc__)
+    valid = ", ".join(sorted(tabletop_envs.GAMES) + sorted(REFERENCE_MODULES))
+    parser.add_argument("--games", nargs="+", help=f"only these (default: all): {valid}")
+    parser.add_argument("--repeats", type=positive_int, default=3, help="repetitions per figure")
+    parser.add_argument(
+        "--seconds",
+        type=positive_seconds,
+        default=1.0,
+        help="time budget of each measurement, in seconds",
+    )
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/throughput.json"))
+    parser.add_argument(
+        "--no-append", action="store_true", help="do not append the table to RESULTS.md"
+    )
+    parser.add_argument("--no-harness", action="store_true", help="skip the worker scaling")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        targets = choose_targets(args.games)
+    except ValueError as error:
+        print(f"python -m benchmarks.throughput: error: {error}", file=sys.stderr)
+        return 2
+    report = run(targets, args.repeats, args.seconds, harness=not args.no_harness)
+    command = "python -m benchmarks.throughput " + " ".join(sys.argv[1:] if argv is None else argv)
+    text = markdown(report, command.strip())
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(text)
+    if not args.no_append:
+        append_results(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

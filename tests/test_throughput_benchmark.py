@@ -1,0 +1,74 @@
+"""Smoke tests of the throughput benchmark's functions on tiny budgets (no timing asserts)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import tabletop_envs
+from benchmarks import throughput
+
+
+def test_targets_cover_every_registered_game_at_every_player_count() -> None:
+    targets = throughput.choose_targets(None)
+    labels = {(t.name, t.players) for t in targets}
+    for name in tabletop_envs.GAMES:
+        game = tabletop_envs.game_module(name).Game
+        for players in range(game.MIN_PLAYERS, game.MAX_PLAYERS + 1):
+            assert (name, players) in labels
+    assert ("connect_four_v3", 2) in labels and ("texas_holdem_v4", 4) in labels
+
+
+def test_named_games_keep_the_reference_and_unknown_names_fail() -> None:
+    targets = throughput.choose_targets(["vaalbara"])
+    assert {t.name for t in targets} == {"connect_four_v3", "vaalbara_v0"}
+    with pytest.raises(ValueError, match=r"unknown game 'chess'.*valid names"):
+        throughput.choose_targets(["chess"])
+
+
+@pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
+def test_env_raw_and_core_loops_play_whole_games(name: str) -> None:
+    target = next(t for t in throughput.choose_targets([name]) if t.name == name)
+    rng = np.random.default_rng(0)
+    through_env = throughput.play_aec(target.make_env(), 3, rng)
+    through_raw = throughput.play_aec(target.make_raw(), 3, np.random.default_rng(0))
+    through_core = throughput.play_core(target.game_class, target.players, 3, rng)
+    assert through_env == through_raw > 0
+    assert 0 < through_core <= target.game_class.MAX_DECISIONS
+
+
+def test_one_repetition_gives_every_figure_and_ratios() -> None:
+    targets = throughput.choose_targets(["valiant_wars"])[:2]
+    report = throughput.run(targets, repeats=1, seconds=0.01, harness=False)
+    reference, game = report["rows"]
+    assert reference["env_vs_reference"] == 1.0 and "core_steps_per_s" not in reference
+    for key in ("core_vs_env", "clone_us", "to_json_per_s", "from_json_per_s"):
+        assert game[key] > 0
+    assert game["clones_peak_kib"] > game["env_peak_kib"] / 100 > 0
+    text = throughput.markdown(report, "cmd")
+    assert "| valiant_wars_v0 | 2 |" in text and "`cmd`" in text
+    json.dumps(report)
+
+
+def test_harness_scaling_and_results_section(tmp_path) -> None:
+    rows = throughput.harness_scaling(["vaalbara_v0"], seconds=0.01)
+    assert rows[0]["scaling"] > 0 and rows[0]["games_per_s_1_worker"] > 0
+    path = tmp_path / "RESULTS.md"
+    path.write_text("# Benchmark results\n\n## Someone else's section\n\ntext\n")
+    throughput.append_results("first\n", path)
+    throughput.append_results("second\n", path)
+    text = path.read_text()
+    assert text.count(throughput.HEADING) == 1
+    assert text.index("text") < text.index(throughput.HEADING) < text.index("first")
+    assert text.index("first") < text.index("second")
+
+
+def test_bad_flags_exit_with_a_clear_error(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        throughput.parse_args(["--seconds", "0"])
+    assert exit_info.value.code == 2
+    assert "positive number of seconds" in capsys.readouterr().err
+    assert throughput.main(["--games", "chess", "--no-append"]) == 2
+    assert "valid names" in capsys.readouterr().err
