@@ -242,3 +242,15 @@ def test_cli_bad_flag_exits_2(capsys) -> None:
     assert exit_info.value.code == 2
     error = capsys.readouterr().err
     assert "'zero' is not a whole number" in error and error.count("\n") == 1
+
+
+def test_cli_results_are_the_same_for_any_worker_count(tmp_path) -> None:
+    runs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}"
+        args = ["vaalbara", "--agents", "heuristic", "random", "random", "--games", "6"]
+        assert main([*args, "--workers", workers, "--seed", "9", "--out", str(out)]) == 0
+        runs.append(json.loads((out / "results.json").read_text()))
+    assert runs[0] == runs[1]
+    assert [r["lineup"] for r in runs[0]["records"]][:3] == [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+    assert all(len(r["scores"]) == 3 for r in runs[0]["records"])
