@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import multiprocessing
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 
@@ -121,7 +122,9 @@ _worker_table: Table | None = None
 
 
 def _init_worker(match: MatchSpec) -> None:
+    """Build the worker's table; Ctrl-C is left to the parent, which stops the pool."""
     global _worker_table
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_table = Table(match)
 
 

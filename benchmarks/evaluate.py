@@ -106,7 +106,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_out(args.out)
     except UsageError as error:
         return fail(PROG, str(error))
-    return run(match, args.games, args.workers, args.out)
+    try:
+        return run(match, args.games, args.workers, args.out)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; no results written", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
