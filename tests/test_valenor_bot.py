@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from agents.base import Agent, RandomAgent
@@ -31,10 +33,11 @@ def team_game(make_agent: type[Agent], players: int, seed: int, **options: objec
 def test_bot_plays_only_legal_actions_in_every_setting() -> None:
     for players in (2, 3, 4):
         for scenario, signalling in (("chapter1", True), ("iron_tide", False)):
-            game = team_game(
-                ValenorHeuristicAgent, players, 1, scenario=scenario, signalling=signalling
-            )
-            assert game.is_terminal
+            for seed in range(3):
+                game = team_game(
+                    ValenorHeuristicAgent, players, seed, scenario=scenario, signalling=signalling
+                )
+                assert game.is_terminal and game.decisions <= ValenorGame.MAX_DECISIONS
 
 
 def test_bot_team_beats_the_random_team() -> None:
@@ -46,7 +49,7 @@ def test_bot_team_beats_the_random_team() -> None:
     assert np.mean([g.progress() for g in bot]) > np.mean([g.progress() for g in rand]) + 0.4
 
 
-def bots_play_until(game: ValenorGame, done: object) -> None:
+def bots_play_until(game: ValenorGame, done: Callable[[ValenorGame], bool]) -> None:
     """Every seat plays the bot until ``done(game)``."""
     bot = ValenorHeuristicAgent()
     while not done(game):
