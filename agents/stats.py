@@ -21,4 +21,5 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval always holds p; clamping also absorbs rounding at p = 0 or 1.
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))

@@ -31,3 +31,9 @@ def test_wilson_rejects_impossible_counts() -> None:
     with pytest.raises(ValueError, match="successes <= trials"):
         wilson_interval(5, 4)
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_interval_holds_the_estimate_exactly_at_the_edges() -> None:
+    for trials in (1, 7, 100, 2000):
+        assert wilson_interval(0, trials)[0] == 0.0
+        assert wilson_interval(trials, trials)[1] == 1.0
