@@ -21,10 +21,8 @@ class Agent(ABC):
         """A legal action for ``agent`` given its observation (with ``action_mask``)."""
 
 
-class RandomAgent(Agent):
-    """Uniform over the legal actions, seeded."""
-
-    name = "random"
+class SeededAgent(Agent):
+    """An agent whose randomness comes from one generator, reseeded by ``reset(seed)``."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -32,6 +30,12 @@ class RandomAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+
+
+class RandomAgent(SeededAgent):
+    """Uniform over the legal actions, seeded."""
+
+    name = "random"
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         legal = np.flatnonzero(observation["action_mask"])

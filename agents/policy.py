@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import SeededAgent
 
 FORMAT = "tabletop-envs-policy"
 FORMAT_VERSION = 1
@@ -158,7 +158,7 @@ def check_policy_fits(
         raise ValueError(f"policy file {path} does not fit: " + ", ".join(wrong))
 
 
-class PolicyAgent(Agent):
+class PolicyAgent(SeededAgent):
     """Plays a trained policy: argmax over legal actions, or sampled when ``sample=True``."""
 
     name = "policy"
@@ -166,13 +166,9 @@ class PolicyAgent(Agent):
     def __init__(
         self, network: PolicyNetwork, seed: int | None = None, sample: bool = False
     ) -> None:
+        super().__init__(seed)
         self.network = network
         self.sample = sample
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         mask = observation["action_mask"]

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import SeededAgent
 from tabletop_envs.vaalbara.cards import (
     CHARACTER_COUNT,
     FOREST_VALUE,
@@ -284,19 +284,15 @@ class LandModel:
         return gains
 
 
-class VaalbaraHeuristicAgent(Agent):
+class VaalbaraHeuristicAgent(SeededAgent):
     """Scripted Vaalbara player; see the module docstring for its strategy."""
 
     name = "vaalbara_heuristic"
     model_class: type[LandModel] = LandModel
 
     def __init__(self, seed: int | None = None, tuning: Tuning | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
         self.tuning = tuning or Tuning()
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         mask = observation["action_mask"]

@@ -45,7 +45,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import SeededAgent
 from tabletop_envs.valiant_wars.cards import (
     CHAMPION_BASE,
     CHAMPIONS,
@@ -108,17 +108,10 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-class ValiantWarsHeuristicAgent(Agent):
+class ValiantWarsHeuristicAgent(SeededAgent):
     """Risk-aware stopping, a purchase value model and leader-hurting targeting."""
 
     name = "valiant_wars_heuristic"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         mask = np.asarray(observation["action_mask"])

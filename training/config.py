@@ -42,6 +42,9 @@ class TrainConfig:
     eval_games: int = 200
     checkpoint_every: int = 40_000
     final_eval_games: int = 1000
+    warm_start_bot: str = ""
+    warm_start_decisions: int = 0
+    warm_start_epochs: int = 6
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -25,7 +25,9 @@ from tqdm import tqdm
 
 import tabletop_envs
 from agents.cli import OneLineParser, fail, positive_int
+from agents.loading import agent_factory
 from agents.policy import PolicyNetwork, read_policy
+from training import warmstart
 from training.config import TrainConfig, load_config
 from training.evaluation import EvalResult, evaluate, is_cooperative
 from training.export import activation_module, export_actor
@@ -183,6 +185,24 @@ def build_model(config: TrainConfig, env: SelfPlayVecEnv, seed: int, out: Path) 
     )
 
 
+def warm_start(model: MaskablePPO, game: str, config: TrainConfig, seed: int) -> None:
+    """Clone ``warm_start_bot``'s play into the fresh policy (off when no bot is named)."""
+    if not config.warm_start_bot or config.warm_start_decisions <= 0:
+        return
+    data = warmstart.collect(
+        game,
+        config.players,
+        config.game_options,
+        config.warm_start_bot,
+        config.warm_start_decisions,
+        seed,
+    )
+    accuracy = warmstart.clone_into(
+        model.policy, data, config.warm_start_epochs, config.batch_size, seed
+    )
+    print(f"warm start: the policy matches {config.warm_start_bot} on {accuracy:.1%} of moves")
+
+
 def load_model(path: Path, env: SelfPlayVecEnv) -> MaskablePPO:
     try:
         return MaskablePPO.load(path, env=env, device="cpu")
@@ -224,6 +244,7 @@ def train(
         restore_pool(run, pool)
     else:
         model = build_model(config, env, seed, out)
+        warm_start(model, game, config, seed)
     deadline = None if minutes is None else time.monotonic() + minutes * 60
     total = steps if steps is not None else 10**12
     with tqdm(total=steps, unit="step", desc=f"training {game}", dynamic_ncols=True) as bar:
@@ -320,6 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         core.check_players(config.players)
         core.resolve_options(config.game_options)
+        if config.warm_start_bot:
+            agent_factory(config.warm_start_bot, game)
         if args.minutes is not None and args.minutes <= 0:
             raise ValueError(f"--minutes must be positive, not {args.minutes}")
         steps = args.steps if args.steps or args.minutes else None
