@@ -35,6 +35,33 @@ class FieldView(dict):
         self.buffer = buffer
 
 
+class SparseView:
+    """A view as flat entries of the schema's vector: indices holding one, and other values.
+
+    Cores fill one on their per-step path (a few list appends, no per-field arrays); the
+    schema turns it into the encoded vector (:meth:`ObservationSchema.encode`) or into the
+    field dict (:meth:`ObservationSchema.expand`). An index must not be listed twice.
+    """
+
+    __slots__ = ("at", "ones", "values")
+
+    def __init__(self) -> None:
+        self.ones: list[int] = []
+        self.at: list[int] = []
+        self.values: list[float] = []
+
+    def set(self, index: int, value: float) -> None:
+        self.at.append(index)
+        self.values.append(value)
+
+    def fill(self, buffer: np.ndarray) -> None:
+        """Write the entries into a zeroed vector laid out as the schema (unscaled)."""
+        if self.ones:
+            buffer[np.fromiter(self.ones, np.intp, len(self.ones))] = 1.0
+        if self.at:
+            buffer[np.fromiter(self.at, np.intp, len(self.at))] = self.values
+
+
 class ObservationSchema:
     """An ordered list of fields laid end to end in one float32 vector."""
 
@@ -60,8 +87,23 @@ class ObservationSchema:
             {f.name: buffer[self.slices[f.name]].reshape(f.shape) for f in self.fields},
         )
 
-    def encode(self, view: Mapping[str, object]) -> np.ndarray:
+    def offset(self, name: str) -> int:
+        """Where field ``name`` starts in the vector (for :class:`SparseView` indices)."""
+        return self.slices[name].start
+
+    def expand(self, sparse: SparseView) -> FieldView:
+        """The fields of a sparse view, unscaled (as a core's ``view`` returns them)."""
+        view = self.new_view()
+        sparse.fill(view.buffer)
+        return view
+
+    def encode(self, view: Mapping[str, object] | SparseView) -> np.ndarray:
         """The vector for ``view``, which must give every field (missing: ValueError)."""
+        if isinstance(view, SparseView):
+            out = np.zeros(self.size, dtype=np.float32)
+            view.fill(out)
+            out *= self._scales
+            return out
         if isinstance(view, FieldView) and view.buffer.shape == (self.size,):
             return view.buffer * self._scales
         out = np.empty(self.size, dtype=np.float32)

@@ -64,7 +64,10 @@ class TabletopAECEnv(AECEnv):
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(cls.LAYOUT.total) for a in self.possible_agents}
         self.game: GameCore | None = None
+        """The core being played; change it only through :meth:`reset` or :meth:`load_game`."""
         self._no_mask = np.zeros(cls.LAYOUT.total, dtype=np.int8)
+        self._mask: np.ndarray | None = None
+        """The mover's legal mask, computed once per step (by observe or step) and reused."""
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -81,7 +84,8 @@ class TabletopAECEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = agent_name(self.game.current_player)
+        self._mask = None
+        self.agent_selection = self.possible_agents[self.game.current_player]
 
     def load_game(self, game: GameCore) -> None:
         """Continue from a given core (a saved game, a test position)."""
@@ -92,13 +96,21 @@ class TabletopAECEnv(AECEnv):
         if game.is_terminal:
             self._finish(game.returns())
         else:
-            self.agent_selection = agent_name(game.current_player)
+            self.agent_selection = self.possible_agents[game.current_player]
+
+    def _legal_mask(self) -> np.ndarray:
+        """The mover's legal mask, from the core once per step."""
+        if self._mask is None:
+            self._mask = self.game.legal_mask()
+        return self._mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         game = self.game
         moving = agent == self.agent_selection and not self.terminations.get(agent, True)
-        mask = game.legal_mask() if moving and not game.is_terminal else self._no_mask.copy()
+        mask = (
+            self._legal_mask().copy() if moving and not game.is_terminal else self._no_mask.copy()
+        )
         return {"observation": game.observation(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -106,17 +118,18 @@ class TabletopAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
-        mask = game.legal_mask()
+        mask = self._legal_mask()
         if action is None or not (0 <= int(action) < mask.shape[0]) or not mask[int(action)]:
             self._illegal(agent, action, mask)
             return
         self._cumulative_rewards[agent] = 0.0
+        game = self.game
+        self._mask = None
         game._apply(int(action))
         if game.is_terminal:
             self._finish(game.returns())
         else:
-            self.agent_selection = agent_name(game.current_player)
+            self.agent_selection = self.possible_agents[game.current_player]
         if self.render_mode == "human":
             self.render()
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from tabletop_envs.core.encoding import Field, ObservationSchema
+from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
 from tabletop_envs.vaalbara.cards import (
     CHARACTER_COUNT,
     CLANS,
@@ -20,12 +18,15 @@ from tabletop_envs.vaalbara.cards import (
     KIND_TYPE_INDEX,
     LAND_CARDS,
     LAND_KINDS,
+    LAND_TYPES,
     MAX_PLAYERS,
+    OMEN_BACKS,
     RIVER_INITIATIVE_CAP,
     ROUNDS,
     Character,
     Decision,
     LandKind,
+    LandType,
     cards_in,
     land_reward,
     omen_order,
@@ -71,86 +72,167 @@ SCHEMA = ObservationSchema(
 )
 
 
-BIT_ROWS = np.array(
-    [[mask >> card & 1 for card in range(CHARACTER_COUNT)] for mask in range(1 << CHARACTER_COUNT)],
-    dtype=np.float32,
+CARD_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(card for card in range(CHARACTER_COUNT) if mask >> card & 1)
+    for mask in range(1 << CHARACTER_COUNT)
 )
-"""BIT_ROWS[mask]: the characters in a 12-bit hand mask as a 0/1 row."""
+"""CARD_BITS[mask]: the characters in a 12-bit hand mask, lowest first."""
+
+KIND_OF: tuple[int, ...] = tuple(int(kind) for kind, _ in LAND_CARDS)
+"""The face (land kind) of each land card."""
+
+TYPE_OF: tuple[int, ...] = tuple(KIND_TYPE_INDEX[kind] for kind in KIND_OF)
+"""The land type of each land card."""
+
+OMEN_ORDERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(omen_order(back, n)) for back in range(len(OMEN_BACKS))) for n in range(P + 1)
+)
+"""OMEN_ORDERS[num_players][back]: :func:`omen_order`, looked up."""
+
+_AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
+_SEAT_AT = tuple(
+    (
+        _AT["picked"] + r,
+        _AT["revealed_picks"] + r * CHARACTER_COUNT,
+        _AT["turn_position"] + r * P,
+        _AT["done"] + r,
+        _AT["discards"] + r * CHARACTER_COUNT,
+        _AT["known_in_hand"] + r * CHARACTER_COUNT,
+        _AT["hand_sizes"] + r,
+        _AT["clan_deck_sizes"] + r,
+        _AT["realms"] + r * LAND_KINDS,
+    )
+    for r in range(P)
+)
+"""Where each field of the seat at relative index ``r`` starts."""
+_ROW_AT = tuple(
+    tuple(_AT[name] + slot * LAND_KINDS for slot in range(P)) for name in ("row1", "row2")
+)
+_LAND_VALUES_AT = (_AT["land_values"], _AT["land_values"] + P)
+REWARD_CACHE_SIZE = 50_000
+_REWARDS: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
+"""Land values by kind for (type counts, neighbour Meadows, initiative): few keys recur."""
 
 
 def _kind(card: int) -> int:
-    return int(LAND_CARDS[card][0])
+    return KIND_OF[card]
 
 
 def build_view(game: VaalbaraGame, player: int) -> dict[str, Any]:
     """``player``'s view as the numeric fields of :data:`SCHEMA`."""
+    return SCHEMA.expand(sparse_view(game, player))
+
+
+def sparse_view(game: VaalbaraGame, player: int) -> SparseView:
+    """``player``'s view as flat entries of :data:`SCHEMA` (the per-step path)."""
     n = game.num_players
-    seats = [(player + r) % n for r in range(n)]
-    relative = {seat: r for r, seat in enumerate(seats)}
-    view = SCHEMA.new_view()
+    view = SparseView()
+    ones = view.ones
     if game.decision != EMPTY:
-        view["decision"][game.decision] = 1
-        view["decider"][relative[game.decider]] = 1
-    if game.active != EMPTY:
-        view["active"][relative[game.active]] = 1
-    view["round"][game.round] = 1
-    view["players"][n - 2] = 1
-    view["hand"][:] = BIT_ROWS[game.hands[player]]
-    if game.picks[player] != EMPTY:
-        view["my_pick"][game.picks[player]] = 1
-    view["my_vp"][0] = min(game.vp[player], VP_SCALE)
-    for r, seat in enumerate(seats):
-        _public_seat(game, seat, r, view)
-    for row_name, row in (("row1", game.rows[0]), ("row2", game.rows[1])):
-        for slot, card in enumerate(row):
-            if card != EMPTY:
-                view[row_name][slot, _kind(card)] = 1
-    for rank, seat in enumerate(omen_order(game.top_back(), n)):
-        view["omen_ranks"][relative[seat], rank] = 1
-    if game.deck_known[-1]:
-        view["deck_top_known"][_kind(game.land_deck[-1])] = 1
-    if game.deck_known[0]:
-        view["deck_bottom_known"][_kind(game.land_deck[0])] = 1
-    view["land_deck_size"][0] = len(game.land_deck)
+        ones += (_AT["decision"] + game.decision, _AT["decider"] + (game.decider - player) % n)
+    active = game.active
+    if active != EMPTY:
+        ones.append(_AT["active"] + (active - player) % n)
+    ones += (_AT["round"] + game.round, _AT["players"] + n - 2)
+    ones += map(_AT["hand"].__add__, CARD_BITS[game.hands[player]])
+    pick = game.picks[player]
+    if pick != EMPTY:
+        ones.append(_AT["my_pick"] + pick)
+    view.set(_AT["my_vp"], min(game.vp[player], VP_SCALE))
+    type_counts = _public_seats(game, player, view)
+    for row_at, cards in zip(_ROW_AT, game.rows, strict=True):
+        ones += [row_at[slot] + KIND_OF[card] for slot, card in enumerate(cards) if card >= 0]
+    omens = _AT["omen_ranks"]
+    for rank, seat in enumerate(OMEN_ORDERS[n][game.back_of[game.land_deck[-1]]]):
+        ones.append(omens + (seat - player) % n * P + rank)
+    deck, known = game.land_deck, game.deck_known
+    if known[-1]:
+        ones.append(_AT["deck_top_known"] + KIND_OF[deck[-1]])
+    if known[0]:
+        ones.append(_AT["deck_bottom_known"] + KIND_OF[deck[0]])
+    view.set(_AT["land_deck_size"], len(deck))
     if game.rider_slot != EMPTY:
-        view["rider_slot"][game.rider_slot] = 1
-    _land_values(game, player, view["land_values"])
+        ones.append(_AT["rider_slot"] + game.rider_slot)
+    meadows = type_counts[1][LandType.MEADOW]
+    if n > 2:
+        meadows += type_counts[-1][LandType.MEADOW]
+    _land_values(game, pick, type_counts[0], meadows, view)
     return view
 
 
-def _land_values(game: VaalbaraGame, player: int, out: np.ndarray) -> None:
+def _land_values(
+    game: VaalbaraGame, pick: int, counts: list[int], meadows: int, view: SparseView
+) -> None:
     """VP the observer would score taking each row land now: with its pick's initiative and
     Farmer doubling once picked, else at the River cap (public realms and own pick only)."""
-    pick = game.picks[player]
     initiative = RIVER_INITIATIVE_CAP if pick == EMPTY else pick + 1
     factor = 2 if pick == Character.FARMER else 1
-    counts = game.type_counts(player)
-    meadows = game.neighbour_meadows(player)
-    for row, cards in enumerate(game.rows):
+    by_kind = _values_by_kind(tuple(counts), meadows, initiative)
+    at, values = view.at, view.values
+    for row_at, cards in zip(_LAND_VALUES_AT, game.rows, strict=True):
         for slot, card in enumerate(cards):
-            if card == EMPTY:
-                continue
-            kind = _kind(card)
-            counts[KIND_TYPE_INDEX[kind]] += 1
-            value = factor * land_reward(kind, counts, meadows, initiative)
-            counts[KIND_TYPE_INDEX[kind]] -= 1
-            out[row, slot] = min(value, VALUE_SCALE)
+            if card != EMPTY:
+                at.append(row_at + slot)
+                values.append(min(factor * by_kind[KIND_OF[card]], VALUE_SCALE))
 
 
-def _public_seat(game: VaalbaraGame, seat: int, r: int, view: dict[str, Any]) -> None:
-    """What everyone sees of ``seat``, written at relative index ``r``."""
-    view["picked"][r] = game.picks[seat] != EMPTY
-    if game.revealed:
-        view["revealed_picks"][r, game.picks[seat]] = 1
-        position = game.turn_order.index(seat)
-        view["turn_position"][r, position] = 1
-        view["done"][r] = position < game.turn
-    view["discards"][r] = BIT_ROWS[game.discards[seat]]
-    view["known_in_hand"][r] = BIT_ROWS[game.known_in_hand[seat]]
-    view["hand_sizes"][r] = bin(game.hands[seat]).count("1")
-    view["clan_deck_sizes"][r] = len(game.clan_decks[seat])
-    for card in game.realms[seat]:
-        view["realms"][r, _kind(card)] += 1
+def _values_by_kind(counts: tuple[int, ...], meadows: int, initiative: int) -> tuple[int, ...]:
+    """land_reward of one more land of each kind for a realm with type ``counts`` (cached)."""
+    key = (counts, meadows, initiative)
+    values = _REWARDS.get(key)
+    if values is None:
+        if len(_REWARDS) >= REWARD_CACHE_SIZE:
+            _REWARDS.clear()
+        values = _REWARDS[key] = tuple(
+            land_reward(kind, _plus_one(counts, KIND_TYPE_INDEX[kind]), meadows, initiative)
+            for kind in range(LAND_KINDS)
+        )
+    return values
+
+
+def _plus_one(counts: tuple[int, ...], land_type: int) -> list[int]:
+    new = list(counts)
+    new[land_type] += 1
+    return new
+
+
+def _public_seats(game: VaalbaraGame, player: int, view: SparseView) -> list[list[int]]:
+    """What everyone sees of each seat, at its relative index; land type counts per seat."""
+    ones, at, values = view.ones, view.at, view.values
+    n, revealed, turn = game.num_players, game.revealed, game.turn
+    type_counts = []
+    for r in range(n):
+        seat = (player + r) % n
+        picked, pick_at, position_at, done, discards, known, hand, deck, realm_at = _SEAT_AT[r]
+        pick = game.picks[seat]
+        if pick != EMPTY:
+            ones.append(picked)
+        if revealed:
+            position = game.turn_order.index(seat)
+            ones += (pick_at + pick, position_at + position)
+            if position < turn:
+                ones.append(done)
+        ones += map(discards.__add__, CARD_BITS[game.discards[seat]])
+        ones += map(known.__add__, CARD_BITS[game.known_in_hand[seat]])
+        hand_size = game.hands[seat].bit_count()
+        if hand_size:
+            at.append(hand)
+            values.append(hand_size)
+        deck_size = len(game.clan_decks[seat])
+        if deck_size:
+            at.append(deck)
+            values.append(deck_size)
+        kinds = [0] * LAND_KINDS
+        types = [0] * LAND_TYPES
+        for card in game.realms[seat]:
+            kinds[KIND_OF[card]] += 1
+            types[TYPE_OF[card]] += 1
+        for kind, count in enumerate(kinds):
+            if count:
+                at.append(realm_at + kind)
+                values.append(count)
+        type_counts.append(types)
+    return type_counts
 
 
 def _names(mask: int) -> list[str]:

@@ -41,7 +41,7 @@ from tabletop_envs.vaalbara.cards import (
     land_reward,
     omen_order,
 )
-from tabletop_envs.vaalbara.observation import SCHEMA, build_view, readable_view
+from tabletop_envs.vaalbara.observation import SCHEMA, build_view, readable_view, sparse_view
 
 C = Character
 
@@ -258,6 +258,10 @@ class VaalbaraGame(PlainState, GameCore):
 
     def view(self, player: int) -> dict[str, Any]:
         return build_view(self, player)
+
+    def observation(self, player: int) -> np.ndarray:
+        """``SCHEMA.encode(view(player))``, encoded straight from the sparse view."""
+        return SCHEMA.encode(sparse_view(self, player))
 
     def readable_view(self, player: int) -> dict[str, Any]:
         return readable_view(self, player)
