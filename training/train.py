@@ -226,6 +226,7 @@ def train(
     resume: bool,
 ) -> Path:
     """Run self-play training; the path of the final policy file."""
+    deadline = None if minutes is None else time.monotonic() + minutes * 60  # warm start counts
     torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
     run = Run(out, game, config)
     out.mkdir(parents=True, exist_ok=True)
@@ -245,7 +246,6 @@ def train(
     else:
         model = build_model(config, env, seed, out)
         warm_start(model, game, config, seed)
-    deadline = None if minutes is None else time.monotonic() + minutes * 60
     total = steps if steps is not None else 10**12
     with tqdm(total=steps, unit="step", desc=f"training {game}", dynamic_ncols=True) as bar:
         callback = SelfPlayCallback(run, pool, deadline, bar)
