@@ -8,17 +8,17 @@ Location deck below the top, and reveal-or-STOP choices not yet resolved.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from tabletop_envs.core.encoding import Field, ObservationSchema
+from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
 from tabletop_envs.valiant_wars.cards import (
     ALL_CARDS,
     BUYING,
     CHAMPION_BASE,
     CHAMPIONS,
     GOLD,
+    LOCATION_BASE,
     LOCATIONS,
     MARKET_SIZE,
     MAX_PLAYERS,
@@ -90,76 +90,145 @@ SCHEMA = ObservationSchema(
 )
 
 
+_AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
+_SEAT_AT = tuple(
+    {
+        name: _AT[name] + r * width
+        for name, width in (
+            ("vp", 1),
+            ("drawing", 1),
+            ("stopped", 1),
+            ("out", 1),
+            ("stop_step", 1),
+            ("swords", 1),
+            ("gold", 1),
+            ("line_counts", len(LINE_COUNTS)),
+            ("line_champions", SLOTS),
+            ("line_champion_up", SLOTS),
+            ("line_champion_copy", SLOTS),
+            ("line_saint_used", SLOTS),
+            ("deck", NUM_CODES),
+            ("deck_size", 1),
+            ("known_top", 1),
+        )
+    }
+    for r in range(P)
+)
+"""Where each field of the seat at relative index ``r`` starts."""
+_PLAYERS = tuple(tuple(range(_AT["players"], _AT["players"] + n)) for n in range(P + 1))
+
+
 def build_view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
     """``player``'s view as the numeric fields of :data:`SCHEMA`."""
+    return SCHEMA.expand(sparse_view(game, player))
+
+
+def sparse_view(game: ValiantWarsGame, player: int) -> SparseView:
+    """``player``'s view as flat entries of :data:`SCHEMA` (the per-step path)."""
     n = game.num_players
-    view = {field.name: np.zeros(field.shape, dtype=np.float32) for field in SCHEMA.fields}
+    view = SparseView()
+    ones, at, values = view.ones, view.at, view.values
     if game.decider == player and game.decision >= 0:
         _pending(game, player, view)
     if game.decider >= 0:
-        view["to_move"][(game.decider - player) % n] = 1
-    view["players"][:n] = 1
-    view["first_player"][(game.first - player) % n] = 1
-    view["round"][0] = game.round
-    view["step"][0] = min(game.step, ALL_CARDS)
-    view["buying"][0] = game.phase == BUYING
-    view["target_vp"][0] = game.target
+        ones.append(_AT["to_move"] + (game.decider - player) % n)
+    ones += _PLAYERS[n]
+    ones.append(_AT["first_player"] + (game.first - player) % n)
+    buying = game.phase == BUYING
+    if buying:
+        ones.append(_AT["buying"])
+    at += (_AT["round"], _AT["step"], _AT["target_vp"])
+    values += (game.round, min(game.step, ALL_CARDS), game.target)
     for r in range(n):
         _public_seat(game, (player + r) % n, r, view)
-    deck = game.decks[player]
+    deck, my_top = game.decks[player], _AT["my_top"]
     for depth in range(game.known_top[player]):
-        view["my_top"][depth, deck[-1 - depth]] = 1
-    for slot, kind in enumerate(game.market):
-        if kind != NO_CARD:
-            view["market"][slot, kind] = 1
-    for kind in game.champion_deck:
-        view["champion_deck"][kind] += 1
-    view["supply"][:] = game.supply
+        ones.append(my_top + depth * NUM_CODES + deck[-1 - depth])
+    market = _AT["market"]
+    ones += [market + slot * NUM_KINDS + kind for slot, kind in enumerate(game.market) if kind >= 0]
+    champion_deck = _AT["champion_deck"]
+    _counts(game.champion_deck, champion_deck, view)
+    supply = _AT["supply"]
+    at += (supply, supply + 1, supply + 2)
+    values += game.supply
     if game.location_deck:
         location = LOCATIONS[game.location]
-        view["location"][game.location] = 1
-        view["location_vp"][0] = location.vp
-        view["terrain"][location.terrain] = 1
-        view["locations_left"][game.location_deck] = 1
-    if game.phase == BUYING and game.decider == player:
-        view["purchase"][:] = (
-            min(game.gold_left, TOTAL_SCALE),
-            game.bought_champion,
-            game.took_soldier,
-        )
+        ones += (_AT["location"] + game.location, _AT["terrain"] + location.terrain)
+        at.append(_AT["location_vp"])
+        values.append(location.vp)
+        ones += map(_AT["locations_left"].__add__, game.location_deck)
+    if buying and game.decider == player:
+        purchase = _AT["purchase"]
+        at += (purchase, purchase + 1, purchase + 2)
+        values += (min(game.gold_left, TOTAL_SCALE), game.bought_champion, game.took_soldier)
     return view
 
 
-def _pending(game: ValiantWarsGame, player: int, view: dict[str, Any]) -> None:
+def _pending(game: ValiantWarsGame, player: int, view: SparseView) -> None:
     """The decision ``player`` faces and its context."""
-    view["decision"][game.decision] = 1
+    view.ones.append(_AT["decision"] + game.decision)
     if game.decision in (Decision.PLAYER, Decision.CARD):
         effect, subject, _, _, amount = game.pending
-        view["effect"][effect] = 1
+        view.ones.append(_AT["effect"] + effect)
         if subject >= 0:
-            view["subject"][(subject - player) % game.num_players] = 1
-        view["draw_amount"][0] = min(amount, SLOTS)
+            view.ones.append(_AT["subject"] + (subject - player) % game.num_players)
+        view.set(_AT["draw_amount"], min(amount, SLOTS))
 
 
-def _public_seat(game: ValiantWarsGame, seat: int, r: int, view: dict[str, Any]) -> None:
+def _public_seat(game: ValiantWarsGame, seat: int, r: int, view: SparseView) -> None:
     """What everyone sees of ``seat``, written at relative index ``r``."""
-    view["vp"][r] = min(game.vp[seat], MAX_TARGET_VP)
+    where = _SEAT_AT[r]
     stopped, out = game.stopped[seat], game.out[seat]
-    view["drawing"][r] = game.phase == REVEALING and not stopped and not out
-    view["stopped"][r] = stopped
-    view["out"][r] = out
-    view["stop_step"][r] = min(game.stop_step[seat] + 1, ALL_CARDS)
-    view["swords"][r] = min(game.swords(seat), TOTAL_SCALE)
-    view["gold"][r] = min(game.gold(seat), TOTAL_SCALE)
-    counts = view["line_counts"][r]
+    swords, gold = game.line_totals(seat)
+    view.at += (
+        where["vp"],
+        where["drawing"],
+        where["stopped"],
+        where["out"],
+        where["stop_step"],
+        where["swords"],
+        where["gold"],
+        where["deck_size"],
+        where["known_top"],
+    )
+    view.values += (
+        min(game.vp[seat], MAX_TARGET_VP),
+        game.phase == REVEALING and not stopped and not out,
+        stopped,
+        out,
+        min(game.stop_step[seat] + 1, ALL_CARDS),
+        min(swords, TOTAL_SCALE),
+        min(gold, TOTAL_SCALE),
+        len(game.decks[seat]),
+        game.known_top[seat],
+    )
+    _line(game, seat, where, view)
+    _counts(game.decks[seat], where["deck"], view)
+
+
+def _counts(cards: list[int], start: int, view: SparseView) -> None:
+    """How many of each card ``cards`` holds, at ``start`` + card."""
+    counts = Counter(cards)
+    view.at += map(start.__add__, counts.keys())
+    view.values += counts.values()
+
+
+def _line(game: ValiantWarsGame, seat: int, where: dict[str, int], view: SparseView) -> None:
+    """The counts of plain cards and the Champions, slot by slot, in ``seat``'s line."""
+    at, values = view.at, view.values
+    counts = [0] * len(LINE_COUNTS)
     slot = 0
+    face_up, copies, used = game.face_up[seat], game.copies[seat], game.used[seat]
     for pos, code in enumerate(game.lines[seat]):
-        up = game.face_up[seat][pos]
-        if is_champion(code):
-            view["line_champions"][r, slot] = code - CHAMPION_BASE + 1
-            view["line_champion_up"][r, slot] = up
-            view["line_champion_copy"][r, slot] = game.copies[seat][pos] + 1
-            view["line_saint_used"][r, slot] = game.used[seat][pos]
+        up = face_up[pos]
+        if CHAMPION_BASE <= code < LOCATION_BASE:
+            at += (
+                where["line_champions"] + slot,
+                where["line_champion_up"] + slot,
+                where["line_champion_copy"] + slot,
+                where["line_saint_used"] + slot,
+            )
+            values += (code - CHAMPION_BASE + 1, up, copies[pos] + 1, used[pos])
             slot += 1
         elif code == GOLD:
             counts[0] += up
@@ -169,9 +238,9 @@ def _public_seat(game: ValiantWarsGame, seat: int, r: int, view: dict[str, Any])
             counts[3 if up else 4] += 1
         else:
             counts[5] += up
-    view["deck"][r] = np.bincount(game.decks[seat], minlength=NUM_CODES)
-    view["deck_size"][r] = len(game.decks[seat])
-    view["known_top"][r] = game.known_top[seat]
+    start = where["line_counts"]
+    at += range(start, start + len(LINE_COUNTS))
+    values += counts
 
 
 def line_words(game: ValiantWarsGame, seat: int) -> list[str]:

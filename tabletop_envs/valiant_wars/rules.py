@@ -62,7 +62,7 @@ from tabletop_envs.valiant_wars.cards import (
     is_champion,
     location_code,
 )
-from tabletop_envs.valiant_wars.observation import SCHEMA, build_view, readable_view
+from tabletop_envs.valiant_wars.observation import SCHEMA, build_view, readable_view, sparse_view
 
 EMPTY = -1
 """No pending decision, no choice yet, no copy."""
@@ -231,38 +231,38 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def swords(self, seat: int) -> int:
         """The Battle-line Sword total, terrain included, never below 0."""
-        if self.out[seat]:
-            return 0
-        line, up = self.lines[seat], self.face_up[seat]
-        gold_cards = self.count_face_up(seat, GOLD)
-        locations = self.count_locations(seat)
-        mystics = self.count_type(seat, MYSTIC)
-        rogues = self.count_type(seat, ROGUE)
-        total = 0
-        for pos, code in enumerate(line):
-            if not up[pos]:
-                continue
-            total += CODE_SWORDS[code]
-            if is_champion(code):
-                others = rogues - (CODE_TYPE[code] == ROGUE)
-                total += _ongoing_swords(
-                    self.effect_kind(seat, pos), gold_cards, locations, mystics, rogues, others
-                )
-        terrain = LOCATIONS[self.location].terrain if self.location_deck else Terrain.PLAIN
-        if terrain == Terrain.MARSH:
-            total -= self.count_type(seat, WARRIOR)
-        elif terrain == Terrain.HAUNTED:
-            total -= 2 * self.count_face_up(seat, OMEN)
-        elif terrain == Terrain.GUARDED:
-            total -= 2 * rogues
-        return max(0, total)
+        return self.line_totals(seat)[0]
 
     def gold(self, seat: int) -> int:
         """Gold to spend after STOP: Gold cards, uncancelled Omens, Sellsword and Monk."""
+        return self.line_totals(seat)[1]
+
+    def line_totals(self, seat: int) -> tuple[int, int]:
+        """:meth:`swords` and :meth:`gold` of ``seat``, from one pass over its line."""
         if self.out[seat]:
-            return 0
-        bonus = sum(GOLD_BONUS.get(kind, 0) for kind in self.face_up_effects(seat))
-        return self.count_face_up(seat, GOLD) + self.count_face_up(seat, OMEN) + bonus
+            return 0, 0
+        line, up = self.lines[seat], self.face_up[seat]
+        codes = [code for pos, code in enumerate(line) if up[pos]]
+        types = [CODE_TYPE[code] for code in codes]
+        gold_cards, omens = codes.count(GOLD), codes.count(OMEN)
+        locations = sum(code >= LOCATION_BASE for code in codes)
+        mystics, rogues = types.count(MYSTIC), types.count(ROGUE)
+        swords = sum([CODE_SWORDS[code] for code in codes])
+        gold = gold_cards + omens
+        for pos, code in enumerate(line):
+            if up[pos] and is_champion(code):
+                kind = self.effect_kind(seat, pos)
+                others = rogues - (CODE_TYPE[code] == ROGUE)
+                swords += _ongoing_swords(kind, gold_cards, locations, mystics, rogues, others)
+                gold += GOLD_BONUS.get(kind, 0)
+        terrain = LOCATIONS[self.location].terrain if self.location_deck else Terrain.PLAIN
+        if terrain == Terrain.MARSH:
+            swords -= types.count(WARRIOR)
+        elif terrain == Terrain.HAUNTED:
+            swords -= 2 * omens
+        elif terrain == Terrain.GUARDED:
+            swords -= 2 * rogues
+        return max(0, swords), gold
 
     # ----- the contract -----------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -281,6 +281,10 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def view(self, player: int) -> dict[str, Any]:
         return build_view(self, player)
+
+    def observation(self, player: int) -> np.ndarray:
+        """``SCHEMA.encode(view(player))``, encoded straight from the sparse view."""
+        return SCHEMA.encode(sparse_view(self, player))
 
     def readable_view(self, player: int) -> dict[str, Any]:
         return readable_view(self, player)
