@@ -41,7 +41,7 @@ def test_env_raw_and_core_loops_play_whole_games(name: str) -> None:
 
 def test_one_repetition_gives_every_figure_and_ratios() -> None:
     targets = throughput.choose_targets(["valiant_wars"])[:2]
-    report = throughput.run(targets, repeats=1, seconds=0.01, harness=False)
+    report = throughput.run(targets, 1, throughput.Budget(0.01, "wall"), harness=False)
     reference, game = report["rows"]
     assert reference["env_vs_reference"] == 1.0 and "core_steps_per_s" not in reference
     for key in ("core_vs_env", "clone_us", "to_json_per_s", "from_json_per_s"):
@@ -70,5 +70,8 @@ def test_bad_flags_exit_with_a_clear_error(capsys) -> None:
         throughput.parse_args(["--seconds", "0"])
     assert exit_info.value.code == 2
     assert "positive number of seconds" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        throughput.parse_args(["--clock", "sundial"])
+    assert "invalid choice: 'sundial'" in capsys.readouterr().err
     assert throughput.main(["--games", "chess", "--no-append"]) == 2
     assert "valid names" in capsys.readouterr().err

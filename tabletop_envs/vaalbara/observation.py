@@ -109,6 +109,9 @@ _ROW_AT = tuple(
     tuple(_AT[name] + slot * LAND_KINDS for slot in range(P)) for name in ("row1", "row2")
 )
 _LAND_VALUES_AT = (_AT["land_values"], _AT["land_values"] + P)
+REALM_CACHE_SIZE = 50_000
+_REALMS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+"""Realm summaries by the realm's cards: a realm changes a few times a game."""
 REWARD_CACHE_SIZE = 50_000
 _REWARDS: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
 """Land values by kind for (type counts, neighbour Meadows, initiative): few keys recur."""
@@ -222,17 +225,28 @@ def _public_seats(game: VaalbaraGame, player: int, view: SparseView) -> list[lis
         if deck_size:
             at.append(deck)
             values.append(deck_size)
-        kinds = [0] * LAND_KINDS
-        types = [0] * LAND_TYPES
-        for card in game.realms[seat]:
-            kinds[KIND_OF[card]] += 1
-            types[TYPE_OF[card]] += 1
-        for kind, count in enumerate(kinds):
-            if count:
-                at.append(realm_at + kind)
-                values.append(count)
-        type_counts.append(types)
+        realm = _realm_summary(tuple(game.realms[seat]))
+        at += map(realm_at.__add__, realm[0])
+        values += realm[1]
+        type_counts.append(list(realm[2]))
     return type_counts
+
+
+def _realm_summary(realm: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """(kinds held, their counts, counts per land type) of a realm (cached)."""
+    summary = _REALMS.get(realm)
+    if summary is None:
+        if len(_REALMS) >= REALM_CACHE_SIZE:
+            _REALMS.clear()
+        kinds = [KIND_OF[card] for card in realm]
+        types = [TYPE_OF[card] for card in realm]
+        held = tuple(sorted(set(kinds)))
+        summary = _REALMS[realm] = (
+            held,
+            tuple(kinds.count(kind) for kind in held),
+            tuple(types.count(land_type) for land_type in range(LAND_TYPES)),
+        )
+    return summary
 
 
 def _names(mask: int) -> list[str]:

@@ -115,6 +115,9 @@ _SEAT_AT = tuple(
     for r in range(P)
 )
 """Where each field of the seat at relative index ``r`` starts."""
+COUNTS_CACHE_SIZE = 50_000
+_COUNTS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+"""Card counts as entries, by (where, the cards): decks change a card or two a step."""
 _PLAYERS = tuple(tuple(range(_AT["players"], _AT["players"] + n)) for n in range(P + 1))
 
 
@@ -208,13 +211,21 @@ def _public_seat(game: ValiantWarsGame, seat: int, r: int, view: SparseView) -> 
 
 def _counts(cards: list[int], start: int, view: SparseView) -> None:
     """How many of each card ``cards`` holds, at ``start`` + card."""
-    counts = Counter(cards)
-    view.at += map(start.__add__, counts.keys())
-    view.values += counts.values()
+    key = (start, tuple(cards))
+    entries = _COUNTS.get(key)
+    if entries is None:
+        if len(_COUNTS) >= COUNTS_CACHE_SIZE:
+            _COUNTS.clear()
+        counts = Counter(cards)
+        entries = _COUNTS[key] = (tuple(map(start.__add__, counts)), tuple(counts.values()))
+    view.at += entries[0]
+    view.values += entries[1]
 
 
 def _line(game: ValiantWarsGame, seat: int, where: dict[str, int], view: SparseView) -> None:
     """The counts of plain cards and the Champions, slot by slot, in ``seat``'s line."""
+    if not game.lines[seat]:
+        return
     at, values = view.at, view.values
     counts = [0] * len(LINE_COUNTS)
     slot = 0
