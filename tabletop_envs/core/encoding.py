@@ -75,9 +75,19 @@ class ObservationSchema:
             self.slices[field.name] = slice(offset, offset + field.size)
             offset += field.size
         self.size = offset
+        self._scratch: FieldView | None = None
         self._scales = np.concatenate(
             [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in fields]
         )
+
+    def scratch_view(self) -> FieldView:
+        """One zeroed view of this schema, reused by every call: fill it and encode it at once
+        (:meth:`encode` returns a new vector), as an observation does on the per-step path."""
+        if self._scratch is None:
+            self._scratch = self.new_view()
+        else:
+            self._scratch.buffer.fill(0.0)
+        return self._scratch
 
     def new_view(self) -> FieldView:
         """An all-zero view to fill in place; :meth:`encode` then only scales its buffer."""

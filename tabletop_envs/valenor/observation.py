@@ -93,15 +93,6 @@ def _put_card(view: dict[str, np.ndarray], prefix: str, index: Any, card: int) -
         view[f"{prefix}_letter"][index][C.CARD_LETTER[card]] = 1
 
 
-def _empty_view() -> dict[str, np.ndarray]:
-    """Zeroed fields, all views into one buffer (a single allocation)."""
-    buffer = np.zeros(SCHEMA.size, dtype=np.float32)
-    return {
-        field.name: buffer[SCHEMA.slices[field.name]].reshape(field.shape)
-        for field in SCHEMA.fields
-    }
-
-
 def card_in_play(game: ValenorGame) -> int:
     """The card being placed or moved (face up on the table), or -1."""
     for frame in reversed(game.frames):
@@ -122,8 +113,11 @@ def turn_stage(game: ValenorGame) -> int:
     return 3 if extra else 2 if step == 1 else 4
 
 
-def build_view(game: ValenorGame, player: int) -> dict[str, np.ndarray]:
-    view = _empty_view()
+def build_view(
+    game: ValenorGame, player: int, view: dict[str, np.ndarray] | None = None
+) -> dict[str, np.ndarray]:
+    """``player``'s view, written into ``view`` (zeroed, laid out as SCHEMA) or a new one."""
+    view = SCHEMA.new_view() if view is None else view
     n = game.num_players
     _put_pending(game, player, view)
     for index, card in enumerate(game.hands[player][:HAND_MAX]):

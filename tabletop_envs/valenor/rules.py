@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tabletop_envs.core.game import TERMINAL, GameCore, Option
-from tabletop_envs.core.rng import clone_rng, make_rng, rng_from_state, rng_state
+from tabletop_envs.core.rng import make_rng, rng_from_state, rng_state
+from tabletop_envs.core.state import copy_generator
 from tabletop_envs.valenor import cards as C
 from tabletop_envs.valenor import observation, render
 from tabletop_envs.valenor.flow import (
@@ -238,6 +239,11 @@ class ValenorGame(GameCore):
 
     def view(self, player: int) -> dict[str, Any]:
         return observation.build_view(self, player)
+
+    def observation(self, player: int) -> np.ndarray:
+        """``SCHEMA.encode(view(player))``, the view built in the schema's scratch buffer."""
+        schema = self.SCHEMA
+        return schema.encode(observation.build_view(self, player, schema.scratch_view()))
 
     def readable_view(self, player: int) -> dict[str, Any]:
         return observation.readable_view(self, player)
@@ -602,7 +608,7 @@ class ValenorGame(GameCore):
         other = ValenorGame.__new__(ValenorGame)
         other.options = self.options
         other.scenario = self.scenario
-        other.rng = clone_rng(self.rng)
+        other.rng = copy_generator(self.rng)
         for name in self._SCALAR_FIELDS:
             setattr(other, name, getattr(self, name))
         for name in self._LIST_FIELDS:
