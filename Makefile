@@ -6,7 +6,7 @@ STAMP := $(VENV)/.stamp-dev-train
 PIP := $(PY) -m pip install --disable-pip-version-check -q
 # The CPU build of torch (on this machine's disk); a bare `torch` would pull a multi-GB CUDA build.
 TORCH ?= torch==2.13.0
-DEMO_FLAGS ?= --minutes 3 --final-eval-games 400
+DEMO_FLAGS ?= --minutes 3 --final-eval-games 400 --config training/configs/demo.toml
 BENCH_STAMP := $(VENV)/.stamp-bench
 BENCH_FLAGS ?=
 

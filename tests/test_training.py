@@ -154,6 +154,7 @@ def test_opponent_pool_draws_bots_and_snapshots_by_share() -> None:
 
 
 TINY = """
+warm_start_decisions = 0
 n_envs = 4
 n_steps = 32
 batch_size = 64

@@ -73,13 +73,23 @@ def config_from_mapping(values: dict[str, Any], source: str) -> TrainConfig:
     return TrainConfig(**values)
 
 
-def load_config(game_name: str, path: Path | None = None) -> TrainConfig:
-    """The config for ``game_name`` (its file in ``training/configs``) or the file at ``path``."""
-    path = path or CONFIG_DIR / f"{game_name}.toml"
-    if not path.is_file():
-        return TrainConfig()
+def read_settings(path: Path) -> dict[str, Any]:
     try:
-        values = tomllib.loads(path.read_text())
+        return tomllib.loads(path.read_text())
+    except OSError as error:
+        raise ValueError(f"cannot read config {path}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{path}: not valid TOML: {error}") from None
-    return config_from_mapping(values, str(path))
+
+
+def load_config(game_name: str, overrides: Path | None = None) -> TrainConfig:
+    """The game's settings (its file in ``training/configs``), overlaid by ``overrides``."""
+    own = CONFIG_DIR / f"{game_name}.toml"
+    values = read_settings(own) if own.is_file() else {}
+    if overrides is not None:
+        extra = read_settings(overrides)
+        options = {**values.get("game_options", {}), **extra.pop("game_options", {})}
+        values.update(extra)
+        if options:
+            values["game_options"] = options
+    return config_from_mapping(values, str(overrides or own))
