@@ -119,13 +119,14 @@ class TabletopAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         mask = self._legal_mask()
-        if action is None or not (0 <= int(action) < mask.shape[0]) or not mask[int(action)]:
+        choice = -1 if action is None else int(action)
+        if not (0 <= choice < mask.shape[0]) or not mask[choice]:
             self._illegal(agent, action, mask)
             return
         self._cumulative_rewards[agent] = 0.0
         game = self.game
         self._mask = None
-        game._apply(int(action))
+        game._apply(choice)
         if game.is_terminal:
             self._finish(game.returns())
         else:

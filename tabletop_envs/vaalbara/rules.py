@@ -41,7 +41,14 @@ from tabletop_envs.vaalbara.cards import (
     land_reward,
     omen_order,
 )
-from tabletop_envs.vaalbara.observation import SCHEMA, build_view, readable_view, sparse_view
+from tabletop_envs.vaalbara.observation import (
+    KIND_OF,
+    SCHEMA,
+    TYPE_OF,
+    build_view,
+    readable_view,
+    sparse_view,
+)
 
 C = Character
 
@@ -204,7 +211,7 @@ class VaalbaraGame(PlainState, GameCore):
         return [int(LAND_CARDS[card][0]) for card in self.realms[seat]]
 
     def count_type(self, seat: int, land_type: LandType) -> int:
-        return sum(KIND_TYPE_INDEX[kind] == land_type for kind in self.realm_kinds(seat))
+        return [TYPE_OF[card] for card in self.realms[seat]].count(land_type)
 
     def land_types(self, seat: int) -> int:
         return len({KIND_TYPE_INDEX[kind] for kind in self.realm_kinds(seat)})
@@ -427,8 +434,8 @@ class VaalbaraGame(PlainState, GameCore):
 
     def type_counts(self, seat: int) -> list[int]:
         counts = [0] * LAND_TYPES
-        for kind in self.realm_kinds(seat):
-            counts[KIND_TYPE_INDEX[kind]] += 1
+        for card in self.realms[seat]:
+            counts[TYPE_OF[card]] += 1
         return counts
 
     def neighbour_meadows(self, seat: int) -> int:
@@ -436,7 +443,7 @@ class VaalbaraGame(PlainState, GameCore):
 
     def land_reward(self, seat: int, card: int, initiative: int) -> int:
         """VP for ``card``, already in ``seat``'s realm, taken with ``initiative``."""
-        kind = LAND_CARDS[card][0]
+        kind = KIND_OF[card]
         return land_reward(kind, self.type_counts(seat), self.neighbour_meadows(seat), initiative)
 
     def _land_action(self) -> None:
