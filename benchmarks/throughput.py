@@ -268,8 +268,11 @@ def reference_targets(names: Iterable[str]) -> list[Target]:
     return targets
 
 
-def choose_targets(requested: Sequence[str] | None) -> list[Target]:
-    """Every registered game and reference, or those named; the reference always runs."""
+def choose_targets(
+    requested: Sequence[str] | None, players: Sequence[int] | None = None
+) -> list[Target]:
+    """Every registered game and reference, or those named, at every player count they take
+    or at ``players`` only; the reference (2 players) always runs."""
     valid = sorted(tabletop_envs.GAMES) + sorted(REFERENCE_MODULES)
     if not requested:
         games, references = sorted(tabletop_envs.GAMES), sorted(REFERENCE_MODULES)
@@ -283,7 +286,12 @@ def choose_targets(requested: Sequence[str] | None) -> list[Target]:
                 games.append(tabletop_envs.resolve_name(name))
             except ValueError:
                 raise ValueError(f"unknown game {name!r}; valid names are {valid}") from None
-    return reference_targets(dict.fromkeys(references)) + registered_targets(dict.fromkeys(games))
+    targets = reference_targets(dict.fromkeys(references)) + registered_targets(
+        dict.fromkeys(games)
+    )
+    if players:
+        targets = [t for t in targets if t.players in players or t.name == REFERENCE]
+    return targets
 
 
 def progress(message: str) -> None:
@@ -441,6 +449,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = OneLineParser(prog="python -m benchmarks.throughput", description=__doc__)
     valid = ", ".join(sorted(tabletop_envs.GAMES) + sorted(REFERENCE_MODULES))
     parser.add_argument("--games", nargs="+", help=f"only these (default: all): {valid}")
+    parser.add_argument(
+        "--players", nargs="+", type=positive_int, help="only these player counts (default: all)"
+    )
     parser.add_argument("--repeats", type=positive_int, default=3, help="repetitions per figure")
     parser.add_argument(
         "--seconds",
@@ -466,7 +477,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        targets = choose_targets(args.games)
+        targets = choose_targets(args.games, args.players)
     except ValueError as error:
         print(f"python -m benchmarks.throughput: error: {error}", file=sys.stderr)
         return 2

@@ -24,6 +24,11 @@ def test_targets_cover_every_registered_game_at_every_player_count() -> None:
 def test_named_games_keep_the_reference_and_unknown_names_fail() -> None:
     targets = throughput.choose_targets(["vaalbara"])
     assert {t.name for t in targets} == {"connect_four_v3", "vaalbara_v0"}
+    only_four = throughput.choose_targets(["valiant_wars"], players=[4])
+    assert [(t.name, t.players) for t in only_four] == [
+        ("connect_four_v3", 2),
+        ("valiant_wars_v0", 4),
+    ]
     with pytest.raises(ValueError, match=r"unknown game 'chess'.*valid names"):
         throughput.choose_targets(["chess"])
 
