@@ -30,7 +30,7 @@ demo: $(STAMP)
 # Throughput and memory of every registered game against PettingZoo classic (about 5 minutes);
 # appends a table to benchmarks/RESULTS.md. E.g. make bench BENCH_FLAGS="--games vaalbara".
 .PHONY: bench
-$(BENCH_STAMP): $(STAMP)
+$(BENCH_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PIP) -e ".[bench]"
 	touch $@
 
