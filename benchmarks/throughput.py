@@ -428,11 +428,16 @@ def markdown(report: dict[str, Any], command: str) -> str:
 
 
 def append_results(text: str, path: Path = RESULTS_MD) -> None:
-    """Append one run under this benchmark's section of RESULTS.md (created if missing)."""
+    """Add one run at the end of this benchmark's section of RESULTS.md (created if missing),
+    before any section that follows it."""
     existing = path.read_text() if path.exists() else "# Benchmark results\n"
     if HEADING not in existing:
         existing = existing.rstrip("\n") + f"\n\n{HEADING}\n"
-    path.write_text(existing.rstrip("\n") + "\n\n" + text)
+    start = existing.index(HEADING)
+    end = existing.find("\n## ", start + len(HEADING))
+    end = len(existing) if end < 0 else end + 1
+    before, after = existing[:end].rstrip("\n"), existing[end:]
+    path.write_text(before + "\n\n" + text + ("\n" + after if after else ""))
 
 
 def positive_seconds(text: str) -> float:

@@ -64,10 +64,13 @@ def test_harness_scaling_and_results_section(tmp_path) -> None:
     path.write_text("# Benchmark results\n\n## Someone else's section\n\ntext\n")
     throughput.append_results("first\n", path)
     throughput.append_results("second\n", path)
+    path.write_text(path.read_text() + "\n## A later section\n\nlater\n")
+    throughput.append_results("third\n", path)
     text = path.read_text()
     assert text.count(throughput.HEADING) == 1
     assert text.index("text") < text.index(throughput.HEADING) < text.index("first")
-    assert text.index("first") < text.index("second")
+    assert text.index("first") < text.index("second") < text.index("third")
+    assert text.index("third") < text.index("## A later section") < text.index("later\n")
 
 
 def test_bad_flags_exit_with_a_clear_error(capsys) -> None:
