@@ -239,9 +239,9 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def line_totals(self, seat: int) -> tuple[int, int]:
         """:meth:`swords` and :meth:`gold` of ``seat``, from one pass over its line."""
-        if self.out[seat]:
-            return 0, 0
         line, up = self.lines[seat], self.face_up[seat]
+        if self.out[seat] or not line:
+            return 0, 0
         codes = [code for pos, code in enumerate(line) if up[pos]]
         types = [CODE_TYPE[code] for code in codes]
         gold_cards, omens = codes.count(GOLD), codes.count(OMEN)
