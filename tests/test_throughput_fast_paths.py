@@ -60,3 +60,21 @@ def test_env_masks_and_observations_are_the_cores(name: str, players: int) -> No
         observation["action_mask"][:] = 0  # the caller's copy: the env keeps its own
         action = int(rng.choice(np.flatnonzero(core.legal_mask())))
         env.step(action)
+
+
+def test_bounded_view_caches_give_the_same_observations(monkeypatch) -> None:
+    """With caches that keep clearing, every observation is still the generic encoding."""
+    from tabletop_envs.vaalbara import observation as vaalbara_view
+    from tabletop_envs.valiant_wars import observation as valiant_view
+
+    monkeypatch.setattr(vaalbara_view, "REALM_CACHE_SIZE", 2)
+    monkeypatch.setattr(vaalbara_view, "REWARD_CACHE_SIZE", 2)
+    monkeypatch.setattr(valiant_view, "COUNTS_CACHE_SIZE", 2)
+    for name in ("vaalbara_v0", "valiant_wars_v0"):
+        game = tabletop_envs.game_module(name).Game(3, seed=11)
+        rng = np.random.default_rng(11)
+        while not game.is_terminal:
+            seat = game.current_player
+            assert np.array_equal(game.observation(seat), generic_encoding(game, seat))
+            game._apply(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+    assert len(vaalbara_view._REALMS) <= 2 and len(valiant_view._COUNTS) <= 2

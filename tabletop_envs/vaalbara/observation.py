@@ -109,10 +109,10 @@ _ROW_AT = tuple(
     tuple(_AT[name] + slot * LAND_KINDS for slot in range(P)) for name in ("row1", "row2")
 )
 _LAND_VALUES_AT = (_AT["land_values"], _AT["land_values"] + P)
-REALM_CACHE_SIZE = 50_000
+REALM_CACHE_SIZE = 4096
 _REALMS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 """Realm summaries by the realm's cards: a realm changes a few times a game."""
-REWARD_CACHE_SIZE = 50_000
+REWARD_CACHE_SIZE = 4096
 _REWARDS: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
 """Land values by kind for (type counts, neighbour Meadows, initiative): few keys recur."""
 

@@ -115,7 +115,7 @@ _SEAT_AT = tuple(
     for r in range(P)
 )
 """Where each field of the seat at relative index ``r`` starts."""
-COUNTS_CACHE_SIZE = 50_000
+COUNTS_CACHE_SIZE = 4096
 _COUNTS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 """Card counts as entries, by (where, the cards): decks change a card or two a step."""
 _PLAYERS = tuple(tuple(range(_AT["players"], _AT["players"] + n)) for n in range(P + 1))
