@@ -41,7 +41,9 @@ from pettingzoo.classic import connect_four_v3, texas_holdem_v4
 import tabletop_envs
 from agents.arena import MatchSpec, play_games
 from agents.cli import OneLineParser, positive_int
-from tabletop_envs.core.game import GameCore
+from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
+from tabletop_envs.core.game import TERMINAL, GameCore
+from tabletop_envs.vaalbara.rules import VaalbaraGame
 
 REFERENCE = "connect_four_v3"
 REFERENCE_MODULES = {REFERENCE: connect_four_v3, "texas_holdem_v4": texas_holdem_v4}
@@ -268,11 +270,55 @@ def reference_targets(names: Iterable[str]) -> list[Target]:
     return targets
 
 
+FLOOR = "null_core"
+
+
+class NullCore(VaalbaraGame):
+    """Vaalbara's spaces without rules: 60 decisions of a constant mask and observation.
+
+    Through ``env()`` and ``raw_env()`` it shows what a step costs the env and PettingZoo's
+    wrappers alone: the floor under every game's figures.
+    """
+
+    DECISIONS = 60
+    MASK = np.eye(1, VaalbaraGame.LAYOUT.total, dtype=np.int8)[0]
+    OBSERVATION = np.zeros(VaalbaraGame.SCHEMA.size, dtype=np.float32)
+
+    def __init__(self, num_players: int = 2, seed: int | None = None, **options: Any) -> None:
+        GameCore.__init__(self, num_players, seed, **options)
+        self.made = 0
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.made >= self.DECISIONS else self.made % self.num_players
+
+    def legal_mask(self) -> np.ndarray:
+        return self.MASK.copy()
+
+    def _apply(self, action: int) -> None:
+        self.made += 1
+
+    def observation(self, player: int) -> np.ndarray:
+        return self.OBSERVATION.copy()
+
+    def returns(self) -> np.ndarray:
+        return np.zeros(self.num_players)
+
+
+class NullEnv(TabletopAECEnv):
+    game_class = NullCore
+    metadata = env_metadata(FLOOR)
+
+
+def floor_target() -> Target:
+    return Target(FLOOR, 2, lambda: wrap(NullEnv(num_players=2)), lambda: NullEnv(num_players=2))
+
+
 def choose_targets(
     requested: Sequence[str] | None, players: Sequence[int] | None = None
 ) -> list[Target]:
     """Every registered game and reference, or those named, at every player count they take
-    or at ``players`` only; the reference (2 players) always runs."""
+    or at ``players`` only; the reference (2 players) and the null-core floor always run."""
     valid = sorted(tabletop_envs.GAMES) + sorted(REFERENCE_MODULES)
     if not requested:
         games, references = sorted(tabletop_envs.GAMES), sorted(REFERENCE_MODULES)
@@ -291,7 +337,7 @@ def choose_targets(
     )
     if players:
         targets = [t for t in targets if t.players in players or t.name == REFERENCE]
-    return targets
+    return [*targets[:1], floor_target(), *targets[1:]]
 
 
 def progress(message: str) -> None:

@@ -23,10 +23,11 @@ def test_targets_cover_every_registered_game_at_every_player_count() -> None:
 
 def test_named_games_keep_the_reference_and_unknown_names_fail() -> None:
     targets = throughput.choose_targets(["vaalbara"])
-    assert {t.name for t in targets} == {"connect_four_v3", "vaalbara_v0"}
+    assert {t.name for t in targets} == {"connect_four_v3", "null_core", "vaalbara_v0"}
     only_four = throughput.choose_targets(["valiant_wars"], players=[4])
     assert [(t.name, t.players) for t in only_four] == [
         ("connect_four_v3", 2),
+        ("null_core", 2),
         ("valiant_wars_v0", 4),
     ]
     with pytest.raises(ValueError, match=r"unknown game 'chess'.*valid names"):
@@ -45,9 +46,10 @@ def test_env_raw_and_core_loops_play_whole_games(name: str) -> None:
 
 
 def test_one_repetition_gives_every_figure_and_ratios() -> None:
-    targets = throughput.choose_targets(["valiant_wars"])[:2]
+    targets = throughput.choose_targets(["valiant_wars"])[:3]
     report = throughput.run(targets, 1, throughput.Budget(0.01, "wall"), harness=False)
-    reference, game = report["rows"]
+    reference, floor, game = report["rows"]
+    assert floor["decisions_per_game"] == throughput.NullCore.DECISIONS
     assert reference["env_vs_reference"] == 1.0 and "core_steps_per_s" not in reference
     for key in ("core_vs_env", "clone_us", "to_json_per_s", "from_json_per_s"):
         assert game[key] > 0
