@@ -34,3 +34,11 @@ def test_readme_links_every_environment_page() -> None:
     readme = (DOCS.parent.parent / "README.md").read_text()
     for name in tabletop_envs.GAMES:
         assert f"docs/rules/{tabletop_envs.game_module(name).Game.NAME}.md" in readme
+
+
+def test_readme_python_examples_run() -> None:
+    readme = (DOCS.parent.parent / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
