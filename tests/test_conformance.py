@@ -138,6 +138,8 @@ def test_clone_is_independent(name: str, players: int) -> None:
         assert clone.to_json() == before
         play_random(clone, np.random.default_rng(index))
         assert game.to_json() == before, "playing on a clone changed the original"
+        play_random(game, np.random.default_rng(index))
+        assert game.to_json() == clone.to_json(), "a clone must replay the same future"
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
