@@ -88,7 +88,9 @@ class Table:
         self.env: TabletopAECEnv = make(
             match.game, raw=True, num_players=match.players, illegal_action="raise"
         )
-        self.agents: list[Agent] = [agent_factory(spec, match.game)(None) for spec in match.agents]
+        self.agents: list[Agent] = [
+            agent_factory(spec, match.game, match.players)(None) for spec in match.agents
+        ]
 
     def play(self, index: int) -> GameRecord:
         players = self.match.players

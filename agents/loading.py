@@ -23,8 +23,10 @@ def describe_accepted() -> str:
     return "'random', 'heuristic', or the path of a trained policy file"
 
 
-def agent_factory(spec: str, game: str) -> AgentFactory:
+def agent_factory(spec: str, game: str, players: int | None = None) -> AgentFactory:
     """A checked factory ``seed -> Agent`` for ``spec`` playing environment ``game``.
+
+    With ``players`` given, a trained policy must have been trained for that player count.
 
     The spec is validated here (unknown name, missing file, no bot for this game, a policy
     for another game), so that a bad spec fails before any game starts.
@@ -41,14 +43,14 @@ def agent_factory(spec: str, game: str) -> AgentFactory:
     path = Path(spec)
     if not path.is_file():
         raise ValueError(f"unknown agent {spec!r} (no such file); expected {describe_accepted()}")
-    load_policy(path, game)  # fails now for a policy of another game or a damaged file
+    load_policy(path, game, players=players)  # fails now for another game, count or a bad file
 
     def make_policy(seed: int | None) -> Agent:
-        return load_policy(path, game, seed)
+        return load_policy(path, game, seed, players)
 
     return make_policy
 
 
-def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+def make_agent(spec: str, game: str, seed: int | None = None, players: int | None = None) -> Agent:
     """The agent for ``spec`` in environment ``game`` (ValueError for a bad spec)."""
-    return agent_factory(spec, game)(seed)
+    return agent_factory(spec, game, players)(seed)

@@ -44,7 +44,7 @@ def check_setup(game: str, players: int | None, seat: int, opponents: str) -> tu
         count = game_class.check_players(game_class.DEFAULT_PLAYERS if players is None else players)
         if not 0 <= seat < count:
             raise ValueError(f"--seat {seat} is not a seat; expected 0 to {count - 1}")
-        agent_factory(opponents, name)
+        agent_factory(opponents, name, count)
     except ValueError as error:
         raise UsageError(str(error)) from None
     return name, count
@@ -62,7 +62,7 @@ def play(
     env = make(name, num_players=players)
     env.reset(seed=seed)
     human = HumanAgent(EnvSeatWindow(env, seat), stdin, stdout)
-    factory = agent_factory(opponents, name)
+    factory = agent_factory(opponents, name, players)
     agents: list[Agent] = [
         human if other == seat else factory(None if seed is None else seed + 1 + other)
         for other in range(players)

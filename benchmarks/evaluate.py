@@ -70,7 +70,7 @@ def check_match(game: str, agents: Sequence[str], players: int | None, seed: int
         )
     for spec in dict.fromkeys(agents):
         try:
-            agent_factory(spec, name)
+            agent_factory(spec, name, count)
         except ValueError as error:
             raise UsageError(str(error)) from None
     return MatchSpec(game=name, agents=tuple(agents), seed=seed)

@@ -181,8 +181,10 @@ def test_train_command_runs_resumes_and_feeds_the_evaluator(tmp_path: Path, caps
         "heuristic",
     }
     assert "win rate" in capsys.readouterr().out
-    agent = make_agent(str(out / "policy.npz"), GAME)
+    agent = make_agent(str(out / "policy.npz"), GAME, players=2)
     assert isinstance(agent, PolicyAgent)
+    with pytest.raises(ValueError, match="players 2 \\(expected 4\\)"):
+        make_agent(str(out / "policy.npz"), GAME, players=4)
 
     assert train_main([*args, "--out", str(out), "--resume"]) == 0
     assert read_policy(out / "policy.npz").meta["trained_steps"] > 256

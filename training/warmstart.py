@@ -31,7 +31,7 @@ def collect(
 ) -> Demonstrations:
     """At least ``decisions`` decisions of ``bot`` playing every seat of seeded games."""
     core = tabletop_envs.game_module(game).Game
-    agents = [make_agent(bot, game, seed=seed + seat) for seat in range(players)]
+    agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
     observations, masks, actions, returns = [], [], [], []
     index = 0
     with tqdm(total=decisions, desc=f"warm start: {bot} demonstrations", unit="dec") as bar:
