@@ -36,6 +36,18 @@ def agent_labels(specs: Sequence[str]) -> list[str]:
     return labels
 
 
+def _win_summary(wins: float, games: int) -> dict[str, float]:
+    """Games, wins, win rate and its 95% Wilson interval."""
+    low, high = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else 0.0,
+        "win_low": low,
+        "win_high": high,
+    }
+
+
 def _mean(values: Sequence[float]) -> float | None:
     return float(np.mean(values)) if values else None
 
@@ -84,13 +96,8 @@ def _agent_stats(records: Sequence[GameRecord], agent: int, players: int) -> dic
             own = record.scores[seat]
             scores.append(own)
             margins.append(own - max(s for i, s in enumerate(record.scores) if i != seat))
-    low, high = wilson_interval(wins, len(records))
     return {
-        "games": len(records),
-        "wins": wins,
-        "win_rate": wins / len(records) if records else 0.0,
-        "win_low": low,
-        "win_high": high,
+        **_win_summary(wins, len(records)),
         "mean_score": _mean(scores),
         "mean_margin": _mean(margins),
         "seat_games": seat_games,
@@ -120,15 +127,10 @@ def _head_to_head(records: Sequence[GameRecord], players: int) -> list[list[floa
 
 def _team_stats(records: Sequence[GameRecord]) -> dict[str, Any]:
     wins = sum(1 for record in records if record.winners)
-    low, high = wilson_interval(wins, len(records))
     progress = [r.progress for r in records if r.progress is not None]
     turns = [r.turns for r in records if r.turns is not None]
     return {
-        "games": len(records),
-        "wins": wins,
-        "win_rate": wins / len(records) if records else 0.0,
-        "win_low": low,
-        "win_high": high,
+        **_win_summary(wins, len(records)),
         "mean_turns": _mean(turns),
         "mean_progress": _mean(progress),
     }
