@@ -7,7 +7,7 @@ receives the env's observation vector can rebuild the same structured view with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -126,6 +126,11 @@ class ObservationSchema:
         out *= self._scales
         return out
 
+    def scale(self, vector: np.ndarray) -> np.ndarray:
+        """``vector`` (unscaled values laid out as the schema) scaled into [0, 1], in place."""
+        vector *= self._scales
+        return vector
+
     def decode(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The view's fields back from an observation vector (values rounded to ints)."""
         vector = np.asarray(vector, dtype=np.float64)
@@ -144,3 +149,125 @@ class ObservationSchema:
             (f.name, self.slices[f.name].start, self.slices[f.name].stop, f.shape, f.scale)
             for f in self.fields
         ]
+
+
+SEATS = "seats"
+"""A field whose first axis is every seat, relative to the observer (row 0 is the observer,
+row r the seat r places to its left)."""
+OTHERS = "others"
+"""A field whose first axis is the other seats, the observer's left neighbour first."""
+
+
+class TableLayout:
+    """A schema's fields with seats in table order: one vector serves every observer.
+
+    A core keeps what its players see in this layout once (:class:`KeptObservation`); each
+    observer's vector is then one gather through :meth:`gather`, which turns the seat axes of
+    the fields named in ``seat_fields`` (``SEATS`` or ``OTHERS``) around that observer and
+    leaves rows past the player count zero. An ``OTHERS`` field is stored with a row for every
+    seat. Other fields are stored as observed; a core writes the observer's own fields (its
+    hand, its pending choice) into the gathered vector itself.
+    """
+
+    def __init__(
+        self, schema: ObservationSchema, max_players: int, seat_fields: Mapping[str, str]
+    ) -> None:
+        unknown = sorted(set(seat_fields) - set(schema.slices))
+        if unknown:
+            raise ValueError(f"no such observation fields: {unknown}")
+        self.schema = schema
+        self.max_players = max_players
+        self.seat_fields = dict(seat_fields)
+        self._starts: dict[str, int] = {}
+        self._row_sizes: dict[str, int] = {}
+        offset = 0
+        for field in schema.fields:
+            self._starts[field.name] = offset
+            kind = self.seat_fields.get(field.name)
+            rows = field.shape[0] if kind else 1
+            if kind not in (None, SEATS, OTHERS):
+                raise ValueError(f"field {field.name!r}: seat kind {kind!r} is not SEATS/OTHERS")
+            if rows != (max_players if kind == SEATS else max_players - 1 if kind else 1):
+                raise ValueError(f"field {field.name!r} has {rows} seat rows")
+            self._row_sizes[field.name] = field.size // rows
+            offset += self._row_sizes[field.name] * (max_players if kind else 1)
+        self.zero = offset
+        """A position that always holds zero (the rows of absent seats gather from it)."""
+        self.size = offset + 1
+        self._gathers: dict[tuple[int, int], np.ndarray] = {}
+
+    def at(self, name: str, seat: int = 0) -> int:
+        """Where field ``name`` (its row for ``seat``, for a seat field) starts when stored."""
+        return self._starts[name] + seat * self._row_sizes[name]
+
+    def positions(self, names: Sequence[str], seat: int | None = None) -> np.ndarray:
+        """Every stored position of the fields ``names`` (only ``seat``'s rows if given)."""
+        spans = []
+        for name in names:
+            width = self._row_sizes[name]
+            if seat is None:
+                rows = self.max_players if name in self.seat_fields else 1
+                spans.append(np.arange(self.at(name), self.at(name) + rows * width))
+            else:
+                spans.append(np.arange(self.at(name, seat), self.at(name, seat) + width))
+        return np.concatenate(spans).astype(np.intp)
+
+    def gather(self, num_players: int, player: int) -> np.ndarray:
+        """Stored positions in ``player``'s observation order (cached per seat and count)."""
+        key = (num_players, player)
+        index = self._gathers.get(key)
+        if index is None:
+            index = self._gathers[key] = self._build_gather(num_players, player)
+        return index
+
+    def _build_gather(self, n: int, player: int) -> np.ndarray:
+        parts = []
+        for field in self.schema.fields:
+            name, width = field.name, self._row_sizes[field.name]
+            kind = self.seat_fields.get(name)
+            if kind is None:
+                parts.append(np.arange(self.at(name), self.at(name) + width))
+                continue
+            first = 0 if kind == SEATS else 1
+            for r in range(first, first + field.shape[0]):
+                if r < n:
+                    start = self.at(name, (player + r) % n)
+                    parts.append(np.arange(start, start + width))
+                else:
+                    parts.append(np.full(width, self.zero))
+        return np.concatenate(parts).astype(np.intp)
+
+
+_UNSET = object()
+"""The key of a block never encoded (equal to no key)."""
+
+
+class KeptObservation:
+    """What a core's players see, stored once in a :class:`TableLayout` and kept up to date
+    block by block: a block (a seat's rows, a table area) is encoded again only when its key
+    (a cheap summary of the state it shows) changes."""
+
+    __slots__ = ("keys", "values")
+
+    def __init__(self, layout: TableLayout, blocks: int) -> None:
+        self.values = np.zeros(layout.size, dtype=np.float32)
+        self.keys: list[object] = [_UNSET] * blocks
+
+    def copy(self) -> KeptObservation:
+        new = object.__new__(KeptObservation)
+        new.values = self.values.copy()
+        new.keys = self.keys[:]
+        return new
+
+    def stale(self, block: int, key: object, positions: np.ndarray) -> bool:
+        """Whether ``block`` must be encoded again: its ``key`` changed since the last call.
+        If so its ``positions`` are zeroed, for the core to write into :attr:`values`."""
+        if self.keys[block] == key:
+            return False
+        self.keys[block] = key
+        self.values[positions] = 0.0
+        return True
+
+    def observed(self, layout: TableLayout, num_players: int, player: int) -> np.ndarray:
+        """``player``'s unscaled vector; the core adds its own fields, then scales it."""
+        return self.values[layout.gather(num_players, player)]

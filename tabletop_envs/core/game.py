@@ -17,7 +17,7 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 from tabletop_envs.core.actions import ActionLayout
-from tabletop_envs.core.encoding import ObservationSchema
+from tabletop_envs.core.encoding import KeptObservation, ObservationSchema, TableLayout
 from tabletop_envs.core.rng import make_rng
 
 TERMINAL = -1
@@ -59,6 +59,10 @@ class GameCore(ABC):
     SCHEMA: ClassVar[ObservationSchema]
     MAX_DECISIONS: ClassVar[int]
     """An upper bound on decisions in one game, tested by the conformance suite."""
+    TABLE: ClassVar[TableLayout | None] = None
+    """How a core that keeps its players' view up to date stores it (:meth:`kept`)."""
+    KEPT_BLOCKS: ClassVar[int] = 0
+    """The blocks of that store, each encoded again only when its part of the state changes."""
 
     def __init__(self, num_players: int, seed: int | None = None, **options: Any) -> None:
         self.num_players = self.check_players(num_players)
@@ -144,6 +148,21 @@ class GameCore(ABC):
         """A copy with all that ``player`` cannot see redrawn, consistent with its view."""
 
     # ----- shared behaviour ----------------------------------------------------------
+    def kept(self) -> KeptObservation:
+        """The kept view of this game (made on first use; a clone starts from a copy)."""
+        kept = self.__dict__.get("_kept")
+        if kept is None:
+            assert self.TABLE is not None, f"{self.NAME} keeps no observation"
+            kept = self.__dict__["_kept"] = KeptObservation(self.TABLE, self.KEPT_BLOCKS)
+        return kept
+
+    def copy_kept_into(self, clone: GameCore) -> None:
+        """Give ``clone`` a copy of this game's kept view, if any (it stays valid: every
+        block is checked against the state before use)."""
+        kept = self.__dict__.get("_kept")
+        if kept is not None:
+            clone.__dict__["_kept"] = kept.copy()
+
     @property
     def is_terminal(self) -> bool:
         return self.current_player == TERMINAL

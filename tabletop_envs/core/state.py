@@ -50,6 +50,7 @@ class PlainState:
         new.rng = copy_generator(self.rng)
         for name in self.STATE_FIELDS:
             setattr(new, name, copy_plain(getattr(self, name)))
+        self.copy_kept_into(new)
         return new
 
     def state_dict(self) -> dict[str, Any]:
