@@ -171,9 +171,84 @@ class TabletopAECEnv(AECEnv):
         pass
 
 
+HOT_ATTRIBUTES = (
+    "agent_selection",
+    "agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+)
+"""Read at every step of an AEC loop (``agent_iter``, ``last``, ``step``)."""
+
+
+def _read_through(name: str) -> property:
+    """``name`` read straight from the unwrapped env."""
+    return property(lambda wrapper: getattr(wrapper._raw, name), doc=f"The env's ``{name}``.")
+
+
+def _read_through_after_reset(name: str) -> property:
+    """``name`` read straight from the unwrapped env once it has been reset; before that,
+    PettingZoo's ``__getattr__`` answers (its checks, its messages)."""
+
+    def read(wrapper: OrderEnforcing) -> Any:
+        if wrapper._has_reset:
+            return getattr(wrapper._raw, name)
+        return wrappers.OrderEnforcingWrapper.__getattr__(wrapper, name)
+
+    return property(read, doc=f"The env's ``{name}``, once reset.")
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the per-step reads made direct.
+
+    The stock wrappers reach ``agent_selection``, ``terminations`` and the rest of the
+    per-step state through a ``__getattr__`` per wrapper level, which cost more than a
+    whole game step of the env itself. Here they are properties reading the unwrapped env,
+    and ``last()`` is the unwrapped env's: the same values, the same checks and errors
+    before ``reset()``.
+    """
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+        self._has_reset = False
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)
+        return self._raw.last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with a plain ``int`` action checked by one
+    comparison (anything else goes through the stock ``Discrete.contains`` check)."""
+
+    def __init__(self, env: TabletopAECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+        self._action_count = env.unwrapped.game_class.LAYOUT.total
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._action_count:
+            self._raw.step(action)
+        else:
+            super().step(action)
+
+
+for _name in HOT_ATTRIBUTES:
+    setattr(OrderEnforcing, _name, _read_through_after_reset(_name))
+    setattr(AssertOutOfBounds, _name, _read_through(_name))
+
+
 def wrap(raw: TabletopAECEnv) -> AECEnv:
-    """The standard PettingZoo classic wrappers (illegal moves are handled by the env)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw))
+    """PettingZoo classic's wrappers (illegal moves are handled by the env), with direct
+    per-step reads: ``OrderEnforcing(AssertOutOfBounds(raw))``."""
+    return OrderEnforcing(AssertOutOfBounds(raw))
 
 
 def env_metadata(name: str) -> dict[str, Any]:

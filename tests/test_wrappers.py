@@ -1,0 +1,86 @@
+"""env()'s wrappers behave exactly as PettingZoo's stock OrderEnforcing(AssertOutOfBounds(raw)).
+
+The project's subclasses only read the per-step state straight from the unwrapped env; every
+value, check and error must stay what the stock stack gives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.utils import wrappers
+
+import tabletop_envs
+from tabletop_envs.core.env import HOT_ATTRIBUTES
+
+GAMES = sorted(tabletop_envs.GAMES)
+
+
+def stock_env(name: str, **kwargs):
+    raw = tabletop_envs.make(name, raw=True, **kwargs)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw))
+
+
+def outcome(call):
+    """What a call gives: ("ok", value) or (exception type, message)."""
+    try:
+        return ("ok", call())
+    except Exception as error:  # the comparison is the point
+        return (type(error), str(error))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_env_is_the_stock_wrapper_stack(name: str) -> None:
+    env = tabletop_envs.make(name)
+    assert isinstance(env, wrappers.OrderEnforcingWrapper)
+    assert isinstance(env.env, wrappers.AssertOutOfBoundsWrapper)
+    assert env.unwrapped is env.env.env
+    assert str(env) == str(env.unwrapped)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_before_reset_the_same_errors(name: str) -> None:
+    ours, stock = tabletop_envs.make(name), stock_env(name)
+    for attribute in (*HOT_ATTRIBUTES, "num_agents", "possible_agents", "metadata"):
+        mine = outcome(lambda e=ours, a=attribute: getattr(e, a))
+        theirs = outcome(lambda e=stock, a=attribute: getattr(e, a))
+        assert mine == theirs, attribute
+    assert outcome(ours.last)[0] is outcome(stock.last)[0] is AttributeError
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_reads_the_same_through_both_stacks(name: str) -> None:
+    ours, stock = tabletop_envs.make(name), stock_env(name)
+    ours.reset(seed=3)
+    stock.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in ours.agent_iter():
+        assert agent == stock.agent_selection
+        mine, theirs = ours.last(), stock.last()
+        assert np.array_equal(mine[0]["observation"], theirs[0]["observation"])
+        assert np.array_equal(mine[0]["action_mask"], theirs[0]["action_mask"])
+        assert mine[1:] == theirs[1:]
+        for attribute in HOT_ATTRIBUTES:
+            assert getattr(ours, attribute) == getattr(stock, attribute)
+        if mine[2] or mine[3]:
+            action = None
+        else:
+            action = int(rng.choice(np.flatnonzero(mine[0]["action_mask"])))
+        ours.step(action)
+        stock.step(action)
+    assert not stock.agents
+    assert ours.rewards == stock.rewards
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_out_of_range_actions_fail_the_stock_assertion(name: str) -> None:
+    env = tabletop_envs.make(name)
+    env.reset(seed=0)
+    total = env.action_space(env.agent_selection).n
+    for bad in (total, -1, 1.5, "0", np.int64(total)):
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            env.step(bad)
+    legal = np.flatnonzero(env.last()[0]["action_mask"])
+    before = env.unwrapped.game.to_json()
+    env.step(np.int64(legal[0]))  # numpy integers pass, as with the stock check
+    assert env.unwrapped.game.to_json() != before
