@@ -5,16 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from test_valiant_wars_rules import act, make_game, reveal_step
 
 from tabletop_envs import valiant_wars_v0
 from tabletop_envs.valiant_wars.cards import (
     GOLD,
     LAYOUT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     NUM_CODES,
     OMEN,
     REVEAL,
     SOLDIER,
+    SOLDIER_OPTION,
     STOP,
     Decision,
     Kind,
@@ -143,3 +147,57 @@ def test_documented_layout_matches_the_schema() -> None:
     for segment in LAYOUT.segments.values():
         last = segment.offset + segment.size - 1
         assert f"| `{segment.name}` | {segment.offset}-{last} | {segment.size} |" in text
+
+
+def assert_kept_is_current(game: ValiantWarsGame) -> list[np.ndarray]:
+    """Every seat's vector, checked against one from a fresh store (a JSON round trip)."""
+    fresh = ValiantWarsGame.from_json(game.to_json())
+    seen = [game.observation(seat) for seat in range(game.num_players)]
+    for seat, vector in enumerate(seen):
+        assert np.array_equal(vector, fresh.observation(seat)), seat
+    return seen
+
+
+@pytest.mark.parametrize("players", range(MIN_PLAYERS, MAX_PLAYERS + 1))
+def test_kept_observation_matches_fresh_and_lagged_stores(players: int) -> None:
+    """Every kept block's key covers what the block shows: at every step each seat's vector
+    equals one from a fresh store, and every few steps the vector of a clone taken back
+    then and advanced by the same actions, its store unused meanwhile; a resampled copy
+    shows the decider the same."""
+    rng = np.random.default_rng(players)
+    for seed in range(2):
+        game = ValiantWarsGame(players, seed=seed)
+        lagged, since, lag = game.clone(), [], 1
+        while not game.is_terminal:
+            seen = assert_kept_is_current(game)
+            if len(since) == lag:
+                for action in since:
+                    lagged.apply(action)
+                for seat in range(players):
+                    assert np.array_equal(seen[seat], lagged.observation(seat)), (seat, since)
+                lagged, since, lag = game.clone(), [], int(rng.integers(1, 8))
+            resampled = game.resample_hidden(game.decider, rng)
+            assert np.array_equal(seen[game.decider], resampled.observation(game.decider))
+            action = int(rng.choice(game.legal_actions()))
+            game.apply(action)
+            since.append(action)
+
+
+@pytest.mark.parametrize(
+    ("line", "option", "changed"),
+    [
+        ([C(Kind.MONK), C(Kind.GUARD), C(Kind.DANCER)], 0, "line_champion_copy"),
+        ([C(Kind.FIGHTER), SOLDIER, C(Kind.SHAMAN)], SOLDIER_OPTION, "line_counts"),
+    ],
+)
+def test_kept_observation_sees_a_choice_that_only_turns_or_copies_a_card(
+    line: list[int], option: int, changed: str
+) -> None:
+    """A Dancer's copy, or a Shaman turning a Soldier down, changes nothing else in the line."""
+    game = make_game(2, {0: [*line, *FILL], 1: FILL})
+    for _ in range(3):
+        reveal_step(game)
+    before = assert_kept_is_current(game)
+    act(game, "choose_card", option)
+    after = assert_kept_is_current(game)
+    assert not np.array_equal(before[1][SCHEMA.slices[changed]], after[1][SCHEMA.slices[changed]])

@@ -8,10 +8,17 @@ Location deck below the top, and reveal-or-STOP choices not yet resolved.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
+import numpy as np
+
+from tabletop_envs.core.encoding import (
+    SEATS,
+    Field,
+    KeptObservation,
+    ObservationSchema,
+    TableLayout,
+)
 from tabletop_envs.valiant_wars.cards import (
     ALL_CARDS,
     BUYING,
@@ -90,156 +97,172 @@ SCHEMA = ObservationSchema(
 )
 
 
-_AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
-_SEAT_AT = tuple(
-    {
-        name: _AT[name] + r * width
-        for name, width in (
-            ("vp", 1),
-            ("drawing", 1),
-            ("stopped", 1),
-            ("out", 1),
-            ("stop_step", 1),
-            ("swords", 1),
-            ("gold", 1),
-            ("line_counts", len(LINE_COUNTS)),
-            ("line_champions", SLOTS),
-            ("line_champion_up", SLOTS),
-            ("line_champion_copy", SLOTS),
-            ("line_saint_used", SLOTS),
-            ("deck", NUM_CODES),
-            ("deck_size", 1),
-            ("known_top", 1),
-        )
-    }
-    for r in range(P)
+SEAT_FIELDS = (
+    "players",
+    "vp",
+    "drawing",
+    "stopped",
+    "out",
+    "stop_step",
+    "swords",
+    "gold",
+    "line_counts",
+    "line_champions",
+    "line_champion_up",
+    "line_champion_copy",
+    "line_saint_used",
+    "deck",
+    "deck_size",
+    "known_top",
 )
-"""Where each field of the seat at relative index ``r`` starts."""
-COUNTS_CACHE_SIZE = 4096
-_COUNTS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-"""Card counts as entries, by (where, the cards): decks change a card or two a step."""
-_PLAYERS = tuple(tuple(range(_AT["players"], _AT["players"] + n)) for n in range(P + 1))
+"""What everyone sees of one seat, kept as that seat's block."""
+ROUND_FIELDS = ("first_player", "round", "step", "buying", "target_vp")
+MARKET_FIELDS = ("market", "supply")
+LOCATION_FIELDS = ("location", "location_vp", "terrain", "locations_left")
+TABLE = TableLayout(SCHEMA, P, dict.fromkeys(("first_player", *SEAT_FIELDS), SEATS))
+"""The view stored in table seat order; the observer's own fields (``to_move`` among them,
+one write) are written after."""
+ROUND_BLOCK, MARKET_BLOCK, CHAMPION_DECK_BLOCK, LOCATION_BLOCK = range(P, P + 4)
+BLOCKS = P + 4
+_SEAT_POSITIONS = tuple(TABLE.positions(SEAT_FIELDS, seat) for seat in range(P))
+_ROUND_POSITIONS = TABLE.positions(ROUND_FIELDS)
+_MARKET_POSITIONS = TABLE.positions(MARKET_FIELDS)
+_CHAMPION_DECK_POSITIONS = TABLE.positions(["champion_deck"])
+_LOCATION_POSITIONS = TABLE.positions(LOCATION_FIELDS)
+_SEAT_AT = tuple({name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(P))
+"""Where each field of a seat's block starts in the store."""
+_FIRST_AT = tuple(TABLE.at("first_player", seat) for seat in range(P))
+_STORED_AT = {
+    name: TABLE.at(name)
+    for name in (*ROUND_FIELDS[1:], *MARKET_FIELDS, "champion_deck", *LOCATION_FIELDS)
+}
+"""Where each table field starts in the store."""
+_AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
+"""Where the observer's own fields start in its vector."""
 
 
 def build_view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
     """``player``'s view as the numeric fields of :data:`SCHEMA`."""
-    return SCHEMA.expand(sparse_view(game, player))
-
-
-def sparse_view(game: ValiantWarsGame, player: int) -> SparseView:
-    """``player``'s view as flat entries of :data:`SCHEMA` (the per-step path)."""
-    n = game.num_players
-    view = SparseView()
-    ones, at, values = view.ones, view.at, view.values
-    if game.decider == player and game.decision >= 0:
-        _pending(game, player, view)
-    if game.decider >= 0:
-        ones.append(_AT["to_move"] + (game.decider - player) % n)
-    ones += _PLAYERS[n]
-    ones.append(_AT["first_player"] + (game.first - player) % n)
-    buying = game.phase == BUYING
-    if buying:
-        ones.append(_AT["buying"])
-    at += (_AT["round"], _AT["step"], _AT["target_vp"])
-    values += (game.round, min(game.step, ALL_CARDS), game.target)
-    for r in range(n):
-        _public_seat(game, (player + r) % n, r, view)
-    deck, my_top = game.decks[player], _AT["my_top"]
-    for depth in range(game.known_top[player]):
-        ones.append(my_top + depth * NUM_CODES + deck[-1 - depth])
-    market = _AT["market"]
-    ones += [market + slot * NUM_KINDS + kind for slot, kind in enumerate(game.market) if kind >= 0]
-    champion_deck = _AT["champion_deck"]
-    _counts(game.champion_deck, champion_deck, view)
-    supply = _AT["supply"]
-    at += (supply, supply + 1, supply + 2)
-    values += game.supply
-    if game.location_deck:
-        location = LOCATIONS[game.location]
-        ones += (_AT["location"] + game.location, _AT["terrain"] + location.terrain)
-        at.append(_AT["location_vp"])
-        values.append(location.vp)
-        ones += map(_AT["locations_left"].__add__, game.location_deck)
-    if buying and game.decider == player:
-        purchase = _AT["purchase"]
-        at += (purchase, purchase + 1, purchase + 2)
-        values += (min(game.gold_left, TOTAL_SCALE), game.bought_champion, game.took_soldier)
+    view = SCHEMA.new_view()
+    view.buffer[:] = unscaled_view(game, player)
     return view
 
 
-def _pending(game: ValiantWarsGame, player: int, view: SparseView) -> None:
-    """The decision ``player`` faces and its context."""
-    view.ones.append(_AT["decision"] + game.decision)
+def encode(game: ValiantWarsGame, player: int) -> np.ndarray:
+    """``player``'s observation vector (the per-step path)."""
+    return SCHEMA.scale(unscaled_view(game, player))
+
+
+def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
+    """``player``'s view laid out as :data:`SCHEMA`, before scaling: the kept table view
+    turned to face ``player``, then whose move it is, its pending decision, its purchase
+    and the top cards it knows."""
+    kept = game.kept()
+    n = game.num_players
+    location_deck = game.location_deck
+    terrain = LOCATIONS[location_deck[-1]].terrain if location_deck else Terrain.PLAIN
+    revealing = game.phase == REVEALING
+    for seat in range(n):
+        _keep_seat(game, kept, seat, terrain, revealing)
+    _keep_round(game, kept)
+    _keep_market(game, kept)
+    _keep_location(game, kept)
+    if kept.stale(CHAMPION_DECK_BLOCK, tuple(game.champion_deck), _CHAMPION_DECK_POSITIONS):
+        _keep_counts(game.champion_deck, _STORED_AT["champion_deck"], NUM_KINDS, kept.values)
+    out = kept.observed(TABLE, n, player)
+    decider = game.decider
+    if decider >= 0:
+        out[_AT["to_move"] + (decider - player) % n] = 1.0
+    if decider == player:
+        _own_decision(game, player, out)
+    deck, my_top = game.decks[player], _AT["my_top"]
+    for depth in range(game.known_top[player]):
+        out[my_top + depth * NUM_CODES + deck[-1 - depth]] = 1.0
+    return out
+
+
+def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
+    """The decision ``player`` faces and its context, or what its purchase has spent."""
+    if game.decision >= 0:
+        out[_AT["decision"] + game.decision] = 1.0
     if game.decision in (Decision.PLAYER, Decision.CARD):
         effect, subject, _, _, amount = game.pending
-        view.ones.append(_AT["effect"] + effect)
+        out[_AT["effect"] + effect] = 1.0
         if subject >= 0:
-            view.ones.append(_AT["subject"] + (subject - player) % game.num_players)
-        view.set(_AT["draw_amount"], min(amount, SLOTS))
+            out[_AT["subject"] + (subject - player) % game.num_players] = 1.0
+        out[_AT["draw_amount"]] = min(amount, SLOTS)
+    if game.phase == BUYING:
+        purchase = _AT["purchase"]
+        out[purchase] = min(game.gold_left, TOTAL_SCALE)
+        out[purchase + 1] = game.bought_champion
+        out[purchase + 2] = game.took_soldier
 
 
-def _public_seat(game: ValiantWarsGame, seat: int, r: int, view: SparseView) -> None:
-    """What everyone sees of ``seat``, written at relative index ``r``."""
-    where = _SEAT_AT[r]
-    stopped, out = game.stopped[seat], game.out[seat]
-    swords, gold = game.line_totals(seat)
-    view.at += (
-        where["vp"],
-        where["drawing"],
-        where["stopped"],
-        where["out"],
-        where["stop_step"],
-        where["swords"],
-        where["gold"],
-        where["deck_size"],
-        where["known_top"],
-    )
-    view.values += (
-        min(game.vp[seat], MAX_TARGET_VP),
-        game.phase == REVEALING and not stopped and not out,
+def _keep_seat(
+    game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain: int, revealing: bool
+) -> None:
+    """Encode what everyone sees of ``seat`` again if it changed (``terrain`` sets its
+    Sword total; ``revealing``: the round's reveal steps are on)."""
+    line, deck = game.lines[seat], game.decks[seat]
+    vp, stopped, out = game.vp[seat], game.stopped[seat], game.out[seat]
+    stop_step, known_top = game.stop_step[seat], game.known_top[seat]
+    face_up, copies, used = game.face_up[seat], game.copies[seat], game.used[seat]
+    key = (
+        vp,
         stopped,
         out,
-        min(game.stop_step[seat] + 1, ALL_CARDS),
-        min(swords, TOTAL_SCALE),
-        min(gold, TOTAL_SCALE),
-        len(game.decks[seat]),
-        game.known_top[seat],
+        stop_step,
+        known_top,
+        revealing,
+        terrain,
+        tuple(line),
+        tuple(face_up),
+        tuple(copies),
+        tuple(used),
+        tuple(deck),
     )
-    _line(game, seat, where, view)
-    _counts(game.decks[seat], where["deck"], view)
-
-
-def _counts(cards: list[int], start: int, view: SparseView) -> None:
-    """How many of each card ``cards`` holds, at ``start`` + card."""
-    key = (start, tuple(cards))
-    entries = _COUNTS.get(key)
-    if entries is None:
-        if len(_COUNTS) >= COUNTS_CACHE_SIZE:
-            _COUNTS.clear()
-        counts = Counter(cards)
-        entries = _COUNTS[key] = (tuple(map(start.__add__, counts)), tuple(counts.values()))
-    view.at += entries[0]
-    view.values += entries[1]
-
-
-def _line(game: ValiantWarsGame, seat: int, where: dict[str, int], view: SparseView) -> None:
-    """The counts of plain cards and the Champions, slot by slot, in ``seat``'s line."""
-    if not game.lines[seat]:
+    if not kept.stale(seat, key, _SEAT_POSITIONS[seat]):
         return
-    at, values = view.at, view.values
+    values, at = kept.values, _SEAT_AT[seat]
+    values[at["players"]] = 1.0
+    values[at["vp"]] = min(vp, MAX_TARGET_VP)
+    values[at["drawing"]] = revealing and not stopped and not out
+    values[at["stopped"]] = stopped
+    values[at["out"]] = out
+    values[at["stop_step"]] = min(stop_step + 1, ALL_CARDS)
+    values[at["deck_size"]] = len(deck)
+    values[at["known_top"]] = known_top
+    _keep_counts(deck, at["deck"], NUM_CODES, values)
+    if line:
+        swords, gold = game.line_totals(seat)
+        values[at["swords"]] = min(swords, TOTAL_SCALE)
+        values[at["gold"]] = min(gold, TOTAL_SCALE)
+        _keep_line(line, face_up, copies, used, values, at)
+
+
+def _keep_counts(cards: list[int], start: int, codes: int, values: np.ndarray) -> None:
+    """How many of each of ``codes`` card codes ``cards`` holds, at ``start`` + code."""
+    values[start : start + codes] = np.bincount(cards, minlength=codes)
+
+
+def _keep_line(
+    line: list[int],
+    face_up: list[int],
+    copies: list[int],
+    used: list[int],
+    values: np.ndarray,
+    at: dict[str, int],
+) -> None:
+    """The counts of plain cards and the Champions, slot by slot, in a seat's line."""
     counts = [0] * len(LINE_COUNTS)
     slot = 0
-    face_up, copies, used = game.face_up[seat], game.copies[seat], game.used[seat]
-    for pos, code in enumerate(game.lines[seat]):
+    for pos, code in enumerate(line):
         up = face_up[pos]
         if CHAMPION_BASE <= code < LOCATION_BASE:
-            at += (
-                where["line_champions"] + slot,
-                where["line_champion_up"] + slot,
-                where["line_champion_copy"] + slot,
-                where["line_saint_used"] + slot,
-            )
-            values += (code - CHAMPION_BASE + 1, up, copies[pos] + 1, used[pos])
+            values[at["line_champions"] + slot] = code - CHAMPION_BASE + 1
+            values[at["line_champion_up"] + slot] = up
+            values[at["line_champion_copy"] + slot] = copies[pos] + 1
+            values[at["line_saint_used"] + slot] = used[pos]
             slot += 1
         elif code == GOLD:
             counts[0] += up
@@ -249,9 +272,51 @@ def _line(game: ValiantWarsGame, seat: int, where: dict[str, int], view: SparseV
             counts[3 if up else 4] += 1
         else:
             counts[5] += up
-    start = where["line_counts"]
-    at += range(start, start + len(LINE_COUNTS))
-    values += counts
+    start = at["line_counts"]
+    for index, count in enumerate(counts):
+        if count:
+            values[start + index] = count
+
+
+def _keep_round(game: ValiantWarsGame, kept: KeptObservation) -> None:
+    """Encode the first player, the round, the reveal step and the phase again if changed."""
+    key = (game.first, game.round, game.step, game.phase, game.target)
+    if not kept.stale(ROUND_BLOCK, key, _ROUND_POSITIONS):
+        return
+    values = kept.values
+    values[_FIRST_AT[game.first]] = 1.0
+    values[_STORED_AT["round"]] = game.round
+    values[_STORED_AT["step"]] = min(game.step, ALL_CARDS)
+    values[_STORED_AT["buying"]] = game.phase == BUYING
+    values[_STORED_AT["target_vp"]] = game.target
+
+
+def _keep_market(game: ValiantWarsGame, kept: KeptObservation) -> None:
+    """Encode the market and the supply again if they changed."""
+    key = (tuple(game.market), tuple(game.supply))
+    if not kept.stale(MARKET_BLOCK, key, _MARKET_POSITIONS):
+        return
+    values, market = kept.values, _STORED_AT["market"]
+    for slot, kind in enumerate(game.market):
+        if kind >= 0:
+            values[market + slot * NUM_KINDS + kind] = 1.0
+    supply = _STORED_AT["supply"]
+    for pile, left in enumerate(game.supply):
+        values[supply + pile] = left
+
+
+def _keep_location(game: ValiantWarsGame, kept: KeptObservation) -> None:
+    """Encode this round's Location and the Locations left again if they changed."""
+    key = tuple(game.location_deck)
+    if not kept.stale(LOCATION_BLOCK, key, _LOCATION_POSITIONS) or not key:
+        return
+    values, location = kept.values, LOCATIONS[game.location]
+    values[_STORED_AT["location"] + game.location] = 1.0
+    values[_STORED_AT["terrain"] + location.terrain] = 1.0
+    values[_STORED_AT["location_vp"]] = location.vp
+    left = _STORED_AT["locations_left"]
+    for card in key:
+        values[left + card] = 1.0
 
 
 def line_words(game: ValiantWarsGame, seat: int) -> list[str]:

@@ -62,7 +62,14 @@ from tabletop_envs.valiant_wars.cards import (
     is_champion,
     location_code,
 )
-from tabletop_envs.valiant_wars.observation import SCHEMA, build_view, readable_view, sparse_view
+from tabletop_envs.valiant_wars.observation import (
+    BLOCKS,
+    SCHEMA,
+    TABLE,
+    build_view,
+    encode,
+    readable_view,
+)
 
 EMPTY = -1
 """No pending decision, no choice yet, no copy."""
@@ -96,6 +103,8 @@ class ValiantWarsGame(PlainState, GameCore):
     }
     LAYOUT = LAYOUT
     SCHEMA = SCHEMA
+    TABLE = TABLE
+    KEPT_BLOCKS = BLOCKS
     MAX_DECISIONS = MAX_DECISIONS
     STATE_FIELDS = (
         "target",
@@ -283,8 +292,8 @@ class ValiantWarsGame(PlainState, GameCore):
         return build_view(self, player)
 
     def observation(self, player: int) -> np.ndarray:
-        """``SCHEMA.encode(view(player))``, encoded straight from the sparse view."""
-        return SCHEMA.encode(sparse_view(self, player))
+        """``SCHEMA.encode(view(player))``, gathered from the kept view."""
+        return encode(self, player)
 
     def readable_view(self, player: int) -> dict[str, Any]:
         return readable_view(self, player)
