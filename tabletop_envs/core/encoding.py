@@ -54,6 +54,11 @@ class SparseView:
         self.at.append(index)
         self.values.append(value)
 
+    def clear(self) -> None:
+        self.ones.clear()
+        self.at.clear()
+        self.values.clear()
+
     def fill(self, buffer: np.ndarray) -> None:
         """Write the entries into a zeroed vector laid out as the schema (unscaled)."""
         if self.ones:
@@ -156,6 +161,8 @@ SEATS = "seats"
 row r the seat r places to its left)."""
 OTHERS = "others"
 """A field whose first axis is the other seats, the observer's left neighbour first."""
+OWN = "own"
+"""A field only about the observer (its hand, its choices): stored once for every seat."""
 
 
 class TableLayout:
@@ -164,9 +171,10 @@ class TableLayout:
     A core keeps what its players see in this layout once (:class:`KeptObservation`); each
     observer's vector is then one gather through :meth:`gather`, which turns the seat axes of
     the fields named in ``seat_fields`` (``SEATS`` or ``OTHERS``) around that observer and
-    leaves rows past the player count zero. An ``OTHERS`` field is stored with a row for every
-    seat. Other fields are stored as observed; a core writes the observer's own fields (its
-    hand, its pending choice) into the gathered vector itself.
+    leaves rows past the player count zero, and takes an ``OWN`` field from the observer's
+    copy. ``OTHERS`` and ``OWN`` fields are stored with a row for every seat; other fields are
+    stored as observed. A core may also write observer-specific values into the gathered
+    vector itself.
     """
 
     def __init__(
@@ -184,10 +192,10 @@ class TableLayout:
         for field in schema.fields:
             self._starts[field.name] = offset
             kind = self.seat_fields.get(field.name)
-            rows = field.shape[0] if kind else 1
-            if kind not in (None, SEATS, OTHERS):
-                raise ValueError(f"field {field.name!r}: seat kind {kind!r} is not SEATS/OTHERS")
-            if rows != (max_players if kind == SEATS else max_players - 1 if kind else 1):
+            if kind not in (None, SEATS, OTHERS, OWN):
+                raise ValueError(f"field {field.name!r}: {kind!r} is not SEATS, OTHERS or OWN")
+            rows = field.shape[0] if kind in (SEATS, OTHERS) else 1
+            if rows != {SEATS: max_players, OTHERS: max_players - 1}.get(kind, 1):
                 raise ValueError(f"field {field.name!r} has {rows} seat rows")
             self._row_sizes[field.name] = field.size // rows
             offset += self._row_sizes[field.name] * (max_players if kind else 1)
@@ -225,8 +233,9 @@ class TableLayout:
         for field in self.schema.fields:
             name, width = field.name, self._row_sizes[field.name]
             kind = self.seat_fields.get(name)
-            if kind is None:
-                parts.append(np.arange(self.at(name), self.at(name) + width))
+            if kind is None or kind == OWN:
+                start = self.at(name, player if kind else 0)
+                parts.append(np.arange(start, start + width))
                 continue
             first = 0 if kind == SEATS else 1
             for r in range(first, first + field.shape[0]):
@@ -245,29 +254,45 @@ _UNSET = object()
 class KeptObservation:
     """What a core's players see, stored once in a :class:`TableLayout` and kept up to date
     block by block: a block (a seat's rows, a table area) is encoded again only when its key
-    (a cheap summary of the state it shows) changes."""
+    (a cheap summary of the state it shows) changes.
 
-    __slots__ = ("keys", "values")
+    A stale block is zeroed at once; the core then writes its values into :attr:`values`
+    directly (a few entries) or lists them in :attr:`entries` (many entries: list appends
+    are cheaper than numpy item writes), which :meth:`observed` writes in one go.
+    """
+
+    __slots__ = ("entries", "keys", "values")
 
     def __init__(self, layout: TableLayout, blocks: int) -> None:
         self.values = np.zeros(layout.size, dtype=np.float32)
         self.keys: list[object] = [_UNSET] * blocks
+        self.entries = SparseView()
 
     def copy(self) -> KeptObservation:
+        self.flush()
         new = object.__new__(KeptObservation)
         new.values = self.values.copy()
         new.keys = self.keys[:]
+        new.entries = SparseView()
         return new
 
     def stale(self, block: int, key: object, positions: np.ndarray) -> bool:
         """Whether ``block`` must be encoded again: its ``key`` changed since the last call.
-        If so its ``positions`` are zeroed, for the core to write into :attr:`values`."""
+        If so its ``positions`` are zeroed, for the core to write the block again."""
         if self.keys[block] == key:
             return False
         self.keys[block] = key
         self.values[positions] = 0.0
         return True
 
+    def flush(self) -> None:
+        """Write the listed :attr:`entries` into :attr:`values`."""
+        entries = self.entries
+        if entries.ones or entries.at:
+            entries.fill(self.values)
+            entries.clear()
+
     def observed(self, layout: TableLayout, num_players: int, player: int) -> np.ndarray:
         """``player``'s unscaled vector; the core adds its own fields, then scales it."""
+        self.flush()
         return self.values[layout.gather(num_players, player)]
