@@ -113,8 +113,8 @@ REALM_CACHE_SIZE = 4096
 _REALMS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 """Realm summaries by the realm's cards: a realm changes a few times a game."""
 REWARD_CACHE_SIZE = 4096
-_REWARDS: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
-"""Land values by kind for (type counts, neighbour Meadows, initiative): few keys recur."""
+_REWARDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Base land values by kind, by a realm's type counts (see :func:`_base_values`)."""
 
 
 def _kind(card: int) -> int:
@@ -179,15 +179,25 @@ def _land_values(
                 values.append(min(factor * by_kind[KIND_OF[card]], VALUE_SCALE))
 
 
-def _values_by_kind(counts: tuple[int, ...], meadows: int, initiative: int) -> tuple[int, ...]:
-    """land_reward of one more land of each kind for a realm with type ``counts`` (cached)."""
-    key = (counts, meadows, initiative)
-    values = _REWARDS.get(key)
+def _values_by_kind(counts: tuple[int, ...], meadows: int, initiative: int) -> list[int]:
+    """land_reward of one more land of each kind for a realm with type ``counts``."""
+    values = list(_base_values(counts))
+    values[LandKind.MEADOW] += meadows  # a Meadow scores one more per neighbouring Meadow
+    river = _plus_one(counts, LandType.RIVER)
+    values[LandKind.RIVER] = land_reward(LandKind.RIVER, river, meadows, initiative)
+    return values
+
+
+def _base_values(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """land_reward by kind with no neighbouring Meadows and no initiative, cached by the
+    type counts alone: about 2,000 of those recur, where with the Meadows and the initiative
+    in the key there are over 12,000 (a bounded cache of those keeps missing)."""
+    values = _REWARDS.get(counts)
     if values is None:
         if len(_REWARDS) >= REWARD_CACHE_SIZE:
             _REWARDS.clear()
-        values = _REWARDS[key] = tuple(
-            land_reward(kind, _plus_one(counts, KIND_TYPE_INDEX[kind]), meadows, initiative)
+        values = _REWARDS[counts] = tuple(
+            land_reward(kind, _plus_one(counts, KIND_TYPE_INDEX[kind]), 0, 0)
             for kind in range(LAND_KINDS)
         )
     return values
