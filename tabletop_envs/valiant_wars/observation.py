@@ -4,6 +4,10 @@ Seats in the view are relative: index 0 is the observer, 1 its left neighbour (n
 and so on; indices past the player count stay zero. Never read here: any deck's order
 (except the top cards the observer's own Oracle showed), the Champion deck's order, the
 Location deck below the top, and reveal-or-STOP choices not yet resolved.
+
+What every seat sees is kept once per game in table seat order (:data:`TABLE`), a block per
+seat and a few for the table, each encoded again only when its key (the state it shows)
+changes; an observer's vector is that store turned to face it plus its own fields.
 """
 
 from __future__ import annotations
