@@ -8,6 +8,7 @@ read here.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
@@ -112,9 +113,8 @@ _LAND_VALUES_AT = (_AT["land_values"], _AT["land_values"] + P)
 REALM_CACHE_SIZE = 4096
 _REALMS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 """Realm summaries by the realm's cards: a realm changes a few times a game."""
-REWARD_CACHE_SIZE = 4096
-_REWARDS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Base land values by kind, by a realm's type counts (see :func:`_base_values`)."""
+WORTH_CACHE_SIZE = 1 << 14
+"""Land values by kind are kept for this many (type counts, Meadows, initiative, Farmer)."""
 
 
 def _kind(card: int) -> int:
@@ -164,43 +164,33 @@ def sparse_view(game: VaalbaraGame, player: int) -> SparseView:
 
 
 def _land_values(
-    game: VaalbaraGame, pick: int, counts: list[int], meadows: int, view: SparseView
+    game: VaalbaraGame, pick: int, counts: tuple[int, ...], meadows: int, view: SparseView
 ) -> None:
     """VP the observer would score taking each row land now: with its pick's initiative and
     Farmer doubling once picked, else at the River cap (public realms and own pick only)."""
-    initiative = RIVER_INITIATIVE_CAP if pick == EMPTY else pick + 1
-    factor = 2 if pick == Character.FARMER else 1
-    by_kind = _values_by_kind(tuple(counts), meadows, initiative)
+    initiative = RIVER_INITIATIVE_CAP if pick == EMPTY else min(pick + 1, RIVER_INITIATIVE_CAP)
+    worth = _worth(counts, meadows, initiative, pick == Character.FARMER)
     at, values = view.at, view.values
     for row_at, cards in zip(_LAND_VALUES_AT, game.rows, strict=True):
         for slot, card in enumerate(cards):
             if card != EMPTY:
                 at.append(row_at + slot)
-                values.append(min(factor * by_kind[KIND_OF[card]], VALUE_SCALE))
+                values.append(worth[KIND_OF[card]])
 
 
-def _values_by_kind(counts: tuple[int, ...], meadows: int, initiative: int) -> list[int]:
-    """land_reward of one more land of each kind for a realm with type ``counts``."""
-    values = list(_base_values(counts))
-    values[LandKind.MEADOW] += meadows  # a Meadow scores one more per neighbouring Meadow
-    river = _plus_one(counts, LandType.RIVER)
-    values[LandKind.RIVER] = land_reward(LandKind.RIVER, river, meadows, initiative)
-    return values
-
-
-def _base_values(counts: tuple[int, ...]) -> tuple[int, ...]:
-    """land_reward by kind with no neighbouring Meadows and no initiative, cached by the
-    type counts alone: about 2,000 of those recur, where with the Meadows and the initiative
-    in the key there are over 12,000 (a bounded cache of those keeps missing)."""
-    values = _REWARDS.get(counts)
-    if values is None:
-        if len(_REWARDS) >= REWARD_CACHE_SIZE:
-            _REWARDS.clear()
-        values = _REWARDS[counts] = tuple(
-            land_reward(kind, _plus_one(counts, KIND_TYPE_INDEX[kind]), 0, 0)
-            for kind in range(LAND_KINDS)
+@lru_cache(maxsize=WORTH_CACHE_SIZE)
+def _worth(counts: tuple[int, ...], meadows: int, initiative: int, farmer: bool) -> tuple[int, ...]:
+    """VP by land kind for one more land in a realm with type ``counts`` (capped for the
+    observation; doubled for the Farmer). About 12,000 keys recur over many games."""
+    factor = 2 if farmer else 1
+    return tuple(
+        min(
+            factor
+            * land_reward(kind, _plus_one(counts, KIND_TYPE_INDEX[kind]), meadows, initiative),
+            VALUE_SCALE,
         )
-    return values
+        for kind in range(LAND_KINDS)
+    )
 
 
 def _plus_one(counts: tuple[int, ...], land_type: int) -> list[int]:
@@ -209,7 +199,7 @@ def _plus_one(counts: tuple[int, ...], land_type: int) -> list[int]:
     return new
 
 
-def _public_seats(game: VaalbaraGame, player: int, view: SparseView) -> list[list[int]]:
+def _public_seats(game: VaalbaraGame, player: int, view: SparseView) -> list[tuple[int, ...]]:
     """What everyone sees of each seat, at its relative index; land type counts per seat."""
     ones, at, values = view.ones, view.at, view.values
     n, revealed, turn = game.num_players, game.revealed, game.turn
@@ -238,7 +228,7 @@ def _public_seats(game: VaalbaraGame, player: int, view: SparseView) -> list[lis
         realm = _realm_summary(tuple(game.realms[seat]))
         at += map(realm_at.__add__, realm[0])
         values += realm[1]
-        type_counts.append(list(realm[2]))
+        type_counts.append(realm[2])
     return type_counts
 
 
