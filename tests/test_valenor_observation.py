@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tabletop_envs.valenor import cards as C
 from tabletop_envs.valenor.flow import D_WINDOW, LAYOUT
@@ -114,6 +115,45 @@ def test_observation_decodes_back_to_the_view() -> None:
     for name, values in view.items():
         assert np.array_equal(decoded[name], values), name
     assert game.observation(1).min() >= 0 and game.observation(1).max() <= 1
+
+
+KEPT_OPTIONS = [{}, {"signalling": True, "scenario": "twin_blight"}]
+
+
+@pytest.mark.parametrize("options", KEPT_OPTIONS, ids=["default", "signalling-twin_blight"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kept_observation_matches_a_fresh_one_and_a_lagging_clone(
+    players: int, options: dict[str, object]
+) -> None:
+    """The kept view's keys miss no state: at every step each seat's observation equals that
+    of a fresh copy (no kept view), of a clone taken a few steps earlier and advanced by the
+    same actions (a view kept through several changes at once), and of a resampled copy."""
+    rng = np.random.default_rng(players)
+    for seed in range(4):
+        game = ValenorGame(players, seed=seed, **options)
+        lagging, actions = game.clone(), []
+        while not game.is_terminal:
+            fresh = ValenorGame.from_json(game.to_json())
+            for seat in range(players):
+                assert np.array_equal(game.observation(seat), fresh.observation(seat)), seat
+            if len(actions) == 3:
+                for action in actions:
+                    lagging.apply(action)
+                for seat in range(players):
+                    assert np.array_equal(lagging.observation(seat), game.observation(seat))
+                lagging, actions = game.clone(), []
+            _assert_resample_kept(game, int(rng.integers(players)), rng)
+            legal = np.flatnonzero(game.legal_mask())
+            actions.append(int(legal[rng.integers(len(legal))]))
+            game.apply(actions[-1])
+
+
+def _assert_resample_kept(game: ValenorGame, seat: int, rng: np.random.Generator) -> None:
+    """A resampled copy starts from a copy of the kept view; its hands and decks change."""
+    other = game.resample_hidden(seat, rng)
+    fresh = ValenorGame.from_json(other.to_json())
+    for viewer in range(game.num_players):
+        assert np.array_equal(other.observation(viewer), fresh.observation(viewer)), viewer
 
 
 def test_resample_keeps_every_back_and_the_own_hand() -> None:

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tabletop_envs.core.encoding import Field, ObservationSchema
+from tabletop_envs.core.encoding import (
+    OTHERS,
+    SEATS,
+    Field,
+    FieldView,
+    ObservationSchema,
+    TableLayout,
+)
 from tabletop_envs.valenor import cards as C
 from tabletop_envs.valenor.flow import (
     DECISIONS,
@@ -30,7 +37,7 @@ from tabletop_envs.valenor.flow import (
 if TYPE_CHECKING:
     from tabletop_envs.valenor.rules import ValenorGame
 
-SEATS = 4
+MAX_SEATS = 4
 MAX_VALUE = max(C.INVADER_VALUES)
 TURN_STAGES = ("spirit draft", "turn start", "step 1", "extra play", "step 2")
 NUM_DEFENSE_VALUES = 14
@@ -52,17 +59,17 @@ def card_fields(prefix: str, shape: tuple[int, ...]) -> list[Field]:
 SCHEMA = ObservationSchema(
     [
         Field("decision", (len(DECISIONS),)),
-        Field("decider", (SEATS,)),
-        Field("active", (SEATS,)),
+        Field("decider", (MAX_SEATS,)),
+        Field("active", (MAX_SEATS,)),
         Field("turn_stage", (len(TURN_STAGES),)),
         Field("window_reason", (len(WINDOW_REASONS),)),
         Field("acting_spirit", (C.NUM_SPIRITS,)),
         *card_fields("card_in_play", ()),
         *card_fields("hand", (HAND_MAX,)),
-        Field("hand_sizes", (SEATS,), C.NUM_CARDS),
-        Field("hand_backs", (SEATS - 1, HAND_MAX, C.NUM_BACKS)),
-        Field("spirit_of", (SEATS, C.NUM_SPIRITS)),
-        Field("spirit_out", (SEATS,)),
+        Field("hand_sizes", (MAX_SEATS,), C.NUM_CARDS),
+        Field("hand_backs", (MAX_SEATS - 1, HAND_MAX, C.NUM_BACKS)),
+        Field("spirit_of", (MAX_SEATS, C.NUM_SPIRITS)),
+        Field("spirit_out", (MAX_SEATS,)),
         Field("location_large", (C.NUM_LOCATIONS, C.NUM_TERRAINS)),
         Field("location_small", (C.NUM_LOCATIONS, C.NUM_TERRAINS)),
         Field("location_devastated", (C.NUM_LOCATIONS,)),
@@ -76,31 +83,105 @@ SCHEMA = ObservationSchema(
         Field("deck_sizes", (3,), C.NUM_DEFENSE),
         Field("top_invader_letter", (len(C.LETTERS),)),
         Field("invaders_at_bottom", (C.NUM_INVADERS,), C.NUM_INVADERS),
-        Field("signals", (SEATS, NUM_MESSAGES)),
+        Field("signals", (MAX_SEATS, NUM_MESSAGES)),
     ]
 )
 """``deck_sizes``: Defense, Support, Invader. ``invaders_at_bottom``: for each Invader known
 to lie at the bottom of the Invader deck, its place counted from the bottom (1 = last)."""
 
 
-def _put_card(view: dict[str, np.ndarray], prefix: str, index: Any, card: int) -> None:
-    kind = C.KIND[card]
-    view[f"{prefix}_kind"][index][kind] = 1
-    view[f"{prefix}_value"][index] = C.VALUE[card]
-    view[f"{prefix}_plus"][index] = C.PLUS[card]
+# ----- the kept view: blocks in table seat order, each re-encoded when its key changes -----
+SEAT_FIELDS = ("hand_sizes", "hand_backs", "spirit_of", "spirit_out", "signals")
+"""What everyone sees of one seat."""
+LOCATION_FIELDS = tuple(f.name for f in SCHEMA.fields if f.name.startswith("location_"))
+DISCARD_FIELDS = ("discarded_defense", "discarded_support", "discarded_invaders")
+DECK_FIELDS = ("deck_sizes", "top_invader_letter", "invaders_at_bottom")
+TABLE = TableLayout(SCHEMA, MAX_SEATS, {**dict.fromkeys(SEAT_FIELDS, SEATS), "hand_backs": OTHERS})
+"""The view stored in table seat order. The pending decision (it changes at nearly every
+step, so keeping it would save nothing) and the observer's own hand are written into each
+observer's vector after the gather."""
+LOCATIONS, DISCARDS, DECKS, FIRST_SEAT_BLOCK = range(4)
+KEPT_BLOCKS = FIRST_SEAT_BLOCK + MAX_SEATS
+"""Blocks: the Locations, the discards, the decks, then each seat's public rows."""
+_LOCATIONS_AT = TABLE.positions(LOCATION_FIELDS)
+_DISCARDS_AT = TABLE.positions(DISCARD_FIELDS)
+_DECKS_AT = TABLE.positions(DECK_FIELDS)
+_SEAT_AT = [TABLE.positions(SEAT_FIELDS, seat) for seat in range(MAX_SEATS)]
+_AT = {name: TABLE.at(name) for name in SCHEMA.slices}
+"""Where each field starts when stored (its row for seat 0, for a seat field)."""
+_SEAT_STARTS = [{name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(MAX_SEATS)]
+_OFFSET = {name: SCHEMA.offset(name) for name in SCHEMA.slices}
+"""Where each field starts in an observation."""
+_LETTER = C.CARD_LETTER.tolist()
+Entries = tuple[tuple[int, float], ...]
+
+
+def _card_entries(prefix: str, slot: int, card: int) -> Entries:
+    """(position in the observation, value) of what ``card`` in ``slot`` of the card fields
+    ``prefix`` shows, zeros left out."""
+    kind, at = C.KIND[card], _OFFSET
+    entries = [
+        (at[f"{prefix}_kind"] + 4 * slot + kind, 1),
+        (at[f"{prefix}_value"] + slot, C.VALUE[card]),
+        (at[f"{prefix}_plus"] + slot, C.PLUS[card]),
+    ]
     if kind == C.KIND_INVADER:
-        view[f"{prefix}_terrain"][index][C.TERRAIN[card]] = 1
-        view[f"{prefix}_letter"][index][C.CARD_LETTER[card]] = 1
+        entries.append((at[f"{prefix}_terrain"] + C.NUM_TERRAINS * slot + C.TERRAIN[card], 1))
+        entries.append((at[f"{prefix}_letter"] + len(C.LETTERS) * slot + _LETTER[card], 1))
+    return tuple((where, float(value)) for where, value in entries if value)
+
+
+def _counted_at(prefix: str, row: int, card: int) -> int:
+    """Where ``card`` is counted among ``prefix``'s Defense/Support (row ``row``) or Invaders."""
+    if C.KIND[card] == C.KIND_INVADER:
+        return _AT[f"{prefix}_invaders"] + card - C.FIRST_INVADER
+    if C.KIND[card] == C.KIND_DEFENSE:
+        return _AT[f"{prefix}_defense"] + NUM_DEFENSE_VALUES * row + C.VALUE[card] - 1
+    return _AT[f"{prefix}_support"] + NUM_SUPPORT_VALUES * row + C.VALUE[card] - 1
+
+
+def _location_faces(position: int, large: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The positions a Location card shows as one, intact and devastated."""
+    at_large = _AT["location_large"] + C.NUM_TERRAINS * position + large
+    at_small = _AT["location_small"] + C.NUM_TERRAINS * position + C.SMALL_TERRAIN[large]
+    return (at_large, at_small), (at_large, _AT["location_devastated"] + position)
+
+
+_IN_PLAY = [_card_entries("card_in_play", 0, card) for card in range(C.NUM_CARDS)]
+_HAND = [
+    [_card_entries("hand", slot, card) for card in range(C.NUM_CARDS)] for slot in range(HAND_MAX)
+]
+"""_HAND[slot][card]: a card in the observer's hand."""
+_FACES = [
+    [_location_faces(position, large) for large in range(C.NUM_TERRAINS)]
+    for position in range(C.NUM_LOCATIONS)
+]
+_STACKED = [
+    [_counted_at("location", position, card) for card in range(C.NUM_DEFENDING)]
+    for position in range(C.NUM_LOCATIONS)
+]
+_DISCARDED = [_counted_at("discarded", 0, card) for card in range(C.FIRST_SPIRIT)]
+
+
+def _frame_context(frames: list[tuple[int, ...]]) -> tuple[int, int, int]:
+    """From the top frame down: the open window's reason, the acting spirit and the card in
+    play (each -1 if none)."""
+    window = spirit = card = -1
+    for frame in reversed(frames):
+        kind = frame[0]
+        if kind == F_PLAY:
+            card = frame[2] if card < 0 else card
+        elif kind == F_SPIRIT:
+            spirit = frame[2] if spirit < 0 else spirit
+            card = frame[4] if card < 0 else card
+        elif kind == F_WINDOW and window < 0:
+            window = frame[1]
+    return window, spirit, card
 
 
 def card_in_play(game: ValenorGame) -> int:
     """The card being placed or moved (face up on the table), or -1."""
-    for frame in reversed(game.frames):
-        if frame[0] == F_PLAY:
-            return frame[2]
-        if frame[0] == F_SPIRIT and frame[4] >= 0:
-            return frame[4]
-    return -1
+    return _frame_context(game.frames)[2]
 
 
 def turn_stage(game: ValenorGame) -> int:
@@ -113,82 +194,106 @@ def turn_stage(game: ValenorGame) -> int:
     return 3 if extra else 2 if step == 1 else 4
 
 
-def build_view(
-    game: ValenorGame, player: int, view: dict[str, np.ndarray] | None = None
-) -> dict[str, np.ndarray]:
-    """``player``'s view, written into ``view`` (zeroed, laid out as SCHEMA) or a new one."""
-    view = SCHEMA.new_view() if view is None else view
-    n = game.num_players
-    _put_pending(game, player, view)
-    for index, card in enumerate(game.hands[player][:HAND_MAX]):
-        _put_card(view, "hand", index, card)
-    for seat in range(n):
-        relative = (seat - player) % n
-        view["hand_sizes"][relative] = len(game.hands[seat])
-        if game.spirit_of[seat] >= 0:
-            view["spirit_of"][relative, game.spirit_of[seat]] = 1
-        view["spirit_out"][relative] = game.spirit_out[seat]
-        view["signals"][relative, game.signals[seat]] = 1
-        if relative:
-            for index, card in enumerate(game.hands[seat][:HAND_MAX]):
-                view["hand_backs"][relative - 1, index, C.BACK[card]] = 1
-    _put_table(game, view)
+def unscaled(game: ValenorGame, player: int) -> np.ndarray:
+    """``player``'s observation before scaling: the kept view (its stale blocks encoded
+    again) turned to face ``player``, then the pending decision and ``player``'s hand."""
+    kept = game.kept()
+    values = kept.values
+    locations = _locations_key(game)
+    if kept.stale(LOCATIONS, locations, _LOCATIONS_AT):
+        _put_locations(locations, values)
+    if kept.stale(DISCARDS, tuple(game.discards), _DISCARDS_AT):
+        for card in game.discards:
+            values[_DISCARDED[card]] += 1
+    decks = _decks_key(game)
+    if kept.stale(DECKS, decks, _DECKS_AT):
+        _put_decks(decks, values)
+    for seat, hand in enumerate(game.hands):
+        seen = (tuple(hand), game.spirit_of[seat], game.spirit_out[seat], game.signals[seat])
+        if kept.stale(FIRST_SEAT_BLOCK + seat, seen, _SEAT_AT[seat]):
+            _put_seat(seat, seen, values)
+    vector = kept.observed(TABLE, game.num_players, player)
+    _put_pending(game, player, vector)
+    for slot, card in enumerate(game.hands[player][:HAND_MAX]):
+        for at, value in _HAND[slot][card]:
+            vector[at] = value
+    return vector
+
+
+def build_view(game: ValenorGame, player: int) -> FieldView:
+    """``player``'s view: the fields of :func:`unscaled`."""
+    view = SCHEMA.new_view()
+    view.buffer[:] = unscaled(game, player)
     return view
 
 
-def _put_pending(game: ValenorGame, player: int, view: dict[str, np.ndarray]) -> None:
-    n = game.num_players
+def _put_pending(game: ValenorGame, player: int, vector: np.ndarray) -> None:
+    """The decision, who takes it, whose turn it is, and what the frames show."""
+    n, at = game.num_players, _OFFSET
     if game.decision >= 0:
-        view["decision"][game.decision] = 1
-        view["decider"][(game.decider - player) % n] = 1
-    view["active"][(game.active - player) % n] = 1
-    view["turn_stage"][turn_stage(game)] = 1
-    for frame in reversed(game.frames):
-        if frame[0] == F_WINDOW:
-            view["window_reason"][frame[1]] = 1
-            break
-    for frame in reversed(game.frames):
-        if frame[0] == F_SPIRIT:
-            view["acting_spirit"][frame[2]] = 1
-            break
-    card = card_in_play(game)
+        vector[at["decision"] + game.decision] = 1
+        vector[at["decider"] + (game.decider - player) % n] = 1
+    vector[at["active"] + (game.active - player) % n] = 1
+    vector[at["turn_stage"] + turn_stage(game)] = 1
+    window, spirit, card = _frame_context(game.frames)
+    if window >= 0:
+        vector[at["window_reason"] + window] = 1
+    if spirit >= 0:
+        vector[at["acting_spirit"] + spirit] = 1
     if card >= 0:
-        _put_card(view, "card_in_play", (), card)
+        for where, value in _IN_PLAY[card]:
+            vector[where] = value
 
 
-def _put_table(game: ValenorGame, view: dict[str, np.ndarray]) -> None:
-    for position, large in enumerate(game.locations):
-        view["location_large"][position, large] = 1
-        if game.devastated[position]:
-            view["location_devastated"][position] = 1
-        else:
-            view["location_small"][position, C.SMALL_TERRAIN[large]] = 1
-        invader = game.invader_at[position]
-        view["location_invader"][position] = C.VALUE[invader] if invader >= 0 else 0
-        for card in game.defense_at[position]:
-            _count_defense(view, "location_defense", "location_support", card, position)
-        view["location_defense_sum"][position] = sum(C.VALUE[c] for c in game.defense_at[position])
-    for card in game.discards:
-        if C.KIND[card] == C.KIND_INVADER:
-            view["discarded_invaders"][card - C.FIRST_INVADER] = 1
-        else:
-            _count_defense(view, "discarded_defense", "discarded_support", card, ())
-    view["deck_sizes"][:] = (
-        len(game.defense_deck),
-        len(game.support_deck),
-        len(game.invader_deck),
-    )
-    if game.invader_deck:
-        view["top_invader_letter"][C.CARD_LETTER[game.invader_deck[-1]]] = 1
-    for place, card in enumerate(game.invader_deck[: game.known_bottom]):
-        view["invaders_at_bottom"][card - C.FIRST_INVADER] = place + 1
+def _locations_key(game: ValenorGame) -> tuple[tuple[Any, ...], ...]:
+    """Per field, the Locations left to right: card, devastated, Invader, Defense stack."""
+    stacks = tuple(map(tuple, game.defense_at))
+    return (tuple(game.locations), tuple(game.devastated), tuple(game.invader_at), stacks)
 
 
-def _count_defense(
-    view: dict[str, np.ndarray], defense: str, support: str, card: int, where: Any
-) -> None:
-    name = defense if C.KIND[card] == C.KIND_DEFENSE else support
-    view[name][where][C.VALUE[card] - 1] += 1
+def _put_locations(locations: tuple[tuple[Any, ...], ...], values: np.ndarray) -> None:
+    """Each Location's terrains, Invader value and Defense/Support counts and sum."""
+    for position, (large, devastated, invader, stack) in enumerate(zip(*locations, strict=True)):
+        for at in _FACES[position][large][devastated]:
+            values[at] = 1
+        if invader >= 0:
+            values[_AT["location_invader"] + position] = C.VALUE[invader]
+        if stack:
+            for card in stack:
+                values[_STACKED[position][card]] += 1
+            values[_AT["location_defense_sum"] + position] = sum(C.VALUE[c] for c in stack)
+
+
+def _decks_key(game: ValenorGame) -> tuple[Any, ...]:
+    """The deck sizes, the top Invader's letter (-1: none) and the Invaders known at the bottom."""
+    invaders = game.invader_deck
+    top = _LETTER[invaders[-1]] if invaders else -1
+    sizes = (len(game.defense_deck), len(game.support_deck), len(invaders))
+    return (*sizes, top, tuple(invaders[: game.known_bottom]))
+
+
+def _put_decks(decks: tuple[Any, ...], values: np.ndarray) -> None:
+    """The values of a :func:`_decks_key`."""
+    *sizes, top, bottom = decks
+    values[_AT["deck_sizes"] : _AT["deck_sizes"] + 3] = sizes
+    if top >= 0:
+        values[_AT["top_invader_letter"] + top] = 1
+    for place, card in enumerate(bottom, 1):
+        values[_AT["invaders_at_bottom"] + card - C.FIRST_INVADER] = place
+
+
+def _put_seat(seat: int, seen: tuple[Any, ...], values: np.ndarray) -> None:
+    """A seat's public rows: hand size and backs, spirit, signal."""
+    hand, spirit, laid_out, signal = seen
+    starts = _SEAT_STARTS[seat]
+    values[starts["hand_sizes"]] = len(hand)
+    backs = starts["hand_backs"]
+    for index, card in enumerate(hand[:HAND_MAX]):
+        values[backs + C.NUM_BACKS * index + C.BACK[card]] = 1
+    if spirit >= 0:
+        values[starts["spirit_of"] + spirit] = 1
+    values[starts["spirit_out"]] = laid_out
+    values[starts["signals"] + signal] = 1
 
 
 def readable_view(game: ValenorGame, player: int) -> dict[str, Any]:

@@ -58,6 +58,11 @@ from tabletop_envs.valenor.flow import (
 )
 
 TOTAL_INVADER_VALUE = sum(C.INVADER_VALUES)
+TOTAL_DEFENSE_VALUE = {
+    name: sum(C.DEFENSE_VALUES) + sum(C.VALUE[card] for card in scenario.support_ids)
+    for name, scenario in C.SCENARIOS.items()
+}
+"""All Defense and Support value in play, by scenario (checked after every automatic step)."""
 
 
 class ValenorGame(GameCore):
@@ -83,6 +88,8 @@ class ValenorGame(GameCore):
     }
     LAYOUT = LAYOUT
     SCHEMA = observation.SCHEMA
+    TABLE = observation.TABLE
+    KEPT_BLOCKS = observation.KEPT_BLOCKS
     MAX_DECISIONS = 2500
 
     def __init__(self, num_players: int, seed: int | None = None, **options: Any) -> None:
@@ -196,7 +203,7 @@ class ValenorGame(GameCore):
 
     @property
     def total_defense_value(self) -> int:
-        return sum(C.DEFENSE_VALUES) + sum(C.VALUE[c] for c in self.scenario.support_ids)
+        return TOTAL_DEFENSE_VALUE[self.scenario.name]
 
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(LAYOUT.total, dtype=np.int8)
@@ -241,9 +248,8 @@ class ValenorGame(GameCore):
         return observation.build_view(self, player)
 
     def observation(self, player: int) -> np.ndarray:
-        """``SCHEMA.encode(view(player))``, the view built in the schema's scratch buffer."""
-        schema = self.SCHEMA
-        return schema.encode(observation.build_view(self, player, schema.scratch_view()))
+        """``SCHEMA.encode(view(player))``, gathered from the kept view (see the observation)."""
+        return self.SCHEMA.scale(observation.unscaled(self, player))
 
     def readable_view(self, player: int) -> dict[str, Any]:
         return observation.readable_view(self, player)
@@ -615,6 +621,7 @@ class ValenorGame(GameCore):
             setattr(other, name, getattr(self, name)[:])
         for name in self._NESTED_FIELDS:
             setattr(other, name, [inner[:] for inner in getattr(self, name)])
+        self.copy_kept_into(other)
         return other
 
     def state_dict(self) -> dict[str, Any]:
