@@ -54,11 +54,6 @@ class SparseView:
         self.at.append(index)
         self.values.append(value)
 
-    def clear(self) -> None:
-        self.ones.clear()
-        self.at.clear()
-        self.values.clear()
-
     def fill(self, buffer: np.ndarray) -> None:
         """Write the entries into a zeroed vector laid out as the schema (unscaled)."""
         if self.ones:
@@ -80,19 +75,9 @@ class ObservationSchema:
             self.slices[field.name] = slice(offset, offset + field.size)
             offset += field.size
         self.size = offset
-        self._scratch: FieldView | None = None
         self._scales = np.concatenate(
             [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in fields]
         )
-
-    def scratch_view(self) -> FieldView:
-        """One zeroed view of this schema, reused by every call: fill it and encode it at once
-        (:meth:`encode` returns a new vector), as an observation does on the per-step path."""
-        if self._scratch is None:
-            self._scratch = self.new_view()
-        else:
-            self._scratch.buffer.fill(0.0)
-        return self._scratch
 
     def new_view(self) -> FieldView:
         """An all-zero view to fill in place; :meth:`encode` then only scales its buffer."""
@@ -161,8 +146,6 @@ SEATS = "seats"
 row r the seat r places to its left)."""
 OTHERS = "others"
 """A field whose first axis is the other seats, the observer's left neighbour first."""
-OWN = "own"
-"""A field only about the observer (its hand, its choices): stored once for every seat."""
 
 
 class TableLayout:
@@ -171,10 +154,9 @@ class TableLayout:
     A core keeps what its players see in this layout once (:class:`KeptObservation`); each
     observer's vector is then one gather through :meth:`gather`, which turns the seat axes of
     the fields named in ``seat_fields`` (``SEATS`` or ``OTHERS``) around that observer and
-    leaves rows past the player count zero, and takes an ``OWN`` field from the observer's
-    copy. ``OTHERS`` and ``OWN`` fields are stored with a row for every seat; other fields are
-    stored as observed. A core may also write observer-specific values into the gathered
-    vector itself.
+    leaves rows past the player count zero. An ``OTHERS`` field is stored with a row for
+    every seat; other fields are stored as observed. A core writes what only the observer
+    sees (its hand, its pending choice) into the gathered vector itself.
     """
 
     def __init__(
@@ -192,9 +174,9 @@ class TableLayout:
         for field in schema.fields:
             self._starts[field.name] = offset
             kind = self.seat_fields.get(field.name)
-            if kind not in (None, SEATS, OTHERS, OWN):
-                raise ValueError(f"field {field.name!r}: {kind!r} is not SEATS, OTHERS or OWN")
-            rows = field.shape[0] if kind in (SEATS, OTHERS) else 1
+            if kind not in (None, SEATS, OTHERS):
+                raise ValueError(f"field {field.name!r}: {kind!r} is not SEATS or OTHERS")
+            rows = field.shape[0] if kind else 1
             if rows != {SEATS: max_players, OTHERS: max_players - 1}.get(kind, 1):
                 raise ValueError(f"field {field.name!r} has {rows} seat rows")
             self._row_sizes[field.name] = field.size // rows
@@ -233,9 +215,8 @@ class TableLayout:
         for field in self.schema.fields:
             name, width = field.name, self._row_sizes[field.name]
             kind = self.seat_fields.get(name)
-            if kind is None or kind == OWN:
-                start = self.at(name, player if kind else 0)
-                parts.append(np.arange(start, start + width))
+            if kind is None:
+                parts.append(np.arange(self.at(name), self.at(name) + width))
                 continue
             first = 0 if kind == SEATS else 1
             for r in range(first, first + field.shape[0]):
@@ -254,45 +235,29 @@ _UNSET = object()
 class KeptObservation:
     """What a core's players see, stored once in a :class:`TableLayout` and kept up to date
     block by block: a block (a seat's rows, a table area) is encoded again only when its key
-    (a cheap summary of the state it shows) changes.
+    (a cheap summary of the state it shows) changes."""
 
-    A stale block is zeroed at once; the core then writes its values into :attr:`values`
-    directly (a few entries) or lists them in :attr:`entries` (many entries: list appends
-    are cheaper than numpy item writes), which :meth:`observed` writes in one go.
-    """
-
-    __slots__ = ("entries", "keys", "values")
+    __slots__ = ("keys", "values")
 
     def __init__(self, layout: TableLayout, blocks: int) -> None:
         self.values = np.zeros(layout.size, dtype=np.float32)
         self.keys: list[object] = [_UNSET] * blocks
-        self.entries = SparseView()
 
     def copy(self) -> KeptObservation:
-        self.flush()
         new = object.__new__(KeptObservation)
         new.values = self.values.copy()
         new.keys = self.keys[:]
-        new.entries = SparseView()
         return new
 
     def stale(self, block: int, key: object, positions: np.ndarray) -> bool:
         """Whether ``block`` must be encoded again: its ``key`` changed since the last call.
-        If so its ``positions`` are zeroed, for the core to write the block again."""
+        If so its ``positions`` are zeroed, for the core to write into :attr:`values`."""
         if self.keys[block] == key:
             return False
         self.keys[block] = key
         self.values[positions] = 0.0
         return True
 
-    def flush(self) -> None:
-        """Write the listed :attr:`entries` into :attr:`values`."""
-        entries = self.entries
-        if entries.ones or entries.at:
-            entries.fill(self.values)
-            entries.clear()
-
     def observed(self, layout: TableLayout, num_players: int, player: int) -> np.ndarray:
         """``player``'s unscaled vector; the core adds its own fields, then scales it."""
-        self.flush()
         return self.values[layout.gather(num_players, player)]

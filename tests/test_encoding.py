@@ -1,0 +1,80 @@
+"""The shared observation machinery: schema layout, and a view kept in table seat order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tabletop_envs.core.encoding import (
+    OTHERS,
+    SEATS,
+    Field,
+    KeptObservation,
+    ObservationSchema,
+    TableLayout,
+)
+
+MAX_PLAYERS = 3
+SCHEMA = ObservationSchema(
+    [
+        Field("round", (2,)),
+        Field("score", (MAX_PLAYERS, 2), 10),
+        Field("hand_sizes", (MAX_PLAYERS - 1,), 5),
+    ]
+)
+TABLE = TableLayout(SCHEMA, MAX_PLAYERS, {"score": SEATS, "hand_sizes": OTHERS})
+
+
+def stored(num_players: int) -> np.ndarray:
+    """A stored vector where each seat's rows hold 10 * seat + column + 1."""
+    kept = KeptObservation(TABLE, 1)
+    kept.values[TABLE.at("round") : TABLE.at("round") + 2] = (7, 8)
+    for seat in range(num_players):
+        kept.values[TABLE.at("score", seat)] = 10 * seat + 1
+        kept.values[TABLE.at("score", seat) + 1] = 10 * seat + 2
+        kept.values[TABLE.at("hand_sizes", seat)] = seat + 1
+    return kept.values
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_gather_turns_the_seat_rows_to_face_each_observer(num_players: int) -> None:
+    values = stored(num_players)
+    for player in range(num_players):
+        view = SCHEMA.decode(SCHEMA.scale(values[TABLE.gather(num_players, player)]))
+        assert view["round"].tolist() == [7, 8]
+        for r in range(MAX_PLAYERS):
+            seat = (player + r) % num_players
+            expected = [10 * seat + 1, 10 * seat + 2] if r < num_players else [0, 0]
+            assert view["score"][r].tolist() == expected
+        others = [(player + r) % num_players + 1 for r in range(1, num_players)]
+        assert view["hand_sizes"].tolist() == others + [0] * (MAX_PLAYERS - num_players)
+
+
+def test_the_zero_position_stays_zero_and_positions_cover_a_seat() -> None:
+    values = stored(2)
+    assert values[TABLE.zero] == 0
+    seat_one = TABLE.positions(["score", "hand_sizes"], seat=1)
+    assert sorted(values[seat_one].tolist()) == [2, 11, 12]
+    assert len(TABLE.positions(["score"])) == 2 * MAX_PLAYERS
+
+
+def test_a_block_is_stale_only_when_its_key_changes() -> None:
+    kept = KeptObservation(TABLE, 2)
+    block = TABLE.positions(["round"])
+    assert kept.stale(0, (1,), block)
+    kept.values[block] = 5
+    assert not kept.stale(0, (1,), block)
+    assert kept.values[block].tolist() == [5, 5]
+    copy = kept.copy()
+    assert kept.stale(0, (2,), block) and kept.values[block].tolist() == [0, 0]
+    assert copy.values[block].tolist() == [5, 5] and not copy.stale(0, (1,), block)
+    assert kept.stale(1, None, block)  # a never-encoded block is stale for any key
+
+
+def test_bad_seat_fields_are_named() -> None:
+    with pytest.raises(ValueError, match="no such observation fields"):
+        TableLayout(SCHEMA, MAX_PLAYERS, {"nope": SEATS})
+    with pytest.raises(ValueError, match="is not SEATS or OTHERS"):
+        TableLayout(SCHEMA, MAX_PLAYERS, {"score": "mine"})
+    with pytest.raises(ValueError, match="seat rows"):
+        TableLayout(SCHEMA, MAX_PLAYERS, {"score": OTHERS})
