@@ -159,7 +159,8 @@ def calls_per_second(budget: Budget, call: Callable[[int], object]) -> float:
 
 
 def positions(target: Target, count: int = 24, seed: int = 0) -> list[GameCore]:
-    """Cores at ``count`` points spread over seeded random games (for clone and JSON)."""
+    """Cores at ``count`` points spread over seeded random games (for clone and JSON), each
+    observed along the way as through the env (so a clone copies any kept view too)."""
     assert target.game_class is not None
     rng = np.random.default_rng(seed)
     found: list[GameCore] = []
@@ -167,6 +168,7 @@ def positions(target: Target, count: int = 24, seed: int = 0) -> list[GameCore]:
     while len(found) < count:
         game = target.game_class(target.players, seed=game_seed)
         while not game.is_terminal and len(found) < count:
+            game.observation(game.current_player)
             if rng.random() < 0.1:
                 found.append(game.clone())
             game._apply(random_legal(game.legal_mask(), rng))
