@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
-import numpy as np
-
-from tabletop_envs.core.rng import rng_from_state, rng_state
+from tabletop_envs.core.rng import clone_rng, rng_from_state, rng_state
 
 StateT = TypeVar("StateT", bound="PlainState")
 
@@ -26,18 +24,6 @@ def copy_plain(value: Any) -> Any:
     return value
 
 
-_SEED = np.random.SeedSequence(0)
-"""Seeds the bit generator a copy starts from (faster than fresh OS entropy); the copied
-state then replaces it whole."""
-
-
-def copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    """An independent PCG64 generator in ``rng``'s exact state (same future draws)."""
-    bit_generator = np.random.PCG64(_SEED)
-    bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)
-
-
 class PlainState:
     """Mixin giving ``clone``, ``state_dict`` and ``from_state_dict`` from ``STATE_FIELDS``."""
 
@@ -47,7 +33,7 @@ class PlainState:
         new = object.__new__(type(self))
         new.num_players = self.num_players
         new.options = self.options
-        new.rng = copy_generator(self.rng)
+        new.rng = clone_rng(self.rng)
         for name in self.STATE_FIELDS:
             setattr(new, name, copy_plain(getattr(self, name)))
         self.copy_kept_into(new)

@@ -14,8 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tabletop_envs.core.game import TERMINAL, GameCore, Option
-from tabletop_envs.core.rng import make_rng, rng_from_state, rng_state
-from tabletop_envs.core.state import copy_generator
+from tabletop_envs.core.rng import clone_rng, make_rng, rng_from_state, rng_state
 from tabletop_envs.valenor import cards as C
 from tabletop_envs.valenor import observation, render
 from tabletop_envs.valenor.flow import (
@@ -614,7 +613,7 @@ class ValenorGame(GameCore):
         other = ValenorGame.__new__(ValenorGame)
         other.options = self.options
         other.scenario = self.scenario
-        other.rng = copy_generator(self.rng)
+        other.rng = clone_rng(self.rng)
         for name in self._SCALAR_FIELDS:
             setattr(other, name, getattr(self, name))
         for name in self._LIST_FIELDS:
