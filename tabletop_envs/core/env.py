@@ -213,7 +213,6 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
-        self._has_reset = False
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
