@@ -50,6 +50,15 @@ def test_gather_turns_the_seat_rows_to_face_each_observer(num_players: int) -> N
         assert view["hand_sizes"].tolist() == others + [0] * (MAX_PLAYERS - num_players)
 
 
+def test_view_of_gives_the_fields_of_a_copied_vector() -> None:
+    vector = stored(2)[TABLE.gather(2, 1)]
+    view = SCHEMA.view_of(vector)
+    assert view["round"].tolist() == [7, 8]
+    assert view["score"][0].tolist() == [11, 12] and view["hand_sizes"].tolist() == [1, 0]
+    vector[:] = 0
+    assert view["round"].tolist() == [7, 8]
+
+
 def test_the_zero_position_stays_zero_and_positions_cover_a_seat() -> None:
     values = stored(2)
     assert values[TABLE.zero] == 0

@@ -87,6 +87,12 @@ class ObservationSchema:
             {f.name: buffer[self.slices[f.name]].reshape(f.shape) for f in self.fields},
         )
 
+    def view_of(self, vector: np.ndarray) -> FieldView:
+        """The fields of an unscaled vector laid out as the schema (copied)."""
+        view = self.new_view()
+        view.buffer[:] = vector
+        return view
+
     def offset(self, name: str) -> int:
         """Where field ``name`` starts in the vector (for :class:`SparseView` indices)."""
         return self.slices[name].start

@@ -222,9 +222,7 @@ def unscaled(game: ValenorGame, player: int) -> np.ndarray:
 
 def build_view(game: ValenorGame, player: int) -> FieldView:
     """``player``'s view: the fields of :func:`unscaled`."""
-    view = SCHEMA.new_view()
-    view.buffer[:] = unscaled(game, player)
-    return view
+    return SCHEMA.view_of(unscaled(game, player))
 
 
 def _put_pending(game: ValenorGame, player: int, vector: np.ndarray) -> None:

@@ -147,9 +147,7 @@ _AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
 
 def build_view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
     """``player``'s view as the numeric fields of :data:`SCHEMA`."""
-    view = SCHEMA.new_view()
-    view.buffer[:] = unscaled_view(game, player)
-    return view
+    return SCHEMA.view_of(unscaled_view(game, player))
 
 
 def encode(game: ValiantWarsGame, player: int) -> np.ndarray:
