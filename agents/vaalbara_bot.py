@@ -42,18 +42,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import SeededAgent
-from tabletop_envs.vaalbara.cards import (
+from tabletop_envs.vaalbara.observer import SCHEMA
+from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
     FOREST_VALUE,
     KIND_TYPE_INDEX,
     LAND_CARDS,
     LAND_KINDS,
     LAND_TYPES,
+    LAYOUT,
     MAX_PLAYERS,
     MOUNTAIN_BONUS,
     RIVER_INITIATIVE_CAP,
     ROUNDS,
-    SEGMENTS,
     TYPE_BONUS,
     Character,
     Decision,
@@ -61,7 +62,6 @@ from tabletop_envs.vaalbara.cards import (
     LandType,
     land_cards_for,
 )
-from tabletop_envs.vaalbara.observation import SCHEMA
 
 C = Character
 T = LandType
@@ -297,7 +297,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         mask = observation["action_mask"]
         seen = Seen(observation["observation"])
-        segment = SEGMENTS[seen.decision]
+        segment = LAYOUT.segment_of(seen.decision)
         options = [int(a) - segment.offset for a in np.flatnonzero(mask)]
         if not options:
             raise ValueError(f"{agent} has no legal action to choose from")

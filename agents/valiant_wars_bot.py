@@ -123,9 +123,9 @@ class ValiantWarsHeuristicAgent(SeededAgent):
         segment = SEGMENTS[decision]
         options = [int(a) - segment.offset for a in legal]
         choose = {
-            Decision.REVEAL: self._reveal_or_stop,
-            Decision.PLAYER: self._choose_player,
-            Decision.CARD: self._choose_card,
+            Decision.REVEAL_OR_STOP: self._reveal_or_stop,
+            Decision.CHOOSE_PLAYER: self._choose_player,
+            Decision.CHOOSE_CARD: self._choose_card,
             Decision.BUY: self._buy,
         }[decision]
         return segment.offset + choose(view, options)

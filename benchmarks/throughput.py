@@ -42,7 +42,7 @@ import tabletop_envs
 from agents.arena import MatchSpec, play_games
 from agents.cli import OneLineParser, positive_int
 from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
-from tabletop_envs.core.game import TERMINAL, GameCore
+from tabletop_envs.core.game import NO_SEAT, GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 
 REFERENCE = "connect_four_v3"
@@ -292,7 +292,7 @@ class NullCore(VaalbaraGame):
 
     @property
     def current_player(self) -> int:
-        return TERMINAL if self.made >= self.DECISIONS else self.made % self.num_players
+        return NO_SEAT if self.made >= self.DECISIONS else self.made % self.num_players
 
     def legal_mask(self) -> np.ndarray:
         return self.MASK.copy()

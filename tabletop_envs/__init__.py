@@ -1,23 +1,35 @@
 """tabletop-envs: PettingZoo AEC environments for tabletop card and board games.
 
-``GAMES`` maps each environment name to its module; ``make(name, **kwargs)`` builds the
-wrapped environment (``env()``), and ``make(name, raw=True, ...)`` the raw one.
+``GAMES`` maps each environment name to the package that registers it;
+``from tabletop_envs import vaalbara_v0`` imports that package on first use and gives its
+``env()``, ``raw_env()`` and ``Game``. ``make(name, **kwargs)`` builds the wrapped
+environment, and ``make(name, raw=True, ...)`` the raw one.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.util
+import sys
+from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Any
 
 __version__ = "0.1.0"
 
 GAMES: dict[str, str] = {
-    "vaalbara_v0": "tabletop_envs.vaalbara_v0",
-    "valenor_v0": "tabletop_envs.valenor_v0",
-    "valiant_wars_v0": "tabletop_envs.valiant_wars_v0",
+    "vaalbara_v0": "tabletop_envs.vaalbara",
+    "valenor_v0": "tabletop_envs.valenor",
+    "valiant_wars_v0": "tabletop_envs.valiant_wars",
 }
-"""Environment name -> module path; each module has ``env()``, ``raw_env()`` and ``Game``."""
+"""Environment name -> the game package whose ``__init__`` registers it."""
+
+
+def add_game(name: str, package: str) -> None:
+    """Make the game that ``package`` registers as ``name`` known (a game outside this
+    package, e.g. a test game); it then joins ``make``, the CLIs and the test suites."""
+    GAMES[name] = package
 
 
 def resolve_name(name: str) -> str:
@@ -31,7 +43,14 @@ def resolve_name(name: str) -> str:
 
 
 def game_module(name: str) -> ModuleType:
-    return importlib.import_module(GAMES[resolve_name(name)])
+    """The env module of game ``name``: ``env()``, ``raw_env`` and ``Game``."""
+    name = resolve_name(name)
+    importlib.import_module(GAMES[name])
+    from tabletop_envs.core.registry import ENV_MODULES
+
+    if name not in ENV_MODULES:
+        raise ValueError(f"package {GAMES[name]} does not register {name}")
+    return ENV_MODULES[name]
 
 
 def make(name: str, raw: bool = False, **kwargs: Any) -> Any:
@@ -40,4 +59,22 @@ def make(name: str, raw: bool = False, **kwargs: Any) -> Any:
     return module.raw_env(**kwargs) if raw else module.env(**kwargs)
 
 
-__all__ = ["GAMES", "__version__", "game_module", "make", "resolve_name"]
+class _EnvModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``tabletop_envs.<game>_v<N>``: the module its game package registers."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        parent, _, name = fullname.rpartition(".")
+        if parent != __name__ or name not in GAMES:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType:
+        return game_module(spec.name.rpartition(".")[2])
+
+    def exec_module(self, module: ModuleType) -> None:
+        """Nothing to run: registration built the module."""
+
+
+sys.meta_path.append(_EnvModuleFinder())
+
+__all__ = ["GAMES", "__version__", "add_game", "game_module", "make", "resolve_name"]

@@ -1,107 +1,40 @@
-"""The evaluation harness on a tiny test-only game: rotation, reproducibility, reports, CLI."""
+"""The evaluation harness on the toy game (tests/toygame): rotation, reproducibility,
+reports, CLI."""
 
 from __future__ import annotations
 
 import csv
 import json
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pytest
+from toygame.spec import LAYOUT, Decision
 
-import tabletop_envs
 from agents.arena import GameRecord, MatchSpec, game_seeds, lineup, play_games
 from agents.base import Agent
 from agents.heuristics import HEURISTIC_BOTS
 from benchmarks.evaluate import main
 from benchmarks.report import agent_labels, summarise
-from tabletop_envs.core import ActionLayout, GameCore, TabletopAECEnv, env_metadata, wrap
-from tabletop_envs.core.encoding import Field, ObservationSchema
-from tabletop_envs.core.state import PlainState
 
 TOY = "highcard_v0"
 
 
-class HighCard(PlainState, GameCore):
-    """Each seat holds a card 0..9 and may redraw it once; the highest card wins (ties share)."""
-
-    NAME = "highcard"
-    MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 4, 2
-    LAYOUT = ActionLayout([("keep_or_redraw", 2)])
-    SCHEMA = ObservationSchema([Field("card", (1,), 9.0)])
-    MAX_DECISIONS = 4
-    STATE_FIELDS = ("cards", "turn")
-
-    def __init__(self, num_players: int = 2, seed: int | None = None, **options: Any) -> None:
-        super().__init__(num_players, seed, **options)
-        self.cards = [int(c) for c in self.rng.integers(0, 10, num_players)]
-        self.turn = 0
-
-    @property
-    def current_player(self) -> int:
-        return self.turn if self.turn < self.num_players else -1
-
-    def legal_mask(self) -> np.ndarray:
-        return np.ones(2, dtype=np.int8) if not self.is_terminal else np.zeros(2, np.int8)
-
-    def _apply(self, action: int) -> None:
-        if action == 1:
-            self.cards[self.turn] = int(self.rng.integers(0, 10))
-        self.turn += 1
-
-    def view(self, player: int) -> dict[str, Any]:
-        return {"card": [self.cards[player]]}
-
-    def readable_view(self, player: int) -> dict[str, Any]:
-        return {"your card": self.cards[player]}
-
-    def scores(self) -> list[int]:
-        return list(self.cards)
-
-    def winners(self) -> list[int]:
-        best = max(self.cards)
-        return [p for p, card in enumerate(self.cards) if card == best] if self.is_terminal else []
-
-    def returns(self) -> np.ndarray:
-        won = self.winners()
-        return np.array([1.0 if p in won else -1.0 for p in range(self.num_players)]) * bool(won)
-
-    def action_to_str(self, action: int) -> str:
-        return ("keep", "redraw")[action]
-
-    def render_text(self, viewer: int | None = None) -> str:
-        return f"cards {self.cards}"
-
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> HighCard:
-        return self.clone()
-
-
-class raw_env(TabletopAECEnv):
-    game_class = HighCard
-    metadata: ClassVar = env_metadata(TOY)
-
-
-def env(**kwargs: Any) -> Any:
-    return wrap(raw_env(**kwargs))
-
-
-Game = HighCard
-
-
 class KeepHighAgent(Agent):
-    """Keeps a card of 5 or more, redraws otherwise: better than random."""
+    """Keeps a card of 5 or more and stakes 2 on it; redraws a low card and stakes 1."""
 
     def __init__(self, seed: int | None = None) -> None:
         pass
 
     def act(self, observation: Any, agent: str) -> int:
         card = round(float(observation["observation"][0]) * 9)
-        return 0 if card >= 5 else 1
+        keep_or_low, swap_or_high = np.flatnonzero(observation["action_mask"])
+        staking = keep_or_low == LAYOUT.segment_of(Decision.STAKE).offset
+        return int(swap_or_high if (card >= 5) == staking else keep_or_low)
 
 
 @pytest.fixture(autouse=True)
 def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(tabletop_envs.GAMES, TOY, __name__)
     monkeypatch.setitem(HEURISTIC_BOTS, TOY, f"{__name__}:KeepHighAgent")
 
 

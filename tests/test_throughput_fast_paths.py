@@ -68,7 +68,7 @@ def test_env_masks_and_observations_are_the_cores(name: str, players: int) -> No
 
 def test_bounded_view_caches_give_the_same_observations(monkeypatch) -> None:
     """With caches that keep clearing, every observation is still the generic encoding."""
-    from tabletop_envs.vaalbara import observation as vaalbara_view
+    from tabletop_envs.vaalbara import observer as vaalbara_view
 
     monkeypatch.setattr(vaalbara_view, "REALM_CACHE_SIZE", 2)
     game = tabletop_envs.game_module("vaalbara_v0").Game(3, seed=11)

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
+from tabletop_envs.vaalbara_v0 import Game
 
 from agents.base import RandomAgent
 from agents.loading import make_agent
 from agents.policy import PolicyAgent, load_policy, read_policy
-from tabletop_envs.vaalbara_v0 import Game
 from training.export import export_actor
 from training.opponents import BotOpponent, OpponentPool
 from training.selfplay import SelfPlayEnv, SelfPlayVecEnv, advance_opponents

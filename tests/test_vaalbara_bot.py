@@ -9,8 +9,8 @@ from agents.base import RandomAgent
 from agents.heuristics import heuristic_agent
 from agents.vaalbara_bot import VaalbaraHeuristicAgent
 from tabletop_envs import make
-from tabletop_envs.vaalbara.cards import LAND_CARDS, LAYOUT, Character, Decision, LandKind
 from tabletop_envs.vaalbara.rules import VaalbaraGame
+from tabletop_envs.vaalbara.spec import LAND_CARDS, LAYOUT, Character, Decision, LandKind
 
 C = Character
 K = LandKind

@@ -8,7 +8,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from tabletop_envs.vaalbara.cards import (
+from tabletop_envs.vaalbara.rules import VaalbaraGame
+from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
     LAND_CARDS,
     LAYOUT,
@@ -20,7 +21,6 @@ from tabletop_envs.vaalbara.cards import (
     land_cards_for,
     omen_order,
 )
-from tabletop_envs.vaalbara.rules import VaalbaraGame
 
 C = Character
 K = LandKind

@@ -68,7 +68,7 @@ def test_saboteur_with_another_rogue_forces_three_draws_on_one_player() -> None:
     assert player_options(game) == {1, 2}
     target(game, 1)
     assert len(game.lines[1]) == 4
-    assert game.decision == Decision.PLAYER, "the extra card for the other Rogue"
+    assert game.decision == Decision.CHOOSE_PLAYER, "the extra card for the other Rogue"
     target(game, 1)
     assert len(game.lines[1]) == 5 and len(game.lines[2]) == 2
 
@@ -87,7 +87,7 @@ def test_saboteur_without_another_rogue_forces_two() -> None:
     game = make_game(2, {0: [C(Kind.SABOTEUR), *FILL], 1: FILL})
     reveal_step(game)
     assert len(game.lines[1]) == 3, "the only opponent is chosen automatically"
-    assert game.decision == Decision.REVEAL
+    assert game.decision == Decision.REVEAL_OR_STOP
 
 
 def test_saboteur_second_draw_skips_a_player_who_went_out() -> None:
@@ -98,7 +98,8 @@ def test_saboteur_second_draw_skips_a_player_who_went_out() -> None:
     reveal_step(game)
     target(game, 1)
     assert game.out[1]
-    assert game.decision == Decision.REVEAL and len(game.lines[2]) == 3, "then player 2 draws"
+    assert game.decision == Decision.REVEAL_OR_STOP, "then player 2 draws"
+    assert len(game.lines[2]) == 3
 
 
 def test_priestess_forces_one_draw_per_face_up_mystic() -> None:
@@ -151,7 +152,7 @@ def test_general_blocks_brigand_entirely() -> None:
     game = make_game(2, {0: [C(Kind.GENERAL), GOLD, *FILL], 1: [GOLD, C(Kind.BRIGAND), *FILL]})
     reveal_step(game)
     reveal_step(game)
-    assert len(game.lines[0]) == 2 and game.decision == Decision.REVEAL
+    assert len(game.lines[0]) == 2 and game.decision == Decision.REVEAL_OR_STOP
 
 
 def test_players_who_went_out_cannot_be_targeted() -> None:
@@ -169,7 +170,7 @@ def test_assassin_flips_an_opposing_champion_but_never_the_hero() -> None:
         reveal_step(game)
     assert player_options(game) == {1, -1}, "player 2 has no Champion; never oneself"
     target(game, 1)
-    assert game.decision == Decision.CARD and game.pending_options == [1, 2]
+    assert game.decision == Decision.CHOOSE_CARD and game.pending_options == [1, 2]
     act(game, "choose_card", 1)
     assert game.face_up[1] == [1, 0, 1]
 
@@ -178,7 +179,7 @@ def test_assassin_has_no_target_against_a_lone_hero() -> None:
     game = make_game(2, {0: [GOLD, C(Kind.ASSASSIN), *FILL], 1: [C(Kind.HERO), *FILL]})
     reveal_step(game)
     reveal_step(game)
-    assert game.decision == Decision.REVEAL and all(game.face_up[1])
+    assert game.decision == Decision.REVEAL_OR_STOP and all(game.face_up[1])
 
 
 def test_lunar_witch_target_chooses_which_champion_to_flip() -> None:
@@ -191,7 +192,7 @@ def test_lunar_witch_target_chooses_which_champion_to_flip() -> None:
     reveal_step(game)
     assert player_options(game) == {1, 2}, "never yourself; mandatory"
     target(game, 1)
-    assert game.decision == Decision.CARD and game.decider == 1
+    assert game.decision == Decision.CHOOSE_CARD and game.decider == 1
     act(game, "choose_card", 0)
     assert game.face_up[1] == [0, 1]
 
@@ -238,11 +239,11 @@ def test_dancer_never_copies_the_hero_and_chooses_among_several() -> None:
     game = make_game(2, {0: [C(Kind.HERO), C(Kind.DANCER), *FILL], 1: FILL})
     reveal_step(game)
     reveal_step(game)
-    assert game.copies[0][1] == -1 and game.decision == Decision.REVEAL
+    assert game.copies[0][1] == -1 and game.decision == Decision.REVEAL_OR_STOP
     game = make_game(2, {0: [C(Kind.MONK), C(Kind.GUARD), C(Kind.DANCER), *FILL], 1: FILL})
     for _ in range(3):
         reveal_step(game)
-    assert game.decision == Decision.CARD and game.pending_options == [0, 1]
+    assert game.decision == Decision.CHOOSE_CARD and game.pending_options == [0, 1]
     act(game, "choose_card", 0)
     assert game.gold(0) == 2 + 2
 

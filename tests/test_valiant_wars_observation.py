@@ -94,9 +94,9 @@ def test_lines_decks_and_market_are_public_and_relative() -> None:
 def test_pending_decision_context_is_shown_to_the_decider_only() -> None:
     game = make_game(3, {0: [C(Kind.BRIGAND), *FILL], 1: FILL, 2: FILL})
     reveal_step(game)
-    assert game.decision == Decision.PLAYER and game.decider == 0
+    assert game.decision == Decision.CHOOSE_PLAYER and game.decider == 0
     mine, theirs = game.view(0), game.view(1)
-    assert mine["decision"][Decision.PLAYER] == 1 and mine["effect"][Kind.BRIGAND] == 1
+    assert mine["decision"][Decision.CHOOSE_PLAYER] == 1 and mine["effect"][Kind.BRIGAND] == 1
     assert not theirs["decision"].any() and theirs["to_move"][2] == 1
 
 
@@ -121,7 +121,7 @@ def test_actions_are_named_in_words() -> None:
     assert game.action_to_str(LAYOUT["choose_player"].action(5)) == "target nobody"
     assert "Gold card" in game.action_to_str(LAYOUT["buy"].action(5))
     text = game.readable_view(0)
-    assert text["players"][0]["line"] == ["Brigand"] and text["deciding"] == "player"
+    assert text["players"][0]["line"] == ["Brigand"] and text["deciding"] == "choose_player"
 
 
 def test_env_plays_a_full_game() -> None:

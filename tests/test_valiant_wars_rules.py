@@ -77,20 +77,20 @@ def act(game: ValiantWarsGame, segment: str, option: int) -> None:
 
 def reveal_step(game: ValiantWarsGame, stop: tuple[int, ...] = ()) -> None:
     """Answer one whole reveal step: everyone asked reveals, except the seats in ``stop``."""
-    assert game.decision == Decision.REVEAL
+    assert game.decision == Decision.REVEAL_OR_STOP
     for _ in range(len(game.choosers)):
         act(game, "reveal_or_stop", STOP if game.decider in stop else REVEAL)
 
 
 def target(game: ValiantWarsGame, seat: int) -> None:
     """Answer a choose_player decision with the absolute ``seat``."""
-    assert game.decision == Decision.PLAYER
+    assert game.decision == Decision.CHOOSE_PLAYER
     act(game, "choose_player", (seat - game.decider) % game.num_players)
 
 
 def player_options(game: ValiantWarsGame) -> set[int]:
     """Absolute seats a pending choose_player decision allows (-1: nobody)."""
-    assert game.decision == Decision.PLAYER
+    assert game.decision == Decision.CHOOSE_PLAYER
     n = game.num_players
     return {-1 if o == NOBODY else (game.decider + o) % n for o in game.pending_options}
 
@@ -110,7 +110,7 @@ def test_setup_decks_supply_market_and_targets(players: int, target_vp: int) -> 
     assert len(game.market) == 5
     assert len(game.champion_deck) + 5 == NUM_CHAMPION_CARDS == 60
     assert sorted(game.location_deck) == list(range(NUM_LOCATIONS))
-    assert game.decision == Decision.REVEAL and game.decider == game.first
+    assert game.decision == Decision.REVEAL_OR_STOP and game.decider == game.first
 
 
 def test_target_vp_option_and_bad_values() -> None:

@@ -73,13 +73,21 @@ def test_a_game_reads_the_same_through_both_stacks(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_out_of_range_actions_fail_the_stock_assertion(name: str) -> None:
-    env = tabletop_envs.make(name)
-    env.reset(seed=0)
-    total = env.action_space(env.agent_selection).n
-    for bad in (total, -1, 1.5, "0", np.int64(total)):
-        with pytest.raises(AssertionError, match="action is not in action space"):
-            env.step(bad)
+def test_actions_that_are_no_integer_in_range_raise_a_value_error(name: str) -> None:
+    """In both illegal_action modes, through env() and raw_env(): a ValueError naming the
+    accepted range, and nothing changes (the stock wrapper raised a bare AssertionError)."""
+    for mode in ("terminate", "raise"):
+        for raw in (False, True):
+            env = tabletop_envs.make(name, raw=raw, illegal_action=mode)
+            env.reset(seed=0)
+            total = env.action_space(env.agent_selection).n
+            before = env.unwrapped.game.to_json()
+            bad_actions = (total, 999, -1, 1.5, 3.0, float("nan"), "0", None, True, np.bool_(1))
+            for bad in (*bad_actions, np.array([0]), np.array(0), np.int64(total)):
+                with pytest.raises(ValueError, match=rf"not an integer in 0\.\.{total - 1}"):
+                    env.step(bad)
+            assert env.unwrapped.game.to_json() == before
+            assert not any(env.unwrapped.terminations.values())
     legal = np.flatnonzero(env.last()[0]["action_mask"])
     before = env.unwrapped.game.to_json()
     env.step(np.int64(legal[0]))  # numpy integers pass, as with the stock check

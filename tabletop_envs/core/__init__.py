@@ -2,16 +2,18 @@
 
 from tabletop_envs.core.actions import ActionLayout, Segment
 from tabletop_envs.core.env import TabletopAECEnv, agent_name, env_metadata, wrap
-from tabletop_envs.core.game import TERMINAL, GameCore, Option
+from tabletop_envs.core.game import NO_SEAT, GameCore, Option, Pending, StateError
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
 
 __all__ = [
+    "NO_SEAT",
     "REWARD_MODES",
-    "TERMINAL",
     "ActionLayout",
     "GameCore",
     "Option",
+    "Pending",
     "Segment",
+    "StateError",
     "TabletopAECEnv",
     "agent_name",
     "competitive_returns",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
+from typing import Any
 
 import numpy as np
 
@@ -248,6 +249,15 @@ class KeptObservation:
     def __init__(self, layout: TableLayout, blocks: int) -> None:
         self.values = np.zeros(layout.size, dtype=np.float32)
         self.keys: list[object] = [_UNSET] * blocks
+
+    @classmethod
+    def of(cls, game: Any, layout: TableLayout, blocks: int) -> KeptObservation:
+        """The kept view stored in ``game.observer_cache`` (made on first use; a clone
+        starts from a copy, a loaded game from nothing)."""
+        kept = game.observer_cache
+        if kept is None:
+            kept = game.observer_cache = cls(layout, blocks)
+        return kept
 
     def copy(self) -> KeptObservation:
         new = object.__new__(KeptObservation)

@@ -1,7 +1,8 @@
 """One PettingZoo AEC environment that serves every game core.
 
-Illegal actions, terminal handling, reward bookkeeping and agent selection live here once.
-A game's ``<game>_v0`` module only names its core and metadata via :func:`make_env_module`.
+Illegal actions, terminal handling, reward bookkeeping, seeding and agent selection live
+here once; :func:`tabletop_envs.core.registry.register` makes each game's ``raw_env`` and
+``env()`` from it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tabletop_envs.core.game import GameCore
+from tabletop_envs.core.game import GameCore, action_index
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 RENDER_MODES = ("ansi", "human")
@@ -68,6 +69,8 @@ class TabletopAECEnv(AECEnv):
         self._no_mask = np.zeros(cls.LAYOUT.total, dtype=np.int8)
         self._mask: np.ndarray | None = None
         """The mover's legal mask, computed once per step (by observe or step) and reused."""
+        self._seeds: np.random.Generator | None = None
+        """Seeds for unseeded resets, derived from the last ``reset(seed=s)``."""
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -77,6 +80,12 @@ class TabletopAECEnv(AECEnv):
 
     # ----- lifecycle ------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game: dealt from ``seed``; without one, from the next seed of the stream
+        that the last seeded reset started (gymnasium's convention), else fresh entropy."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        elif self._seeds is not None:
+            seed = int(self._seeds.integers(2**63))
         self.game = self.game_class(self.num_players, seed=seed, **self.game_options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -119,8 +128,8 @@ class TabletopAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         mask = self._legal_mask()
-        choice = -1 if action is None else int(action)
-        if not (0 <= choice < mask.shape[0]) or not mask[choice]:
+        choice = action_index(action, mask.shape[0])
+        if not mask[choice]:
             self._illegal(agent, action, mask)
             return
         self._cumulative_rewards[agent] = 0.0
@@ -224,19 +233,16 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper`` with a plain ``int`` action checked by one
-    comparison (anything else goes through the stock ``Discrete.contains`` check)."""
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, its check left to the env: an action that
+    is not an integer in range raises the env's ``ValueError`` naming the accepted range
+    (not a bare ``AssertionError``), in both ``illegal_action`` modes."""
 
     def __init__(self, env: TabletopAECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
-        self._action_count = env.unwrapped.game_class.LAYOUT.total
 
     def step(self, action: Any) -> None:
-        if type(action) is int and 0 <= action < self._action_count:
-            self._raw.step(action)
-        else:
-            super().step(action)
+        self._raw.step(action)
 
 
 for _name in HOT_ATTRIBUTES:

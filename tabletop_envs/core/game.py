@@ -2,28 +2,42 @@
 
 A core holds the whole state of one game, including its random generator, and knows
 nothing of PettingZoo. Decisions are primitive: one flat ``Discrete`` action space split
-into named segments (:class:`~tabletop_envs.core.actions.ActionLayout`), and only the
-segment of the pending decision is ever legal.
+into one segment per decision kind (:meth:`ActionLayout.for_decisions`); the core names
+the pending decision (its kind, the deciding seat, the legal options inside the kind's
+segment) and everything else (the mask, legality checks, loading checks) is built here.
+
+A game's rules module defines the core and imports only its spec and ``core``; its observer
+(``view``, ``observation``, ``SCHEMA``) and text (``action_to_str``, ``readable_view``,
+``render_text``) are bound to the core by :func:`tabletop_envs.core.registry.register`.
 """
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from types import ModuleType
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
 from tabletop_envs.core.actions import ActionLayout
-from tabletop_envs.core.encoding import KeptObservation, ObservationSchema, TableLayout
+from tabletop_envs.core.encoding import ObservationSchema
 from tabletop_envs.core.rng import make_rng
 
-TERMINAL = -1
-"""``current_player`` once the game is over."""
+NO_SEAT = -1
+"""The seat of no one: ``current_player`` once the game is over, an unset seat in a state."""
 
 GameT = TypeVar("GameT", bound="GameCore")
+
+
+class Pending(NamedTuple):
+    """The decision to make now: its kind, the deciding seat, the legal options."""
+
+    kind: int
+    seat: int
+    options: Sequence[int]
 
 
 @dataclass(frozen=True)
@@ -46,8 +60,32 @@ class Option:
         return value
 
 
+class StateError(ValueError):
+    """A state that breaks one of its game's invariants (raised when loading a save)."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+
+
+def is_int(value: Any) -> bool:
+    """Whether ``value`` is an integer (Python or numpy), not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def action_index(action: Any, total: int) -> int:
+    """``action`` as an ``int`` in ``0..total-1``; anything else raises a ValueError.
+
+    Python and numpy integers are accepted; ``bool``, floats (even ``3.0``), strings,
+    arrays and ``None`` are not, so nothing is truncated or guessed.
+    """
+    if (type(action) is int or is_int(action)) and 0 <= action < total:
+        return int(action)
+    raise ValueError(f"action {action!r} is not an integer in 0..{total - 1}")
+
+
 class GameCore(ABC):
-    """One game in progress: state, legal actions, transitions, views and returns."""
+    """One game in progress: state, the pending decision, transitions and returns."""
 
     NAME: ClassVar[str]
     MIN_PLAYERS: ClassVar[int]
@@ -56,13 +94,19 @@ class GameCore(ABC):
     COOPERATIVE: ClassVar[bool] = False
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
     LAYOUT: ClassVar[ActionLayout]
-    SCHEMA: ClassVar[ObservationSchema]
     MAX_DECISIONS: ClassVar[int]
     """An upper bound on decisions in one game, tested by the conformance suite."""
-    TABLE: ClassVar[TableLayout | None] = None
-    """How a core that keeps its players' view up to date stores it (:meth:`kept`)."""
-    KEPT_BLOCKS: ClassVar[int] = 0
-    """The blocks of that store, each encoded again only when its part of the state changes."""
+    OBSERVER: ClassVar[ModuleType]
+    """The game's observer module (``SCHEMA``, ``view``, ``observation``), bound by
+    :func:`~tabletop_envs.core.registry.register`."""
+    TEXT: ClassVar[ModuleType]
+    """The game's text module (``action_to_str``, ``readable_view``, ``render_text``)."""
+    SCHEMA: ClassVar[ObservationSchema]
+    """The observer's schema, bound with it."""
+    observer_cache: Any = None
+    """What the observer keeps for this game (an object with ``copy()``, e.g. a
+    :class:`~tabletop_envs.core.encoding.KeptObservation`): copied by :meth:`clone`, never
+    saved."""
 
     def __init__(self, num_players: int, seed: int | None = None, **options: Any) -> None:
         self.num_players = self.check_players(num_players)
@@ -72,8 +116,10 @@ class GameCore(ABC):
     # ----- construction helpers -----------------------------------------------------
     @classmethod
     def check_players(cls, num_players: int) -> int:
-        if not isinstance(num_players, (int, np.integer)) or not (
-            cls.MIN_PLAYERS <= num_players <= cls.MAX_PLAYERS
+        if (
+            isinstance(num_players, (bool, np.bool_))
+            or not isinstance(num_players, (int, np.integer))
+            or not (cls.MIN_PLAYERS <= num_players <= cls.MAX_PLAYERS)
         ):
             raise ValueError(
                 f"{cls.NAME} takes {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players, "
@@ -84,6 +130,8 @@ class GameCore(ABC):
     @classmethod
     def resolve_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``options``; unknown names raise a ValueError."""
+        if not isinstance(options, Mapping):
+            raise ValueError(f"options must be a mapping, not {type(options).__name__}")
         unknown = sorted(set(options) - set(cls.OPTIONS))
         if unknown:
             raise ValueError(
@@ -95,41 +143,28 @@ class GameCore(ABC):
             resolved[name] = cls.OPTIONS[name].check(name, value)
         return resolved
 
-    # ----- the per-step contract ----------------------------------------------------
+    # ----- the rules: what a game's rules module writes -------------------------------
     @property
     @abstractmethod
     def current_player(self) -> int:
-        """The seat that decides next, or :data:`TERMINAL`."""
+        """The seat that decides next, or :data:`NO_SEAT` once the game is over."""
 
     @abstractmethod
-    def legal_mask(self) -> np.ndarray:
-        """int8 mask over ``LAYOUT.total`` actions for the current player."""
+    def pending_kind(self) -> int:
+        """The kind of the pending decision (a member of the game's decision enum)."""
+
+    @abstractmethod
+    def legal_options(self) -> Sequence[int]:
+        """The legal options of the pending decision, as indices inside its segment."""
 
     @abstractmethod
     def _apply(self, action: int) -> None:
         """Apply a legal action for the current player (no checks)."""
 
     @abstractmethod
-    def view(self, player: int) -> dict[str, Any]:
-        """Exactly what ``player`` may know, as the numeric fields of ``SCHEMA``."""
-
-    @abstractmethod
-    def readable_view(self, player: int) -> dict[str, Any]:
-        """``player``'s view in words and plain data, for people and debugging."""
-
-    @abstractmethod
     def returns(self) -> np.ndarray:
         """Per-player returns; all zero until the game is over."""
 
-    @abstractmethod
-    def action_to_str(self, action: int) -> str:
-        """The action in a person's words."""
-
-    @abstractmethod
-    def render_text(self, viewer: int | None = None) -> str:
-        """The table as text: everything (``viewer=None``) or one player's view."""
-
-    # ----- copying, saving, hidden information --------------------------------------
     @abstractmethod
     def clone(self: GameT) -> GameT:
         """An independent copy, random generator included."""
@@ -141,46 +176,47 @@ class GameCore(ABC):
     @classmethod
     @abstractmethod
     def from_state_dict(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
-        """Rebuild a game saved by :meth:`state_dict`."""
+        """Rebuild a game saved by :meth:`state_dict` (structure checked, not invariants)."""
 
     @abstractmethod
     def resample_hidden(self: GameT, player: int, rng: np.random.Generator) -> GameT:
         """A copy with all that ``player`` cannot see redrawn, consistent with its view."""
 
-    # ----- shared behaviour ----------------------------------------------------------
-    def kept(self) -> KeptObservation:
-        """The kept view of this game (made on first use; a clone starts from a copy)."""
-        kept = self.__dict__.get("_kept")
-        if kept is None:
-            assert self.TABLE is not None, f"{self.NAME} keeps no observation"
-            kept = self.__dict__["_kept"] = KeptObservation(self.TABLE, self.KEPT_BLOCKS)
-        return kept
+    def check_invariants(self) -> Iterator[tuple[str, str]]:
+        """Each broken invariant of this state as (field, problem); a game lists its own
+        (cards conserved, values in range, the pending decision consistent)."""
+        return iter(())
 
-    def copy_kept_into(self, clone: GameCore) -> None:
-        """Give ``clone`` a copy of this game's kept view, if any (it stays valid: every
-        block is checked against the state before use)."""
-        kept = self.__dict__.get("_kept")
-        if kept is not None:
-            clone.__dict__["_kept"] = kept.copy()
-
+    # ----- built here from the rules ---------------------------------------------------
     @property
     def is_terminal(self) -> bool:
-        return self.current_player == TERMINAL
+        return self.current_player == NO_SEAT
 
-    def observation(self, player: int) -> np.ndarray:
-        """The float32 vector of ``SCHEMA``, encoded from ``view(player)`` alone."""
-        return self.SCHEMA.encode(self.view(player))
+    def pending(self) -> Pending | None:
+        """The decision to make now, or ``None`` once the game is over."""
+        if self.is_terminal:
+            return None
+        return Pending(self.pending_kind(), self.current_player, self.legal_options())
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over ``LAYOUT.total`` actions: the pending decision's legal options."""
+        mask = np.zeros(self.LAYOUT.total, dtype=np.int8)
+        if self.current_player != NO_SEAT:
+            offset = self.LAYOUT.kind_segments[self.pending_kind()].offset
+            for option in self.legal_options():
+                mask[offset + option] = 1
+        return mask
 
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]
 
     def apply(self, action: int) -> None:
         """Apply ``action`` for the current player; an illegal one raises ValueError."""
-        action = int(action)
+        action = action_index(action, self.LAYOUT.total)
         if self.is_terminal:
             raise ValueError(f"{self.NAME}: the game is over; no action is legal")
         mask = self.legal_mask()
-        if not (0 <= action < mask.shape[0]) or not mask[action]:
+        if not mask[action]:
             legal = ", ".join(f"{a} ({self.action_to_str(a)})" for a in np.flatnonzero(mask))
             raise ValueError(
                 f"{self.NAME}: illegal action {action} for player_{self.current_player}; "
@@ -188,22 +224,88 @@ class GameCore(ABC):
             )
         self._apply(action)
 
+    # ----- the observer and the text, bound by register() ------------------------------
+    def view(self, player: int) -> dict[str, Any]:
+        """The plain reference view: exactly what ``player`` may know, as ``SCHEMA`` fields."""
+        return self.OBSERVER.view(self, player)
+
+    def observation(self, player: int) -> np.ndarray:
+        """The float32 vector of ``SCHEMA``, equal to ``SCHEMA.encode(view(player))``."""
+        return self.OBSERVER.observation(self, player)
+
+    def readable_view(self, player: int) -> dict[str, Any]:
+        """``player``'s view in words and plain data, for people and debugging."""
+        return self.TEXT.readable_view(self, player)
+
+    def action_to_str(self, action: int) -> str:
+        """The action in a person's words."""
+        return self.TEXT.action_to_str(self, action)
+
+    def render_text(self, viewer: int | None = None) -> str:
+        """The table as text: everything (``viewer=None``) or one player's view."""
+        return self.TEXT.render_text(self, viewer)
+
+    # ----- saving and loading -------------------------------------------------------
     def to_json(self) -> str:
         return json.dumps({"game": self.NAME, "state": self.state_dict()})
 
     @classmethod
     def from_json(cls: type[GameT], text: str) -> GameT:
+        """A saved game, its structure and its invariants checked (ValueError if broken)."""
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as error:
+        except (json.JSONDecodeError, TypeError) as error:
             raise ValueError(f"not a saved {cls.NAME} game: {error}") from None
         if not isinstance(data, dict) or data.get("game") != cls.NAME:
             found = data.get("game") if isinstance(data, dict) else type(data).__name__
             raise ValueError(f"saved game is {found!r}, expected {cls.NAME!r}")
+        if not isinstance(data.get("state"), Mapping):
+            raise ValueError(f"corrupt saved {cls.NAME} game: no state mapping")
+        return cls.load_state(data["state"])
+
+    @classmethod
+    def load_state(cls: type[GameT], data: Mapping[str, Any]) -> GameT:
+        """:meth:`from_state_dict`, then :meth:`validate`: a broken state is refused."""
         try:
-            return cls.from_state_dict(data["state"])
-        except (KeyError, TypeError, IndexError) as error:
+            game = cls.from_state_dict(data)
+        except StateError as error:
+            raise ValueError(f"corrupt saved {cls.NAME} game: {error}") from None
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise ValueError(f"corrupt saved {cls.NAME} game: {error!r}") from None
+        game.validate()
+        return game
+
+    def validate(self) -> None:
+        """Raise a ValueError naming the first broken invariant: the game's own, then the
+        pending decision's (a seat in range, legal options inside the segment, at least one
+        while the game goes on)."""
+        try:
+            problems = [*self.check_invariants(), *self._pending_problems()]
+        except StateError as error:
+            problems = [(error.field, str(error))]
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
+            problems = [("state", f"inconsistent ({error!r})")]
+        if problems:
+            field, problem = problems[0]
+            raise ValueError(f"invalid saved {self.NAME} game: {field}: {problem}")
+
+    def _pending_problems(self) -> Iterator[tuple[str, str]]:
+        seat = self.current_player
+        if seat == NO_SEAT:
+            return
+        if not is_int(seat) or not 0 <= seat < self.num_players:
+            yield "current_player", f"{seat!r} is not a seat of {self.num_players} players"
+            return
+        kind = self.pending_kind()
+        if not is_int(kind) or not 0 <= kind < len(self.LAYOUT.kind_segments):
+            yield "decision", f"{kind!r} is not a decision kind"
+            return
+        size = self.LAYOUT.kind_segments[kind].size
+        options = list(self.legal_options())
+        if not options:
+            yield "decision", "a game that goes on has no legal action"
+        elif not all(is_int(o) and 0 <= o < size for o in options):
+            yield "decision", f"legal options {options} outside 0..{size - 1}"
 
     # ----- optional measures for reports (None where a game has no such measure) -----
     def scores(self) -> list[float] | None:

@@ -1,5 +1,9 @@
 """Vaalbara: 2-5 players explore lands over 9 rounds with secretly chosen characters."""
 
+from tabletop_envs.core.registry import register
+from tabletop_envs.vaalbara import observer, text
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 
-__all__ = ["VaalbaraGame"]
+ENV = register(VaalbaraGame, observer=observer, text=text, version=0)
+
+__all__ = ["ENV", "VaalbaraGame"]

@@ -1,4 +1,4 @@
-"""Vaalbara's pure rules core: state, legal decisions, transitions, views, returns.
+"""Vaalbara's rules: the state, the pending decision, transitions, returns, hidden redraws.
 
 A round is ASSIGNMENT (every seat, in seat order, secretly picks a character), then
 RESOLUTION in initiative order (character action, which may need a decision, then the land
@@ -12,14 +12,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tabletop_envs.core.game import TERMINAL, GameCore, Option
+from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
 from tabletop_envs.core.state import PlainState
-from tabletop_envs.vaalbara import render
-from tabletop_envs.vaalbara.cards import (
+from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
     EMPTY,
     HAND_SIZE,
+    KIND_OF,
     KIND_TYPE_INDEX,
     LAND_CARDS,
     LAND_TYPES,
@@ -28,9 +28,9 @@ from tabletop_envs.vaalbara.cards import (
     OMEN_BACKS,
     OMEN_RANK,
     ROUNDS,
-    SEGMENTS,
     STARTING_VP,
     TYPE_BONUS,
+    TYPE_OF,
     Character,
     Decision,
     LandKind,
@@ -40,14 +40,6 @@ from tabletop_envs.vaalbara.cards import (
     land_cards_for,
     land_reward,
     omen_order,
-)
-from tabletop_envs.vaalbara.observation import (
-    KIND_OF,
-    SCHEMA,
-    TYPE_OF,
-    build_view,
-    readable_view,
-    sparse_view,
 )
 
 C = Character
@@ -64,31 +56,30 @@ class VaalbaraGame(PlainState, GameCore):
         "reward": Option("win", REWARD_MODES, "win: +1 winner, -1 others; score: margin"),
     }
     LAYOUT = LAYOUT
-    SCHEMA = SCHEMA
     MAX_DECISIONS = 260
-    STATE_FIELDS = (
-        "round",
-        "land_deck",
-        "deck_known",
-        "back_of",
-        "rows",
-        "realms",
-        "vp",
-        "hands",
-        "clan_decks",
-        "discards",
-        "known_in_hand",
-        "picks",
-        "revealed",
-        "turn_order",
-        "turn",
-        "decision",
-        "decider",
-        "fighter_poll",
-        "fighter_answers",
-        "rider_slot",
-        "decisions_made",
-    )
+    STATE_FIELDS: ClassVar = {
+        "round": int,
+        "land_deck": list[int],
+        "deck_known": list[bool],
+        "back_of": list[int],
+        "rows": list[list[int]],
+        "realms": list[list[int]],
+        "vp": list[int],
+        "hands": list[int],
+        "clan_decks": list[list[int]],
+        "discards": list[int],
+        "known_in_hand": list[int],
+        "picks": list[int],
+        "revealed": bool,
+        "turn_order": list[int],
+        "turn": int,
+        "decision": int,
+        "decider": int,
+        "fighter_poll": list[int],
+        "fighter_answers": list[int],
+        "rider_slot": int,
+        "decisions_made": int,
+    }
 
     def __init__(self, num_players: int = 4, seed: int | None = None, **options: Any) -> None:
         super().__init__(num_players, seed, **options)
@@ -221,20 +212,14 @@ class VaalbaraGame(PlainState, GameCore):
 
     @property
     def active(self) -> int:
-        """The seat whose turn is resolving, or EMPTY during assignment."""
-        return self.turn_order[self.turn] if self.turn < len(self.turn_order) else EMPTY
+        """The seat whose turn is resolving, or NO_SEAT during assignment."""
+        return self.turn_order[self.turn] if self.turn < len(self.turn_order) else NO_SEAT
 
     # ----- the contract ---------------------------------------------------------------
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(LAYOUT.total, dtype=np.int8)
-        if self.decision == EMPTY:
-            return mask
-        offset = SEGMENTS[self.decision].offset
-        for option in self._options():
-            mask[offset + option] = 1
-        return mask
+    def pending_kind(self) -> int:
+        return self.decision
 
-    def _options(self) -> list[int]:
+    def legal_options(self) -> list[int]:
         """Legal option indices inside the pending decision's segment."""
         seat, kind = self.decider, self.decision
         n = self.num_players
@@ -259,19 +244,9 @@ class VaalbaraGame(PlainState, GameCore):
 
     def _apply(self, action: int) -> None:
         self.decisions_made += 1
-        option = action - SEGMENTS[self.decision].offset
+        option = action - LAYOUT.kind_segments[self.decision].offset
         handler = _HANDLERS[self.decision]
         handler(self, option)
-
-    def view(self, player: int) -> dict[str, Any]:
-        return build_view(self, player)
-
-    def observation(self, player: int) -> np.ndarray:
-        """``SCHEMA.encode(view(player))``, encoded straight from the sparse view."""
-        return SCHEMA.encode(sparse_view(self, player))
-
-    def readable_view(self, player: int) -> dict[str, Any]:
-        return readable_view(self, player)
 
     def returns(self) -> np.ndarray:
         if not self.is_terminal:
@@ -294,13 +269,6 @@ class VaalbaraGame(PlainState, GameCore):
 
     def winners(self) -> Sequence[int]:
         return [self.winner()] if self.is_terminal else []
-
-    def action_to_str(self, action: int) -> str:
-        segment, option = LAYOUT.locate(action)
-        return render.describe_action(self, Decision(SEGMENTS.index(segment)), option)
-
-    def render_text(self, viewer: int | None = None) -> str:
-        return render.render_table(self, viewer)
 
     # ----- assignment -----------------------------------------------------------------
     def _start_assignment(self) -> None:
@@ -470,7 +438,7 @@ class VaalbaraGame(PlainState, GameCore):
 
     def _end_round(self) -> None:
         if self.round == ROUNDS - 1:
-            self.decision, self.decider = EMPTY, TERMINAL
+            self.decision, self.decider = EMPTY, NO_SEAT
             return
         self.round += 1
         self.rows[0] = self.rows[1]

@@ -5,21 +5,29 @@ Shared by the rules, the observation and the text render.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from tabletop_envs.core.actions import ActionLayout
 from tabletop_envs.valenor import cards as C
 
 # ----- decisions and actions ---------------------------------------------------------------
-DECISIONS = (
-    "choose_spirit",
-    "signal",
-    "spirit_window",
-    "play_card",
-    "place",
-    "devastate",
-    "move_pick",
-    "move_target",
-    "bring_to_front",
-)
+
+
+class Decision(IntEnum):
+    """The pending decision kinds; MOVE_TARGET shares the PLACE segment (a Location)."""
+
+    CHOOSE_SPIRIT = 0
+    SIGNAL = 1
+    SPIRIT_WINDOW = 2
+    PLAY_CARD = 3
+    PLACE = 4
+    DEVASTATE = 5
+    MOVE_DEFENSE = 6
+    MOVE_TARGET = 7
+    BRING_TO_FRONT = 8
+
+
+DECISIONS = tuple(kind.name.lower() for kind in Decision)
 D_DRAFT, D_SIGNAL, D_WINDOW, D_PLAY, D_PLACE, D_DEVASTATE, D_MOVE_PICK, D_MOVE_TARGET, D_FRONT = (
     range(len(DECISIONS))
 )
@@ -32,29 +40,21 @@ ASK_DEFENSE, ANNOUNCE_INVADER, CLAIM_INVADER = 1, 16, 31
 PASS_PLAY = C.NUM_PLAYABLE
 """The last ``play_card`` option: play no (further) card."""
 
-LAYOUT = ActionLayout(
-    [
-        ("choose_spirit", C.NUM_SPIRITS),
-        ("signal", NUM_MESSAGES),
-        ("spirit_window", 2),
-        ("play_card", C.NUM_PLAYABLE + 1),
-        ("place", C.NUM_LOCATIONS),
-        ("devastate", C.NUM_LOCATIONS),
-        ("move_defense", C.NUM_DEFENDING),
-        ("bring_to_front", C.NUM_PLAYABLE),
-    ]
+LAYOUT = ActionLayout.for_decisions(
+    Decision,
+    {
+        Decision.CHOOSE_SPIRIT: C.NUM_SPIRITS,
+        Decision.SIGNAL: NUM_MESSAGES,
+        Decision.SPIRIT_WINDOW: 2,
+        Decision.PLAY_CARD: C.NUM_PLAYABLE + 1,
+        Decision.PLACE: C.NUM_LOCATIONS,
+        Decision.DEVASTATE: C.NUM_LOCATIONS,
+        Decision.MOVE_DEFENSE: C.NUM_DEFENDING,
+        Decision.MOVE_TARGET: Decision.PLACE,
+        Decision.BRING_TO_FRONT: C.NUM_PLAYABLE,
+    },
 )
-SEGMENT_OF_DECISION = (
-    "choose_spirit",
-    "signal",
-    "spirit_window",
-    "play_card",
-    "place",
-    "devastate",
-    "move_defense",
-    "place",
-    "bring_to_front",
-)
+SEGMENT_OF_DECISION = tuple(segment.name for segment in LAYOUT.kind_segments)
 
 # ----- frames ------------------------------------------------------------------------------
 F_DRAFT, F_TURN, F_WINDOW, F_PLAY, F_SPIRIT = range(5)

@@ -17,6 +17,7 @@ from tabletop_envs.core.encoding import (
     SEATS,
     Field,
     FieldView,
+    KeptObservation,
     ObservationSchema,
     TableLayout,
 )
@@ -197,7 +198,7 @@ def turn_stage(game: ValenorGame) -> int:
 def unscaled(game: ValenorGame, player: int) -> np.ndarray:
     """``player``'s observation before scaling: the kept view (its stale blocks encoded
     again) turned to face ``player``, then the pending decision and ``player``'s hand."""
-    kept = game.kept()
+    kept = KeptObservation.of(game, TABLE, KEPT_BLOCKS)
     values = kept.values
     locations = _locations_key(game)
     if kept.stale(LOCATIONS, locations, _LOCATIONS_AT):
@@ -346,3 +347,11 @@ def _location_words(game: ValenorGame, position: int) -> dict[str, Any]:
         "invader": _name(game.invader_at[position]),
         "defense": [C.card_name(c) for c in game.defense_at[position]],
     }
+
+
+view = build_view
+
+
+def observation(game: ValenorGame, player: int) -> np.ndarray:
+    """``SCHEMA.encode(view(player))``, gathered from the kept view."""
+    return SCHEMA.scale(unscaled(game, player))

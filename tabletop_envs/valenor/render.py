@@ -102,3 +102,9 @@ def render_text(game: ValenorGame, viewer: int | None = None) -> str:
     else:
         lines.append(f"player_{game.decider} decides: {DECISIONS[game.decision]}")
     return "\n".join(lines)
+
+
+def readable_view(game: ValenorGame, player: int) -> dict:
+    from tabletop_envs.valenor.observation import readable_view as words
+
+    return words(game, player)

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tabletop_envs.core.game import TERMINAL, GameCore, Option
+from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rng import clone_rng, make_rng, rng_from_state, rng_state
 from tabletop_envs.valenor import cards as C
 from tabletop_envs.valenor import observation, render
@@ -86,9 +86,6 @@ class ValenorGame(GameCore):
         ),
     }
     LAYOUT = LAYOUT
-    SCHEMA = observation.SCHEMA
-    TABLE = observation.TABLE
-    KEPT_BLOCKS = observation.KEPT_BLOCKS
     MAX_DECISIONS = 2500
 
     def __init__(self, num_players: int, seed: int | None = None, **options: Any) -> None:
@@ -123,7 +120,7 @@ class ValenorGame(GameCore):
         self.outcome = ONGOING
         self.loss_reason = ""
         self.decision = NO_DECISION
-        self.decider = TERMINAL
+        self.decider = NO_SEAT
         self._advance()
 
     # ----- setup -------------------------------------------------------------------------
@@ -212,6 +209,12 @@ class ValenorGame(GameCore):
         for option in self._legal_options():
             mask[offset + option] = 1
         return mask
+
+    def pending_kind(self) -> int:
+        return self.decision
+
+    def legal_options(self) -> list[int]:
+        return self._legal_options()
 
     def _legal_options(self) -> list[int]:
         decision, frame, hand = self.decision, self.frames[-1], self.hands[self.decider]
@@ -373,7 +376,7 @@ class ValenorGame(GameCore):
 
     def _advance(self) -> None:
         """Run automatic steps until a decision is pending or the game is over."""
-        self.decision, self.decider = NO_DECISION, TERMINAL
+        self.decision, self.decider = NO_DECISION, NO_SEAT
         while not self._check_end():
             frame = self.frames[-1]
             if _STEPPERS[frame[0]](self, frame):
@@ -391,7 +394,7 @@ class ValenorGame(GameCore):
 
     def _lose(self, reason: str) -> None:
         self.outcome, self.loss_reason = LOST, reason
-        self.decision, self.decider = NO_DECISION, TERMINAL
+        self.decision, self.decider = NO_DECISION, NO_SEAT
 
     def _step_draft(self, frame: tuple[int, ...]) -> bool:
         if -1 in self.spirit_of:
@@ -620,7 +623,8 @@ class ValenorGame(GameCore):
             setattr(other, name, getattr(self, name)[:])
         for name in self._NESTED_FIELDS:
             setattr(other, name, [inner[:] for inner in getattr(self, name)])
-        self.copy_kept_into(other)
+        if self.observer_cache is not None:
+            other.observer_cache = self.observer_cache.copy()
         return other
 
     def state_dict(self) -> dict[str, Any]:

@@ -247,9 +247,9 @@ GOLD_BONUS = {Kind.MONK: 2, Kind.SELLSWORD: 1}
 class Decision(IntEnum):
     """The pending decision kinds; each owns one action segment."""
 
-    REVEAL = 0
-    PLAYER = 1
-    CARD = 2
+    REVEAL_OR_STOP = 0
+    CHOOSE_PLAYER = 1
+    CHOOSE_CARD = 2
     BUY = 3
 
 
@@ -267,15 +267,16 @@ class Buy(IntEnum):
     DONE = MARKET_SIZE + 2
 
 
-LAYOUT = ActionLayout(
-    [
-        ("reveal_or_stop", 2),
-        ("choose_player", MAX_PLAYERS + 1),
-        ("choose_card", NUM_CHAMPION_CARDS + 1),
-        ("buy", MARKET_SIZE + 3),
-    ]
+LAYOUT = ActionLayout.for_decisions(
+    Decision,
+    {
+        Decision.REVEAL_OR_STOP: 2,
+        Decision.CHOOSE_PLAYER: MAX_PLAYERS + 1,
+        Decision.CHOOSE_CARD: NUM_CHAMPION_CARDS + 1,
+        Decision.BUY: MARKET_SIZE + 3,
+    },
 )
-SEGMENTS = [LAYOUT.segments[name] for name in LAYOUT.names]
+SEGMENTS = LAYOUT.kind_segments
 """Action segments in Decision order."""
 REVEAL, STOP = 0, 1
 REVEALING, BUYING, OVER = 0, 1, 2

@@ -159,7 +159,7 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     """``player``'s view laid out as :data:`SCHEMA`, before scaling: the kept table view
     turned to face ``player``, then whose move it is, its pending decision, its purchase
     and the top cards it knows."""
-    kept = game.kept()
+    kept = KeptObservation.of(game, TABLE, BLOCKS)
     n = game.num_players
     location_deck = game.location_deck
     terrain = LOCATIONS[location_deck[-1]].terrain if location_deck else Terrain.PLAIN
@@ -187,7 +187,7 @@ def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
     """The decision ``player`` faces and its context, or what its purchase has spent."""
     if game.decision >= 0:
         out[_AT["decision"] + game.decision] = 1.0
-    if game.decision in (Decision.PLAYER, Decision.CARD):
+    if game.decision in (Decision.CHOOSE_PLAYER, Decision.CHOOSE_CARD):
         effect, subject, _, _, amount = game.pending
         out[_AT["effect"] + effect] = 1.0
         if subject >= 0:
@@ -385,3 +385,7 @@ def readable_view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
         if game.decision == Decision.BUY:
             view["gold_left"] = game.gold_left
     return view
+
+
+view = build_view
+observation = encode

@@ -26,15 +26,15 @@ if TYPE_CHECKING:
 def describe_action(game: ValiantWarsGame, decision: Decision, option: int) -> str:
     """One action in words, naming the seats and cards of the pending decision if any."""
     pending = game.decision == decision and game.decider >= 0
-    if decision == Decision.REVEAL:
+    if decision == Decision.REVEAL_OR_STOP:
         return "STOP" if option == STOP else "reveal the next card"
-    if decision == Decision.PLAYER:
+    if decision == Decision.CHOOSE_PLAYER:
         if option == NOBODY:
             return "target nobody"
         if pending:
             return f"target player_{(game.decider + option) % game.num_players}"
         return f"target the player {option} seat(s) to your left"
-    if decision == Decision.CARD:
+    if decision == Decision.CHOOSE_CARD:
         if option == SOLDIER_OPTION:
             return "flip a Soldier"
         if pending:
@@ -97,3 +97,16 @@ def render_table(game: ValiantWarsGame, viewer: int | None = None) -> str:
         kind = Decision(game.decision).name.lower()
         lines.append(f"To decide: player_{game.decider}: {kind}")
     return "\n".join(lines)
+
+
+def readable_view(game: ValiantWarsGame, player: int) -> dict:
+    from tabletop_envs.valiant_wars.observation import readable_view as words
+
+    return words(game, player)
+
+
+def action_to_str(game: ValiantWarsGame, action: int) -> str:
+    return game.action_to_str(action)
+
+
+render_text = render_table

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tabletop_envs.core.game import TERMINAL, GameCore, Option
+from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
 from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
@@ -63,9 +63,7 @@ from tabletop_envs.valiant_wars.cards import (
     location_code,
 )
 from tabletop_envs.valiant_wars.observation import (
-    BLOCKS,
     SCHEMA,
-    TABLE,
     build_view,
     encode,
     readable_view,
@@ -103,45 +101,43 @@ class ValiantWarsGame(PlainState, GameCore):
     }
     LAYOUT = LAYOUT
     SCHEMA = SCHEMA
-    TABLE = TABLE
-    KEPT_BLOCKS = BLOCKS
     MAX_DECISIONS = MAX_DECISIONS
-    STATE_FIELDS = (
-        "target",
-        "round",
-        "phase",
-        "first",
-        "supply",
-        "champion_deck",
-        "market",
-        "location_deck",
-        "decks",
-        "lines",
-        "face_up",
-        "copies",
-        "used",
-        "vp",
-        "stopped",
-        "out",
-        "stop_step",
-        "known_top",
-        "step",
-        "choosers",
-        "choices",
-        "tasks",
-        "decision",
-        "decider",
-        "pending",
-        "pending_options",
-        "buyers",
-        "buyer",
-        "gold_left",
-        "bought_champion",
-        "took_soldier",
-        "last_battle",
-        "winners_list",
-        "decisions_made",
-    )
+    STATE_FIELDS: ClassVar = {
+        "target": int,
+        "round": int,
+        "phase": int,
+        "first": int,
+        "supply": list[int],
+        "champion_deck": list[int],
+        "market": list[int],
+        "location_deck": list[int],
+        "decks": list[list[int]],
+        "lines": list[list[int]],
+        "face_up": list[list[int]],
+        "copies": list[list[int]],
+        "used": list[list[int]],
+        "vp": list[int],
+        "stopped": list[int],
+        "out": list[int],
+        "stop_step": list[int],
+        "known_top": list[int],
+        "step": int,
+        "choosers": list[int],
+        "choices": list[int],
+        "tasks": list[list[int]],
+        "decision": int,
+        "decider": int,
+        "pending": list[int],
+        "pending_options": list[int],
+        "buyers": list[int],
+        "buyer": int,
+        "gold_left": int,
+        "bought_champion": int,
+        "took_soldier": int,
+        "last_battle": list[int],
+        "winners_list": list[int],
+        "decisions_made": int,
+    }
 
     def __init__(self, num_players: int = 4, seed: int | None = None, **options: Any) -> None:
         super().__init__(num_players, seed, **options)
@@ -185,7 +181,7 @@ class ValiantWarsGame(PlainState, GameCore):
     # ----- small queries ----------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.decider
+        return NO_SEAT if self.phase == OVER else self.decider
 
     @property
     def location(self) -> int:
@@ -274,6 +270,12 @@ class ValiantWarsGame(PlainState, GameCore):
         return max(0, swords), gold
 
     # ----- the contract -----------------------------------------------------------------
+    def pending_kind(self) -> int:
+        return self.decision
+
+    def legal_options(self) -> list[int]:
+        return self.pending_options
+
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(LAYOUT.total, dtype=np.int8)
         if self.decision == EMPTY or self.phase == OVER:
@@ -332,11 +334,11 @@ class ValiantWarsGame(PlainState, GameCore):
         """Resolve the pending decision with ``option`` (legal by construction)."""
         kind, seat, context = self.decision, self.decider, self.pending
         self.decision, self.decider, self.pending, self.pending_options = EMPTY, EMPTY, [], []
-        if kind == Decision.REVEAL:
+        if kind == Decision.REVEAL_OR_STOP:
             self._choose_reveal(seat, option)
-        elif kind == Decision.PLAYER:
+        elif kind == Decision.CHOOSE_PLAYER:
             self._choose_player(seat, option, context)
-        elif kind == Decision.CARD:
+        elif kind == Decision.CHOOSE_CARD:
             self._choose_card(seat, option, context)
         else:
             self._buy(seat, option)
@@ -345,7 +347,7 @@ class ValiantWarsGame(PlainState, GameCore):
         """Advance until a real choice is pending (one-option decisions resolve themselves)."""
         while self.phase != OVER:
             if self.decision != EMPTY:
-                if self.decision == Decision.REVEAL or len(self.pending_options) > 1:
+                if self.decision == Decision.REVEAL_OR_STOP or len(self.pending_options) > 1:
                     return
                 self._answer(self.pending_options[0])
             elif self.tasks:
@@ -390,7 +392,7 @@ class ValiantWarsGame(PlainState, GameCore):
             else:
                 self._stop(seat)
         if self.choosers:
-            self._decide(Decision.REVEAL, self.choosers[0], [REVEAL, STOP], [])
+            self._decide(Decision.REVEAL_OR_STOP, self.choosers[0], [REVEAL, STOP], [])
         else:
             self._start_buying()
 
@@ -402,7 +404,7 @@ class ValiantWarsGame(PlainState, GameCore):
         self.choices[seat] = option
         index = self.choosers.index(seat) + 1
         if index < len(self.choosers):
-            self._decide(Decision.REVEAL, self.choosers[index], [REVEAL, STOP], [])
+            self._decide(Decision.REVEAL_OR_STOP, self.choosers[index], [REVEAL, STOP], [])
         else:
             self._resolve_step()
 
@@ -527,7 +529,7 @@ class ValiantWarsGame(PlainState, GameCore):
         options = [(target - seat) % n for target in targets]
         if optional:
             options.append(NOBODY)
-        self._decide(Decision.PLAYER, seat, options, [kind, EMPTY, stage, pos, amount])
+        self._decide(Decision.CHOOSE_PLAYER, seat, options, [kind, EMPTY, stage, pos, amount])
 
     def _targets(self, seat: int, include_self: bool) -> list[int]:
         return [
@@ -565,11 +567,11 @@ class ValiantWarsGame(PlainState, GameCore):
             self.tasks.append([DRAW, target, 2])
         elif kind == Kind.ASSASSIN:
             card_context = [kind, target, 0, context[CTX_SOURCE], 0]
-            self._decide(Decision.CARD, seat, self._flippable(target), card_context)
+            self._decide(Decision.CHOOSE_CARD, seat, self._flippable(target), card_context)
         else:  # Lunar Witch: the target flips a Champion of their choice, else a Soldier
             champions = self._flippable(target)
             if champions:
-                self._decide(Decision.CARD, target, champions, [kind, target, 0, EMPTY, 0])
+                self._decide(Decision.CHOOSE_CARD, target, champions, [kind, target, 0, EMPTY, 0])
             else:
                 self._flip_soldier(target)
 
@@ -695,7 +697,7 @@ class ValiantWarsGame(PlainState, GameCore):
     def _finish(self, winners: list[int]) -> None:
         self.phase = OVER
         self.winners_list = winners
-        self.decision, self.decider = EMPTY, TERMINAL
+        self.decision, self.decider = EMPTY, NO_SEAT
 
     # ----- hidden information -----------------------------------------------------------
     def resample_hidden(self, player: int, rng: np.random.Generator) -> ValiantWarsGame:
@@ -799,7 +801,7 @@ def _shaman(game: G, seat: int, pos: int) -> None:
     if game.count_face_up(seat, SOLDIER):
         options.append(SOLDIER_OPTION)
     if options:
-        game._decide(Decision.CARD, seat, options, [Kind.SHAMAN, seat, 0, pos, 0])
+        game._decide(Decision.CHOOSE_CARD, seat, options, [Kind.SHAMAN, seat, 0, pos, 0])
     else:
         game.face_up[seat][pos] = 0
 
@@ -811,7 +813,7 @@ def _dancer(game: G, seat: int, pos: int) -> None:
         if game.effect_kind(seat, game.champion_positions(seat)[k]) != EMPTY
     ]
     if options:
-        game._decide(Decision.CARD, seat, options, [DANCER, seat, 0, pos, 0])
+        game._decide(Decision.CHOOSE_CARD, seat, options, [DANCER, seat, 0, pos, 0])
 
 
 _DOWN_EFFECTS = {

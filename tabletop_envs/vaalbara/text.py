@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from tabletop_envs.vaalbara.cards import (
+from tabletop_envs.vaalbara.spec import (
     CLANS,
     EMPTY,
     LAND_CARDS,
+    LAYOUT,
     MAX_PLAYERS,
     Character,
     Decision,
@@ -24,8 +25,10 @@ def land_name(card: int) -> str:
     return "(empty)" if card == EMPTY else LandKind(LAND_CARDS[card][0]).title
 
 
-def describe_action(game: VaalbaraGame, decision: Decision, option: int) -> str:
+def action_to_str(game: VaalbaraGame, action: int) -> str:
     """One action in words; row slots name the land there now."""
+    segment, option = LAYOUT.locate(action)
+    decision = Decision(LAYOUT.kind_segments.index(segment))
     if decision in (Decision.SELECT, Decision.MIDWIFE):
         verb = "play" if decision == Decision.SELECT else "take back"
         return f"{verb} {Character(option).title} ({option + 1})"
@@ -69,7 +72,7 @@ def _seat_lines(game: VaalbaraGame, seat: int, viewer: int | None) -> list[str]:
     ]
 
 
-def render_table(game: VaalbaraGame, viewer: int | None = None) -> str:
+def render_text(game: VaalbaraGame, viewer: int | None = None) -> str:
     """The rows, each realm, the round and whose turn it is."""
     who = "spectator (all cards shown)" if viewer is None else f"player_{viewer}'s view"
     lines = [f"=== Vaalbara, round {game.round + 1} of 9 — {who} ==="]
@@ -88,3 +91,49 @@ def render_table(game: VaalbaraGame, viewer: int | None = None) -> str:
         decision = Decision(game.decision).name.lower().replace("_", " ")
         lines.append(f"To decide: player_{game.decider} ({CLANS[game.decider]}): {decision}")
     return "\n".join(lines)
+
+
+def _names(mask: int) -> list[str]:
+    return [Character(card).title for card in cards_in(mask)]
+
+
+def _land(card: int) -> str:
+    return "-" if card == EMPTY else LandKind(LAND_CARDS[card][0]).title
+
+
+def readable_view(game: VaalbaraGame, player: int) -> dict[str, Any]:
+    """What ``player`` may know (as the observer's view), in words, for people."""
+    n = game.num_players
+    others = []
+    for seat in range(n):
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "clan": CLANS[seat],
+            "realm": [_land(card) for card in game.realms[seat]],
+            "played": _names(game.discards[seat]),
+            "hand_size": bin(game.hands[seat]).count("1"),
+            "known_in_hand": _names(game.known_in_hand[seat]),
+            "picked": game.picks[seat] != EMPTY,
+        }
+        if game.revealed:
+            entry["pick"] = Character(game.picks[seat]).title
+        others.append(entry)
+    view: dict[str, Any] = {
+        "you": f"player_{player} ({CLANS[player]})",
+        "round": game.round + 1,
+        "your_hand": _names(game.hands[player]),
+        "your_pick": None if game.picks[player] == EMPTY else Character(game.picks[player]).title,
+        "your_vp": game.vp[player],
+        "players": others,
+        "row1": [_land(card) for card in game.rows[0]],
+        "row2": [_land(card) for card in game.rows[1]],
+        "omens_best_first": [CLANS[s] for s in omen_order(game.top_back(), n)],
+        "land_deck": len(game.land_deck),
+        "deck_top_known": _land(game.land_deck[-1]) if game.deck_known[-1] else None,
+        "deck_bottom_known": _land(game.land_deck[0]) if game.deck_known[0] else None,
+    }
+    if game.revealed:
+        view["turn_order"] = [CLANS[s] for s in game.turn_order]
+    if game.decision != EMPTY:
+        view["deciding"] = f"player_{game.decider}: {Decision(game.decision).name.lower()}"
+    return view

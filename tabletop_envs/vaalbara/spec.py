@@ -1,4 +1,5 @@
-"""Vaalbara card data: characters, the 51 Land cards, clans and the Omen card backs.
+"""Vaalbara's spec: characters, the 51 Land cards, clans, the Omen card backs, the decision
+kinds and the action layout keyed by them.
 
 The rulebook names the land types and rewards but not each card's data; the rulings and
 their reasons are in docs/rules/vaalbara.md. Everything here is fixed at import.
@@ -246,23 +247,28 @@ class Decision(IntEnum):
     TAKE_LAND = 8
 
 
-LAYOUT = ActionLayout(
-    [
-        ("select", CHARACTER_COUNT),
-        ("fighter", 2),
-        ("bard", MAX_PLAYERS - 1),
-        ("tracker", 2 * MAX_PLAYERS),
-        ("midwife", CHARACTER_COUNT),
-        ("rider_first", MAX_PLAYERS),
-        ("rider_second", MAX_PLAYERS),
-        ("pioneer", len(LandKind)),
-        ("take_land", MAX_PLAYERS),
-    ]
+LAYOUT = ActionLayout.for_decisions(
+    Decision,
+    {
+        Decision.SELECT: CHARACTER_COUNT,
+        Decision.FIGHTER: 2,
+        Decision.BARD: MAX_PLAYERS - 1,
+        Decision.TRACKER: 2 * MAX_PLAYERS,
+        Decision.MIDWIFE: CHARACTER_COUNT,
+        Decision.RIDER_FIRST: MAX_PLAYERS,
+        Decision.RIDER_SECOND: MAX_PLAYERS,
+        Decision.PIONEER: len(LandKind),
+        Decision.TAKE_LAND: MAX_PLAYERS,
+    },
 )
-SEGMENTS = [LAYOUT.segments[name] for name in LAYOUT.names]
-"""Action segments in Decision order."""
 EMPTY = -1
 """An empty row slot, no pick yet, or no pending decision."""
+
+KIND_OF: tuple[int, ...] = tuple(int(kind) for kind, _ in LAND_CARDS)
+"""The face (land kind) of each land card."""
+
+TYPE_OF: tuple[int, ...] = tuple(KIND_TYPE_INDEX[kind] for kind in KIND_OF)
+"""The land type of each land card."""
 
 
 def bit(card: int) -> int:

@@ -1,4 +1,4 @@
-"""Vaalbara observations: one seat's view as schema fields, and the same view in words.
+"""Vaalbara's observer: one seat's view as schema fields.
 
 Seats in the view are relative: index 0 is the observer, 1 its left neighbour (next seat),
 and so on; indices past the player count stay zero. Other players' VP, hands, clan deck
@@ -11,11 +11,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
-from tabletop_envs.vaalbara.cards import (
+from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
-    CLANS,
     EMPTY,
+    KIND_OF,
     KIND_TYPE_INDEX,
     LAND_CARDS,
     LAND_KINDS,
@@ -24,11 +26,10 @@ from tabletop_envs.vaalbara.cards import (
     OMEN_BACKS,
     RIVER_INITIATIVE_CAP,
     ROUNDS,
+    TYPE_OF,
     Character,
     Decision,
-    LandKind,
     LandType,
-    cards_in,
     land_reward,
     omen_order,
 )
@@ -79,12 +80,6 @@ CARD_BITS: tuple[tuple[int, ...], ...] = tuple(
 )
 """CARD_BITS[mask]: the characters in a 12-bit hand mask, lowest first."""
 
-KIND_OF: tuple[int, ...] = tuple(int(kind) for kind, _ in LAND_CARDS)
-"""The face (land kind) of each land card."""
-
-TYPE_OF: tuple[int, ...] = tuple(KIND_TYPE_INDEX[kind] for kind in KIND_OF)
-"""The land type of each land card."""
-
 OMEN_ORDERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(omen_order(back, n)) for back in range(len(OMEN_BACKS))) for n in range(P + 1)
 )
@@ -117,13 +112,14 @@ WORTH_CACHE_SIZE = 1 << 14
 """Land values by kind are kept for this many (type counts, Meadows, initiative, Farmer)."""
 
 
-def _kind(card: int) -> int:
-    return KIND_OF[card]
-
-
-def build_view(game: VaalbaraGame, player: int) -> dict[str, Any]:
+def view(game: VaalbaraGame, player: int) -> dict[str, Any]:
     """``player``'s view as the numeric fields of :data:`SCHEMA`."""
     return SCHEMA.expand(sparse_view(game, player))
+
+
+def observation(game: VaalbaraGame, player: int) -> np.ndarray:
+    """``SCHEMA.encode(view(player))``, encoded straight from the sparse view."""
+    return SCHEMA.encode(sparse_view(game, player))
 
 
 def sparse_view(game: VaalbaraGame, player: int) -> SparseView:
@@ -247,49 +243,3 @@ def _realm_summary(realm: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
             tuple(types.count(land_type) for land_type in range(LAND_TYPES)),
         )
     return summary
-
-
-def _names(mask: int) -> list[str]:
-    return [Character(card).title for card in cards_in(mask)]
-
-
-def _land(card: int) -> str:
-    return "-" if card == EMPTY else LandKind(_kind(card)).title
-
-
-def readable_view(game: VaalbaraGame, player: int) -> dict[str, Any]:
-    """The same information as :func:`build_view`, in words, for people."""
-    n = game.num_players
-    others = []
-    for seat in range(n):
-        entry: dict[str, Any] = {
-            "seat": seat,
-            "clan": CLANS[seat],
-            "realm": [_land(card) for card in game.realms[seat]],
-            "played": _names(game.discards[seat]),
-            "hand_size": bin(game.hands[seat]).count("1"),
-            "known_in_hand": _names(game.known_in_hand[seat]),
-            "picked": game.picks[seat] != EMPTY,
-        }
-        if game.revealed:
-            entry["pick"] = Character(game.picks[seat]).title
-        others.append(entry)
-    view: dict[str, Any] = {
-        "you": f"player_{player} ({CLANS[player]})",
-        "round": game.round + 1,
-        "your_hand": _names(game.hands[player]),
-        "your_pick": None if game.picks[player] == EMPTY else Character(game.picks[player]).title,
-        "your_vp": game.vp[player],
-        "players": others,
-        "row1": [_land(card) for card in game.rows[0]],
-        "row2": [_land(card) for card in game.rows[1]],
-        "omens_best_first": [CLANS[s] for s in omen_order(game.top_back(), n)],
-        "land_deck": len(game.land_deck),
-        "deck_top_known": _land(game.land_deck[-1]) if game.deck_known[-1] else None,
-        "deck_bottom_known": _land(game.land_deck[0]) if game.deck_known[0] else None,
-    }
-    if game.revealed:
-        view["turn_order"] = [CLANS[s] for s in game.turn_order]
-    if game.decision != EMPTY:
-        view["deciding"] = f"player_{game.decider}: {Decision(game.decision).name.lower()}"
-    return view
