@@ -249,3 +249,210 @@ def test_score_returns_are_relative_margins() -> None:
     assert np.allclose(competitive_returns("win", [5, 5], [0, 1]), [0.5, 0.5])
     with pytest.raises(ValueError, match="reward mode"):
         competitive_returns("elo", [1, 2], [1])
+
+
+# ----- the observation against the plain reference view ------------------------------------
+@pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
+def test_observation_is_the_encoded_reference_view_at_every_step(name: str, players: int) -> None:
+    """The fast encoder equals ``SCHEMA.encode`` of the observer's plain reference ``view``
+    for every seat at every step of seeded random games (the two share no code), and a
+    fresh copy (loaded from JSON: nothing kept) gives the same vector."""
+    cls = game_class(name)
+    for seed in range(4):
+        game = cls(players, seed=seed)
+        rng = np.random.default_rng(seed)
+        while True:
+            fresh = cls.from_json(game.to_json()) if seed == 0 else None
+            for seat in range(players):
+                observation = game.observation(seat)
+                assert observation.dtype == np.float32
+                reference = cls.SCHEMA.encode(game.view(seat))
+                differs = np.flatnonzero(observation != reference)
+                assert not differs.size, (
+                    f"seat {seat}: fields {fields_at(cls, differs)} differ from the reference"
+                )
+                if fresh is not None:
+                    assert np.array_equal(observation, fresh.observation(seat))
+            if game.is_terminal:
+                break
+            game.apply(int(rng.choice(game.legal_actions())))
+
+
+def fields_at(cls: type[GameCore], indices: np.ndarray) -> list[str]:
+    """The schema fields holding the vector positions ``indices``."""
+    return sorted(
+        {
+            name
+            for name, start, end, _, _ in cls.SCHEMA.describe()
+            for i in indices
+            if start <= i < end
+        }
+    )
+
+
+CONSTANT_FIELDS = {
+    ("valenor_v0", "location_large"): "the default scenario's layout is fixed; other scenarios "
+    "vary it (covered by VARIANT_OPTIONS)",
+}
+"""Fields allowed one value along the random games below, each with its reason."""
+VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {}
+"""Option sets played besides the defaults, where a field varies only across options."""
+
+
+@pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
+def test_every_observation_field_takes_at_least_two_values(name: str) -> None:
+    """A field stuck at one value along random games is an encoding bug or a dead field."""
+    cls = game_class(name)
+    seen: dict[str, set[bytes]] = {field.name: set() for field in cls.SCHEMA.fields}
+    for options in [{}, *VARIANT_OPTIONS.get(name, [])]:
+        for players in range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1):
+            for seed in range(6):
+                game = cls(players, seed=seed, **options)
+                rng = np.random.default_rng(seed)
+                while True:
+                    for seat in range(players):
+                        for field, value in cls.SCHEMA.decode(game.observation(seat)).items():
+                            if len(seen[field]) < 2:
+                                seen[field].add(value.tobytes())
+                    if game.is_terminal:
+                        break
+                    game.apply(int(rng.choice(game.legal_actions())))
+    stuck = sorted(
+        field
+        for field, values in seen.items()
+        if len(values) < 2 and (name, field) not in CONSTANT_FIELDS
+    )
+    assert not stuck, f"fields that never change: {stuck}"
+
+
+# ----- bad input: actions, saves -------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
+def test_apply_refuses_anything_but_an_integer_in_range(name: str) -> None:
+    cls = game_class(name)
+    game = cls(cls.DEFAULT_PLAYERS, seed=0)
+    total = game.LAYOUT.total
+    before = game.to_json()
+    legal = game.legal_actions()[0]
+    for bad in (
+        None,
+        float(legal),
+        legal + 0.9,
+        float("nan"),
+        str(legal),
+        True,
+        np.array(legal),
+        -1,
+        total,
+    ):
+        with pytest.raises(ValueError, match=rf"not an integer in 0\.\.{total - 1}"):
+            game.apply(bad)
+    assert game.to_json() == before
+    game.apply(np.int64(legal))
+    assert game.to_json() != before
+
+
+@pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
+def test_unseeded_resets_continue_the_seeded_stream(name: str) -> None:
+    """gymnasium's convention: after reset(seed=s), reset() deals from a stream derived from s."""
+    first, second = tabletop_envs.make(name), tabletop_envs.make(name)
+    deals = []
+    for env in (first, second):
+        env.reset(seed=21)
+        games = [env.unwrapped.game.to_json()]
+        for _ in range(3):
+            env.reset()
+            games.append(env.unwrapped.game.to_json())
+        deals.append(games)
+    assert deals[0] == deals[1]
+    assert len(set(deals[0])) == 4, "each unseeded reset deals a new game"
+
+
+def mutations(value: object, rng: np.random.Generator) -> list[object]:
+    """Hand edits of one JSON value: wrong types, out-of-range numbers, lists cut or grown."""
+    if isinstance(value, bool):
+        return [not value, 1, None]
+    if isinstance(value, int):
+        return [value + 1, value - 1, -value - 1, value + 1000, -1000, None, "x", 1.5, True]
+    if isinstance(value, str):
+        return [value + "x", 3, None]
+    if isinstance(value, list):
+        edits: list[object] = [value[:-1], [*value, value[0]] if value else [0], 7, None]
+        if len(value) > 1:
+            edits.append([value[i] for i in rng.permutation(len(value))])
+            edits.append([value[0]] * len(value))
+        return edits
+    if isinstance(value, dict):
+        return [{key: item for key, item in value.items() if key != next(iter(value))}, [], 3]
+    return [None]
+
+
+def json_paths(data: object, path: tuple = ()) -> list[tuple]:
+    """Every path into a JSON tree (lists past their first 3 items left out)."""
+    paths = [path]
+    if isinstance(data, dict):
+        for key, item in data.items():
+            if key != "rng":
+                paths += json_paths(item, (*path, key))
+    elif isinstance(data, list):
+        for index, item in enumerate(data[:3]):
+            paths += json_paths(item, (*path, index))
+    return paths
+
+
+def edited(data: object, path: tuple, value: object) -> object:
+    if not path:
+        return value
+    copy = dict(data) if isinstance(data, dict) else list(data)
+    copy[path[0]] = edited(data[path[0]], path[1:], value)
+    return copy
+
+
+def play_on(game: GameCore, rng: np.random.Generator) -> None:
+    """Everything a user does with a loaded game, to the end of the game."""
+    for _ in range(game.MAX_DECISIONS + 1):
+        for seat in range(game.num_players):
+            game.observation(seat)
+        game.render_text()
+        if game.is_terminal:
+            game.returns()
+            return
+        legal = game.legal_actions()
+        assert legal, "a loaded game that goes on has no legal action"
+        game.action_to_str(legal[0])
+        game.apply(int(rng.choice(legal)))
+    raise AssertionError(f"a loaded game ran past MAX_DECISIONS ({game.MAX_DECISIONS})")
+
+
+@pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
+def test_hand_edited_saves_are_refused_or_play_to_the_end(name: str) -> None:
+    """A save that breaks an invariant is refused with a ValueError when loaded; one that
+    loads plays on without an error (no TypeError, IndexError or KeyError later)."""
+    cls = game_class(name)
+    rng = np.random.default_rng(0)
+    refused = loaded = 0
+    for players in (cls.MIN_PLAYERS, cls.MAX_PLAYERS):
+        for game in mid_game_states(name, players, 3, seed=13):
+            save = json.loads(game.to_json())
+            paths = json_paths(save["state"])
+            for index in rng.choice(len(paths), size=min(len(paths), 40), replace=False):
+                path = paths[index]
+                target = save["state"]
+                for key in path:
+                    target = target[key]
+                for value in mutations(target, rng):
+                    text = json.dumps(
+                        {"game": save["game"], "state": edited(save["state"], path, value)}
+                    )
+                    try:
+                        restored = cls.from_json(text)
+                    except ValueError:
+                        refused += 1
+                        continue
+                    loaded += 1
+                    try:
+                        play_on(restored, np.random.default_rng(index))
+                    except Exception as error:
+                        raise AssertionError(
+                            f"save edited at {path} to {value!r:.80} loaded, then failed: {error!r}"
+                        ) from error
+    assert refused > 0 and loaded > 0
