@@ -1,0 +1,224 @@
+"""Search bots over hidden information: single-observer ISMCTS and determinised Monte Carlo.
+
+Both plan from one seat's information only. They never read the game they are given except
+through :class:`InformationSet`, which hands out *worlds*: copies of the game in which
+everything the seat cannot see is redrawn consistently with its view
+(``GameCore.resample_hidden``) and the random generator is reseeded, so future chance (a
+shuffle to come) is not known either. Search then runs on the pure core (``clone``,
+``apply``, ``legal_actions``, ``returns``), never through the AEC wrappers.
+
+- :class:`ISMCTSAgent` (Cowling, Powley & Whitehouse 2012, SO-ISMCTS): one tree over the
+  seat's information set; each iteration samples a world, descends by UCB1 with availability
+  counts among the actions legal in that world, expands one, rolls out, and backs up every
+  seat's return (each node is judged by the seat that moves there, so cooperative games plan
+  for the team and competitive ones assume each opponent plays for itself).
+- :class:`PIMCAgent` (perfect-information Monte Carlo): sample N worlds, score each legal
+  action by rollouts in each, pick the best total.
+
+Budgets are iterations (or worlds) per move, optionally capped by milliseconds; rollouts are
+uniformly random or a callable policy. Reproducible under the agent's seed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from agents.base import SeededAgent
+from tabletop_envs.core.game import GameCore
+from tabletop_envs.core.rng import make_rng
+
+RolloutPolicy = Callable[[GameCore, np.random.Generator], int]
+
+
+class InformationSet:
+    """One seat's access to a game in progress: its legal actions, and sampled worlds."""
+
+    def __init__(self, game: GameCore, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    def legal_actions(self) -> list[int]:
+        """The seat's own legal actions (its action mask shows them)."""
+        return self._game.legal_actions()
+
+    def sample(self, rng: np.random.Generator) -> GameCore:
+        """A world consistent with the seat's view, with a reseeded generator."""
+        world = self._game.resample_hidden(self.seat, rng)
+        world.rng = make_rng(int(rng.integers(2**63)))
+        return world
+
+
+def random_rollout(game: GameCore, rng: np.random.Generator) -> int:
+    """A uniformly random legal action."""
+    legal = game.legal_actions()
+    return legal[int(rng.integers(len(legal)))]
+
+
+def rollout(game: GameCore, policy: RolloutPolicy, rng: np.random.Generator) -> np.ndarray:
+    """Play ``game`` (in place) to the end with ``policy``; every seat's return."""
+    while not game.is_terminal:
+        game._apply(policy(game, rng))
+    return game.returns()
+
+
+class Budget:
+    """Iterations per move, optionally capped by wall-clock milliseconds."""
+
+    def __init__(self, iterations: int, milliseconds: float | None = None) -> None:
+        if iterations < 1:
+            raise ValueError(f"a search needs at least 1 iteration, not {iterations}")
+        self.iterations = iterations
+        self.milliseconds = milliseconds
+
+    def runs(self) -> range | _Timed:
+        if self.milliseconds is None:
+            return range(self.iterations)
+        return _Timed(self.iterations, time.perf_counter() + self.milliseconds / 1000)
+
+
+class _Timed:
+    """Counts up to ``limit`` iterations, stopping early (after at least one) at ``deadline``."""
+
+    def __init__(self, limit: int, deadline: float) -> None:
+        self.limit, self.deadline = limit, deadline
+
+    def __iter__(self):
+        for index in range(self.limit):
+            if index and time.perf_counter() > self.deadline:
+                return
+            yield index
+
+
+class SearchAgent(SeededAgent):
+    """A bot that is handed its :class:`InformationSet` before each move (by the arena and
+    ``tabletop-play``) and answers from it; the observation only confirms the legal set."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.information: InformationSet | None = None
+
+    def see(self, information: InformationSet) -> None:
+        self.information = information
+
+    def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
+        if self.information is None:
+            raise ValueError(f"{self.name} needs the game: call see(InformationSet) before act")
+        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+        if not legal:
+            raise ValueError(f"{agent} has no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        action = self.search(self.information, legal)
+        self.information = None
+        return action
+
+    def search(self, information: InformationSet, legal: list[int]) -> int:
+        raise NotImplementedError
+
+
+@dataclass
+class Node:
+    """A node of the information-set tree: statistics of the action that leads here."""
+
+    seat: int
+    """The seat that chose the action leading here (whose return judges it)."""
+    visits: int = 0
+    available: int = 0
+    total: float = 0.0
+    children: dict[int, Node] = field(default_factory=dict)
+
+    def ucb(self, exploration: float) -> float:
+        return self.total / self.visits + exploration * math.sqrt(
+            math.log(self.available) / self.visits
+        )
+
+
+class ISMCTSAgent(SearchAgent):
+    """Single-observer Information-Set MCTS (UCB1 with availability counts)."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = 1000,
+        milliseconds: float | None = None,
+        exploration: float = 0.7,
+        rollout_policy: RolloutPolicy = random_rollout,
+    ) -> None:
+        super().__init__(seed)
+        self.budget = Budget(iterations, milliseconds)
+        self.exploration = exploration
+        self.rollout_policy = rollout_policy
+
+    def search(self, information: InformationSet, legal: list[int]) -> int:
+        root = Node(seat=information.seat)
+        for _ in self.budget.runs():
+            world = information.sample(self.rng)
+            path = self._descend(root, world)
+            returns = rollout(world, self.rollout_policy, self.rng)
+            for node in path:
+                node.visits += 1
+                node.total += float(returns[node.seat])
+        visited = {action: node.visits for action, node in root.children.items()}
+        return max(legal, key=lambda action: (visited.get(action, 0), -action))
+
+    def _descend(self, node: Node, world: GameCore) -> list[Node]:
+        """Select and expand one path in ``world`` (advanced in place); the nodes on it."""
+        path = []
+        while not world.is_terminal:
+            legal = world.legal_actions()
+            fresh = []
+            for action in legal:
+                child = node.children.get(action)
+                if child is None:
+                    fresh.append(action)
+                else:
+                    child.available += 1
+            if fresh:
+                action = fresh[int(self.rng.integers(len(fresh)))]
+                child = node.children[action] = Node(seat=world.current_player, available=1)
+                world._apply(action)
+                path.append(child)
+                return path
+            action = max(legal, key=lambda a: node.children[a].ucb(self.exploration))
+            world._apply(action)
+            node = node.children[action]
+            path.append(node)
+        return path
+
+
+class PIMCAgent(SearchAgent):
+    """Determinised Monte Carlo: rollouts of each legal action in N sampled worlds."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        worlds: int = 20,
+        rollouts: int = 4,
+        milliseconds: float | None = None,
+        rollout_policy: RolloutPolicy = random_rollout,
+    ) -> None:
+        super().__init__(seed)
+        self.budget = Budget(worlds, milliseconds)
+        self.rollouts = rollouts
+        self.rollout_policy = rollout_policy
+
+    def search(self, information: InformationSet, legal: list[int]) -> int:
+        seat = information.seat
+        totals = dict.fromkeys(legal, 0.0)
+        for _ in self.budget.runs():
+            world = information.sample(self.rng)
+            for action in legal:
+                for _ in range(self.rollouts):
+                    trial = world.clone()
+                    trial._apply(action)
+                    totals[action] += float(rollout(trial, self.rollout_policy, self.rng)[seat])
+        return max(legal, key=lambda action: (totals[action], -action))

@@ -1,0 +1,64 @@
+"""Search bots: they plan from the acting seat's information set only, reproducibly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from toygame.rules import HighCard
+from toygame.spec import LAYOUT, Decision
+
+from agents.search import InformationSet, ISMCTSAgent, PIMCAgent
+
+STAKE_1, STAKE_2 = (LAYOUT.segment_of(Decision.STAKE).offset + option for option in (0, 1))
+BOTS = [
+    lambda seed: ISMCTSAgent(seed=seed, iterations=300),
+    lambda seed: PIMCAgent(seed=seed, worlds=30, rollouts=2),
+]
+
+
+def staking_position(card: int) -> HighCard:
+    """Two seats have kept their cards; seat 0, holding ``card``, stakes first."""
+    game = HighCard(2, seed=3)
+    holder = game.cards if card in game.cards else game.deck
+    holder[holder.index(card)], game.cards[0] = game.cards[0], card
+    game.apply(0)
+    game.apply(0)
+    return game
+
+
+def choose(bot, game: HighCard) -> int:
+    bot.see(InformationSet(game, game.current_player))
+    mask = game.legal_mask()
+    return bot.act({"observation": game.observation(game.current_player), "action_mask": mask}, "p")
+
+
+@pytest.mark.parametrize("make_bot", BOTS)
+def test_stakes_high_on_a_sure_win_and_low_on_a_sure_loss(make_bot) -> None:
+    assert choose(make_bot(0), staking_position(9)) == STAKE_2
+    assert choose(make_bot(0), staking_position(0)) == STAKE_1
+
+
+@pytest.mark.parametrize("make_bot", BOTS)
+def test_the_same_seed_gives_the_same_move_and_the_game_is_untouched(make_bot) -> None:
+    game = staking_position(5)
+    before = game.to_json()
+    assert choose(make_bot(7), game) == choose(make_bot(7), game)
+    assert game.to_json() == before
+
+
+def test_worlds_keep_the_seats_view_and_redraw_the_rest() -> None:
+    game = staking_position(4)
+    information = InformationSet(game, 0)
+    rng = np.random.default_rng(1)
+    worlds = [information.sample(rng) for _ in range(20)]
+    assert all(np.array_equal(w.observation(0), game.observation(0)) for w in worlds)
+    assert len({w.cards[1] for w in worlds}) > 3, "the other seat's card is redrawn"
+    assert len({int(w.rng.integers(1 << 30)) for w in worlds}) == 20, "chance is reseeded"
+
+
+def test_a_bot_without_its_information_set_says_so() -> None:
+    game = staking_position(4)
+    with pytest.raises(ValueError, match="needs the game"):
+        ISMCTSAgent(seed=0).act({"action_mask": game.legal_mask()}, "player_0")
+    with pytest.raises(ValueError, match="at least 1 iteration"):
+        ISMCTSAgent(iterations=0)
