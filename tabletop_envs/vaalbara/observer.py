@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
+from tabletop_envs.core.game import NO_SEAT
 from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
     EMPTY,
@@ -220,7 +221,7 @@ def sparse_view(game: VaalbaraGame, player: int) -> SparseView:
     if game.decision != EMPTY:
         ones += (_AT["decision"] + game.decision, _AT["decider"] + (game.decider - player) % n)
     active = game.active
-    if active != EMPTY:
+    if active != NO_SEAT:
         ones.append(_AT["active"] + (active - player) % n)
     ones += (_AT["round"] + game.round, _AT["players"] + n - 2)
     ones += map(_AT["hand"].__add__, CARD_BITS[game.hands[player]])
