@@ -42,7 +42,8 @@ def test_env_masks_and_observations_are_the_cores(name: str, players: int) -> No
 
 
 def test_bounded_view_caches_give_the_same_observations(monkeypatch) -> None:
-    """With caches that keep clearing, every observation is still the generic encoding."""
+    """With caches that keep clearing, every observation is still the encoded reference view;
+    the caches stay within their bounds."""
     from tabletop_envs.vaalbara import observer as vaalbara_view
 
     monkeypatch.setattr(vaalbara_view, "REALM_CACHE_SIZE", 2)
@@ -54,3 +55,4 @@ def test_bounded_view_caches_give_the_same_observations(monkeypatch) -> None:
         assert np.array_equal(game.observation(seat), game.SCHEMA.encode(game.view(seat)))
         game._apply(int(rng.choice(np.flatnonzero(game.legal_mask()))))
     assert len(vaalbara_view._REALMS) <= 2
+    assert vaalbara_view._worth.cache_info().maxsize == vaalbara_view.WORTH_CACHE_SIZE

@@ -4,6 +4,11 @@ Seats in the view are relative: index 0 is the observer, 1 its left neighbour (n
 and so on; indices past the player count stay zero. Other players' VP, hands, clan deck
 orders, unrevealed picks, hidden Fighter answers and the land deck's unseen fronts are never
 read here.
+
+:func:`view` is the plain reference, written field by field from the state and the rulebook;
+:func:`observation` is the per-step encoder (sparse writes, bounded caches of realm summaries
+and land values), tested to equal ``SCHEMA.encode(view(...))`` at every step. The two share
+no code beyond the spec.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
+from tabletop_envs.core.game import NO_SEAT
 from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
     EMPTY,
@@ -29,6 +35,7 @@ from tabletop_envs.vaalbara.spec import (
     TYPE_OF,
     Character,
     Decision,
+    LandKind,
     LandType,
     land_reward,
     omen_order,
@@ -74,6 +81,95 @@ SCHEMA = ObservationSchema(
 )
 
 
+# ----- the plain reference view ---------------------------------------------------------------
+def view(game: VaalbaraGame, player: int) -> dict[str, Any]:
+    """``player``'s view as the numeric fields of :data:`SCHEMA`, unscaled.
+
+    The reference: each field written straight from the state and the rulebook, one at a
+    time, sharing no code with :func:`observation` (only spec constants and the rulebook's
+    land rewards, :func:`land_reward`). Seats are counted from ``player``.
+    """
+    n = game.num_players
+    seats = [(player + r) % n for r in range(n)]  # seats[r]: the seat r places to the left
+    fields = {field.name: np.zeros(field.shape) for field in SCHEMA.fields}
+
+    # The pending decision, who makes it, whose turn resolves; the round; the player count.
+    if not game.is_terminal:
+        fields["decision"][game.decision] = 1
+        fields["decider"][seats.index(game.decider)] = 1
+    if game.revealed and game.turn < n:
+        fields["active"][seats.index(game.turn_order[game.turn])] = 1
+    fields["round"][game.round] = 1
+    fields["players"][n - 2] = 1
+
+    # The observer's own secrets: hand, pick and VP tokens.
+    for character in range(CHARACTER_COUNT):
+        if game.hands[player] & (1 << character):
+            fields["hand"][character] = 1
+    if game.picks[player] != EMPTY:
+        fields["my_pick"][game.picks[player]] = 1
+    fields["my_vp"][0] = min(game.vp[player], VP_SCALE)
+
+    # What the table shows of every seat.
+    for r, seat in enumerate(seats):
+        pick = game.picks[seat]
+        fields["picked"][r] = pick != EMPTY
+        if game.revealed:
+            fields["revealed_picks"][r, pick] = 1
+            position = game.turn_order.index(seat)
+            fields["turn_position"][r, position] = 1
+            fields["done"][r] = position < game.turn
+        for character in range(CHARACTER_COUNT):
+            fields["discards"][r, character] = bool(game.discards[seat] & (1 << character))
+            fields["known_in_hand"][r, character] = bool(
+                game.known_in_hand[seat] & (1 << character)
+            )
+        fields["hand_sizes"][r] = bin(game.hands[seat]).count("1")
+        fields["clan_deck_sizes"][r] = len(game.clan_decks[seat])
+        for card in game.realms[seat]:
+            fields["realms"][r, LAND_CARDS[card][0]] += 1
+
+    # The land rows, the Omens on the top card's back, the deck's public faces.
+    for name, row in (("row1", game.rows[0]), ("row2", game.rows[1])):
+        for slot, card in enumerate(row):
+            if card != EMPTY:
+                fields[name][slot, LAND_CARDS[card][0]] = 1
+    top, bottom = game.land_deck[-1], game.land_deck[0]
+    best_first = [int(clan) for clan in OMEN_BACKS[game.back_of[top]] if int(clan) < n]
+    for r, seat in enumerate(seats):
+        fields["omen_ranks"][r, best_first.index(seat)] = 1
+    if game.deck_known[-1]:
+        fields["deck_top_known"][LAND_CARDS[top][0]] = 1
+    if game.deck_known[0]:
+        fields["deck_bottom_known"][LAND_CARDS[bottom][0]] = 1
+    fields["land_deck_size"][0] = len(game.land_deck)
+    if game.rider_slot != EMPTY:
+        fields["rider_slot"][game.rider_slot] = 1
+
+    # What taking each row's land would score the observer now (its pick's initiative, or
+    # the River cap before it picks; doubled for the Farmer), clipped to the field's scale.
+    pick = game.picks[player]
+    initiative = RIVER_INITIATIVE_CAP if pick == EMPTY else pick + 1
+    neighbours = {seats[1], seats[-1]}
+    neighbour_meadows = sum(
+        LAND_CARDS[card][0] == LandKind.MEADOW for seat in neighbours for card in game.realms[seat]
+    )
+    for row_number, row in enumerate(game.rows):
+        for slot, card in enumerate(row):
+            if card == EMPTY:
+                continue
+            kind = LAND_CARDS[card][0]
+            realm = [LAND_CARDS[owned][0].land_type for owned in game.realms[player]]
+            realm.append(kind.land_type)
+            counts = [realm.count(land_type) for land_type in LandType]
+            value = land_reward(kind, counts, neighbour_meadows, initiative)
+            if pick == Character.FARMER:
+                value *= 2
+            fields["land_values"][row_number, slot] = min(value, VALUE_SCALE)
+    return fields
+
+
+# ----- the fast encoder: sparse writes, cached realm summaries and land values ------------
 CARD_BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(card for card in range(CHARACTER_COUNT) if mask >> card & 1)
     for mask in range(1 << CHARACTER_COUNT)
@@ -112,11 +208,6 @@ WORTH_CACHE_SIZE = 1 << 14
 """Land values by kind are kept for this many (type counts, Meadows, initiative, Farmer)."""
 
 
-def view(game: VaalbaraGame, player: int) -> dict[str, Any]:
-    """``player``'s view as the numeric fields of :data:`SCHEMA`."""
-    return SCHEMA.expand(sparse_view(game, player))
-
-
 def observation(game: VaalbaraGame, player: int) -> np.ndarray:
     """``SCHEMA.encode(view(player))``, encoded straight from the sparse view."""
     return SCHEMA.encode(sparse_view(game, player))
@@ -130,7 +221,7 @@ def sparse_view(game: VaalbaraGame, player: int) -> SparseView:
     if game.decision != EMPTY:
         ones += (_AT["decision"] + game.decision, _AT["decider"] + (game.decider - player) % n)
     active = game.active
-    if active != EMPTY:
+    if active != NO_SEAT:
         ones.append(_AT["active"] + (active - player) % n)
     ones += (_AT["round"] + game.round, _AT["players"] + n - 2)
     ones += map(_AT["hand"].__add__, CARD_BITS[game.hands[player]])

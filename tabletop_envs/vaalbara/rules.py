@@ -3,11 +3,13 @@
 A round is ASSIGNMENT (every seat, in seat order, secretly picks a character), then
 RESOLUTION in initiative order (character action, which may need a decision, then the land
 pick), then END OF ROUND (slide the rows, refill, draw to 5). Rulings: docs/rules/vaalbara.md.
+A loaded save is checked against what play keeps true (:meth:`VaalbaraGame.check_invariants`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import pairwise
 from typing import Any, ClassVar
 
 import numpy as np
@@ -122,7 +124,9 @@ class VaalbaraGame(PlainState, GameCore):
         Land faces are given by kind and drawn from this player count's cards; the rest
         form the shuffled land deck. ``omens`` ranks the seats best first and picks the
         back of the top land card. Unlisted parts keep their seeded random setup; a
-        player's clan deck holds the characters neither in hand nor played.
+        player's clan deck holds the characters neither in hand nor played. The position
+        is not checked against :meth:`check_invariants` (a test may give a realm more lands
+        than the round implies); a save of one that breaks them is refused on loading.
         """
         game = cls(num_players, seed=seed, **options)
         pool = land_cards_for(num_players)
@@ -269,6 +273,198 @@ class VaalbaraGame(PlainState, GameCore):
 
     def winners(self) -> Sequence[int]:
         return [self.winner()] if self.is_terminal else []
+
+    # ----- invariants (checked when a save is loaded) -----------------------------------
+    def check_invariants(self) -> Iterator[tuple[str, str]]:
+        """What play keeps true, each broken one as (field, problem): the shapes and ranges
+        first (later checks index with them), then the land cards and each clan's 12
+        characters conserved, the sizes the rounds imply, and the pending decision."""
+        shape = list(self._shape_problems())
+        if shape:
+            yield from shape
+            return
+        yield from self._land_problems()
+        yield from self._character_problems()
+        yield from self._turn_problems()
+
+    def _shape_problems(self) -> Iterator[tuple[str, str]]:
+        n = self.num_players
+        for name in ("realms", "vp", "hands", "clan_decks", "discards", "known_in_hand", "picks"):
+            if len(getattr(self, name)) != n:
+                yield name, f"needs one entry per seat ({n}), has {len(getattr(self, name))}"
+        if len(self.rows) != 2 or any(len(row) != n for row in self.rows):
+            yield "rows", f"needs 2 rows of {n} slots"
+        if len(self.deck_known) != len(self.land_deck):
+            yield "deck_known", "needs one flag per land deck card"
+        if not self.land_deck:
+            yield "land_deck", "is empty (it always keeps a spare card for the Omens)"
+        if sorted(self.back_of) != list(range(len(OMEN_BACKS))):
+            yield "back_of", f"is not a permutation of the {len(OMEN_BACKS)} Omen backs"
+        if not 0 <= self.round < ROUNDS:
+            yield "round", f"{self.round} is outside 0..{ROUNDS - 1}"
+        if any(vp < 0 for vp in self.vp):
+            yield "vp", "VP cannot be negative"
+        for name in ("hands", "discards", "known_in_hand"):
+            if any(not 0 <= mask < bit(CHARACTER_COUNT) for mask in getattr(self, name)):
+                yield name, f"a character set outside 0..{bit(CHARACTER_COUNT) - 1}"
+        for seat, deck in enumerate(self.clan_decks):
+            if any(not 0 <= card < CHARACTER_COUNT for card in deck):
+                yield f"clan_decks[{seat}]", f"a character outside 0..{CHARACTER_COUNT - 1}"
+        if any(pick != EMPTY and not 0 <= pick < CHARACTER_COUNT for pick in self.picks):
+            yield "picks", f"a pick is neither {EMPTY} (none) nor a character"
+        if not 0 <= self.turn <= n:
+            yield "turn", f"{self.turn} is outside 0..{n}"
+        if self.revealed and EMPTY in self.picks:
+            yield "picks", "every seat has picked once the picks are revealed"
+        if self.revealed and sorted(self.turn_order) != list(range(n)):
+            yield "turn_order", "after the reveal it must order every seat once"
+        if not self.revealed and (self.turn_order or self.turn):
+            yield "turn_order", "before the reveal there is no turn order and turn is 0"
+        if not 0 <= self.decisions_made <= self.MAX_DECISIONS:
+            yield "decisions_made", f"{self.decisions_made} is outside 0..{self.MAX_DECISIONS}"
+
+    def _land_problems(self) -> Iterator[tuple[str, str]]:
+        n = self.num_players
+        in_rows = [card for row in self.rows for card in row if card != EMPTY]
+        held = [card for realm in self.realms for card in realm]
+        if sorted(self.land_deck + in_rows + held) != land_cards_for(n):
+            yield (
+                "land_deck",
+                (
+                    f"the deck, rows and realms must hold each of the {len(land_cards_for(n))} "
+                    f"land cards of {n} players exactly once"
+                ),
+            )
+        if any(card == EMPTY for card in self.rows[1]):
+            yield "rows", "the second row is refilled whole each round"
+        if len(self.rows[0]) - self.rows[0].count(EMPTY) != n - self.turn:
+            yield "rows", f"the first row must keep {n - self.turn} lands at turn {self.turn}"
+        for seat, realm in enumerate(self.realms):
+            expected = self.round + self._done(seat)
+            if len(realm) != expected:
+                yield f"realms[{seat}]", f"holds {len(realm)} lands, expected {expected}"
+        if any(self.deck_known[1:-1]):
+            yield "deck_known", "only the deck's top and bottom faces can be public"
+        tracked, pioneered = self._resolved(C.TRACKER), self._pioneer_played()
+        if len(self.land_deck) == 1:
+            tracked = pioneered = tracked or pioneered  # the top card is the bottom card
+        if self.deck_known[-1] and not tracked:
+            yield "deck_known", "the top's face is public only after a Tracker this round"
+        if self.deck_known[0] and not pioneered:
+            yield "deck_known", "the bottom's face is public only after a Pioneer played"
+
+    def _resolved(self, character: int) -> bool:
+        """Whether a seat playing ``character`` this round has had its character action."""
+        return any(
+            pick == character
+            and (self._done(seat) or (seat == self.active and self.decision == Decision.TAKE_LAND))
+            for seat, pick in enumerate(self.picks)
+        )
+
+    def _pioneer_played(self) -> bool:
+        """Whether any seat has shown its Pioneer: played (discards, a revealed pick) or
+        taken back by a Midwife (known in hand)."""
+        return any(
+            (discards | known | (bit(pick) if self.revealed else 0)) & bit(C.PIONEER)
+            for discards, known, pick in zip(
+                self.discards, self.known_in_hand, self.picks, strict=True
+            )
+        )
+
+    def _done(self, seat: int) -> bool:
+        """Whether ``seat`` has taken its land this round."""
+        return self.revealed and self.turn_order.index(seat) < self.turn
+
+    def _character_problems(self) -> Iterator[tuple[str, str]]:
+        everyone = bit(CHARACTER_COUNT) - 1
+        for seat in range(self.num_players):
+            hand, discards, pick = self.hands[seat], self.discards[seat], self.picks[seat]
+            deck = self.clan_decks[seat]
+            held_pick = bit(pick) if pick != EMPTY and not self._done(seat) else 0
+            parts = [hand, discards, held_pick, *map(bit, deck)]
+            union = hand | discards | held_pick | sum(set(map(bit, deck)))
+            if union != everyone or sum(map(int.bit_count, parts)) != CHARACTER_COUNT:
+                yield (
+                    f"hands[{seat}]",
+                    (
+                        "hand, clan deck, discards and the unresolved pick must hold each of "
+                        f"the {CHARACTER_COUNT} characters exactly once"
+                    ),
+                )
+                continue
+            if self._done(seat) and not discards & bit(pick):
+                yield f"discards[{seat}]", "a resolved pick goes to the discard pile"
+            if hand.bit_count() > HAND_SIZE:
+                yield f"hands[{seat}]", f"holds more than {HAND_SIZE} characters"
+            if pick == EMPTY and deck and hand.bit_count() != HAND_SIZE:
+                yield f"hands[{seat}]", f"is drawn up to {HAND_SIZE} while the clan deck lasts"
+            if discards.bit_count() > self.round + self._done(seat):
+                yield f"discards[{seat}]", "more characters played than turns taken"
+            may_know = hand | (bit(pick) if pick != EMPTY and not self.revealed else 0)
+            if self.known_in_hand[seat] & ~may_know:
+                yield f"known_in_hand[{seat}]", "a character known in hand is not in hand"
+
+    def _turn_problems(self) -> Iterator[tuple[str, str]]:
+        n, kind, seat = self.num_players, self.decision, self.decider
+        if (kind == EMPTY) != (seat == NO_SEAT):
+            yield "decider", f"no seat decides exactly when the game is over ({EMPTY}, {NO_SEAT})"
+            return
+        if kind not in (EMPTY, *Decision) or not (seat == NO_SEAT or 0 <= seat < n):
+            yield "decision", f"{kind!r} by {seat!r} is not a decision of a seat of {n}"
+            return
+        picked = [pick != EMPTY for pick in self.picks]
+        if kind == EMPTY:
+            if self.round != ROUNDS - 1 or self.turn != n:
+                yield "decision", "the game ends only after the last turn of the last round"
+        elif kind == Decision.SELECT:
+            if self.revealed or picked != [s < seat for s in range(n)]:
+                yield "picks", f"seats before player_{seat}, and only they, have picked"
+        elif not self.revealed or self.turn == n:
+            yield "revealed", "characters resolve after the reveal, during the round's turns"
+            return
+        if any(self.picks[a] > self.picks[b] for a, b in pairwise(self.turn_order)):
+            yield "turn_order", "the turn order follows initiative"
+        elif self.revealed and not (self._resolved(C.TRACKER) or self._resolved(C.PIONEER)):
+            by_omens = sorted(range(n), key=lambda s: (self.picks[s], self.omen_rank(s)))
+            if self.turn_order != by_omens:  # the top card is the one of the reveal
+                yield "turn_order", "ties go to the better Omen on the top land card"
+        character = _CHARACTER_OF.get(kind)
+        if character is not None and self.picks[self.active] != character:
+            yield (
+                "decision",
+                f"{Decision(kind).name} needs the active seat to play {character.title}",
+            )
+        if kind not in (EMPTY, Decision.SELECT, Decision.FIGHTER) and seat != self.active:
+            yield "decider", f"{Decision(kind).name} is decided by the active seat"
+        if kind == Decision.TAKE_LAND and len(self._filled(0)) < 2:
+            yield "decision", "the last land of the first row is taken without a decision"
+        yield from self._poll_problems()
+        if (kind == Decision.RIDER_SECOND) != (self.rider_slot != EMPTY):
+            yield "rider_slot", "a first-row slot is kept only while the Rider's swap is pending"
+        elif self.rider_slot != EMPTY and self.rider_slot not in self._filled(0):
+            yield "rider_slot", f"{self.rider_slot} is not a filled first-row slot"
+
+    def _poll_problems(self) -> Iterator[tuple[str, str]]:
+        poll, answers = self.fighter_poll, self.fighter_answers
+        if self.decision != Decision.FIGHTER:
+            if poll or answers:
+                yield "fighter_poll", "a Fighter poll is kept only while it is pending"
+            return
+        active = self.active
+        position = self.turn_order.index(active)
+        order = self.turn_order[position + 1 :] + self.turn_order[:position]
+        expected = [
+            s for s in order if not self.discards[s] & bit(C.FIGHTER) and self.picks[s] != C.FIGHTER
+        ]
+        if poll != expected:
+            yield "fighter_poll", f"asks {poll}, expected the seats {expected}"
+        elif len(answers) >= len(poll) or self.decider != poll[len(answers)]:
+            yield "fighter_answers", "the next seat of the poll answers"
+        elif any(
+            answer not in (0, 1) or (answer and not self.hands[s] & bit(C.FIGHTER))
+            for s, answer in zip(poll, answers, strict=False)
+        ):
+            yield "fighter_answers", "an answer is 0 or 1, and 1 only from a Fighter in hand"
 
     # ----- assignment -----------------------------------------------------------------
     def _start_assignment(self) -> None:
@@ -502,6 +698,17 @@ class VaalbaraGame(PlainState, GameCore):
             self.land_deck[position] = card
             self.back_of[card] = back
 
+
+_CHARACTER_OF = {
+    Decision.FIGHTER: C.FIGHTER,
+    Decision.BARD: C.BARD,
+    Decision.TRACKER: C.TRACKER,
+    Decision.MIDWIFE: C.MIDWIFE,
+    Decision.RIDER_FIRST: C.RIDER,
+    Decision.RIDER_SECOND: C.RIDER,
+    Decision.PIONEER: C.PIONEER,
+}
+"""The character whose action each decision belongs to (the land pick's is any)."""
 
 _HANDLERS = {
     Decision.SELECT: VaalbaraGame._select,
