@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tabletop_envs.valiant_wars.cards import (
+from tabletop_envs.valiant_wars.rules import ValiantWarsGame
+from tabletop_envs.valiant_wars.spec import (
     CHAMPIONS,
+    EMPTY,
     GOLD,
     LAYOUT,
     LOCATIONS,
@@ -28,7 +30,6 @@ from tabletop_envs.valiant_wars.cards import (
     is_champion,
     location_code,
 )
-from tabletop_envs.valiant_wars.rules import EMPTY, ValiantWarsGame
 
 C = champion_code
 PLAIN_LOCATION = 0
@@ -72,7 +73,24 @@ def set_line(
 
 
 def act(game: ValiantWarsGame, segment: str, option: int) -> None:
+    """Apply ``option`` of ``segment``; every seat's observation is then checked against the
+    plain reference view, so every scripted scenario of these files checks the encoder."""
     game.apply(LAYOUT[segment].action(option))
+    assert_reference_view(game)
+
+
+def assert_reference_view(game: ValiantWarsGame) -> None:
+    """Every seat's fast observation equals ``SCHEMA.encode`` of its reference view."""
+    schema = ValiantWarsGame.SCHEMA
+    for seat in range(game.num_players):
+        differs = np.flatnonzero(game.observation(seat) != schema.encode(game.view(seat)))
+        fields = {
+            name
+            for name, start, end, _, _ in schema.describe()
+            for i in differs
+            if start <= i < end
+        }
+        assert not differs.size, f"seat {seat}: {sorted(fields)} differ from the reference view"
 
 
 def reveal_step(game: ValiantWarsGame, stop: tuple[int, ...] = ()) -> None:
