@@ -749,7 +749,7 @@ class ValiantWarsGame(PlainState, GameCore):
             for name in ("face_up", "copies", "used"):
                 rows = getattr(self, name)
                 if seat < len(rows) and len(rows[seat]) != len(line):
-                    yield name, f"player_{seat}'s needs one entry per card of its line"
+                    yield name, f"player_{seat}: needs one entry per card of its line"
         for code in [c for cards in (*self.decks, *self.lines) for c in cards]:
             if not 0 <= code < NUM_CODES:
                 yield "decks", f"card code {code} outside 0..{NUM_CODES - 1}"
@@ -810,9 +810,11 @@ class ValiantWarsGame(PlainState, GameCore):
         Locations still to come (those tied over are set aside), and each seat's cards."""
         owned = [[*deck, *line] for deck, line in zip(self.decks, self.lines, strict=True)]
         cards = [code for codes in owned for code in codes]
-        for code, pile, name in ((SOLDIER, 0, "Soldiers"), (GOLD, 1, "Gold"), (OMEN, 2, "Omens")):
-            if cards.count(code) + self.supply[pile] != SUPPLY_TOTALS[pile]:
-                yield "supply", f"{name} held and in the supply do not add up to the box's"
+        piles = ((SOLDIER, "Soldiers"), (GOLD, "Gold cards"), (OMEN, "Dark Omens"))
+        for (code, name), left, total in zip(piles, self.supply, SUPPLY_TOTALS, strict=True):
+            if cards.count(code) + left != total:
+                held = cards.count(code)
+                yield "supply", f"{held} {name} held and {left} in the supply; the game has {total}"
         champions = [0] * NUM_KINDS
         for kind in (*self.champion_deck, *(k for k in self.market if k != NO_CARD)):
             champions[kind] += 1
@@ -886,12 +888,9 @@ class ValiantWarsGame(PlainState, GameCore):
         """The round, the phase and what each phase leaves: stopped or OUT seats buying,
         the buyers in their order, the last Battle, the end."""
         n, over = self.num_players, self.phase == OVER
-        rounds = NUM_LOCATIONS - len(self.location_deck) - over
-        if self.round != rounds:
-            yield (
-                "round",
-                f"{self.round}, but {NUM_LOCATIONS - len(self.location_deck)} Locations are gone",
-            )
+        fought = NUM_LOCATIONS - len(self.location_deck)
+        if self.round != fought - over:
+            yield "round", f"round {self.round} (from 0) after {fought} Locations fought over"
         if self.phase != REVEALING and not all(self.stopped[s] or self.out[s] for s in range(n)):
             yield "stopped", "everyone has stopped or is OUT once buying starts"
         if self.phase == REVEALING:
