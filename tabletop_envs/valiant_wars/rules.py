@@ -294,7 +294,7 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def _apply(self, action: int) -> None:
         self.decisions_made += 1
-        self._answer(action - LAYOUT.segment_of(self.decision).offset)
+        self._answer(action - LAYOUT.kind_segments[self.decision].offset)
         self._settle()
 
     def returns(self) -> np.ndarray:
