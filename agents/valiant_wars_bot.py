@@ -46,20 +46,21 @@ from collections.abc import Mapping
 import numpy as np
 
 from agents.base import SeededAgent
-from tabletop_envs.valiant_wars.cards import (
+from tabletop_envs.valiant_wars.observer import SCHEMA
+from tabletop_envs.valiant_wars.spec import (
     CHAMPION_BASE,
     CHAMPIONS,
     CODE_SWORDS,
     CODE_TYPE,
     GOLD,
     GOLD_BONUS,
+    LAYOUT,
     LOCATION_BASE,
     MERCENARY_CAP,
     NOBODY,
     NUM_CODES,
     OMEN,
     REVEAL,
-    SEGMENTS,
     SOLDIER,
     SOLDIER_OPTION,
     STOP,
@@ -68,7 +69,6 @@ from tabletop_envs.valiant_wars.cards import (
     Decision,
     Kind,
 )
-from tabletop_envs.valiant_wars.observation import SCHEMA
 
 K = Kind
 GOLD_WEIGHT = 1.0
@@ -120,7 +120,7 @@ class ValiantWarsHeuristicAgent(SeededAgent):
             raise ValueError(f"{agent} has no legal action to choose from")
         view = SCHEMA.decode(observation["observation"])
         decision = Decision(int(np.argmax(view["decision"])))
-        segment = SEGMENTS[decision]
+        segment = LAYOUT.segment_of(decision)
         options = [int(a) - segment.offset for a in legal]
         choose = {
             Decision.REVEAL_OR_STOP: self._reveal_or_stop,

@@ -10,8 +10,8 @@ from agents.base import RandomAgent
 from agents.heuristics import heuristic_agent
 from agents.valiant_wars_bot import ValiantWarsHeuristicAgent
 from tabletop_envs import make
-from tabletop_envs.valiant_wars.cards import GOLD, LAYOUT, OMEN, REVEAL, STOP, Kind, champion_code
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
+from tabletop_envs.valiant_wars.spec import GOLD, LAYOUT, OMEN, REVEAL, STOP, Kind, champion_code
 
 
 def play(players: int, seed: int, bot_seats: set[int]) -> tuple[list[int], np.ndarray]:

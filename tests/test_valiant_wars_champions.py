@@ -13,7 +13,7 @@ from test_valiant_wars_rules import (
     target,
 )
 
-from tabletop_envs.valiant_wars.cards import (
+from tabletop_envs.valiant_wars.spec import (
     GOLD,
     LOCATIONS,
     OMEN,

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
-from tabletop_envs.valiant_wars.cards import (
+from tabletop_envs.valiant_wars.rules import ValiantWarsGame
+from tabletop_envs.valiant_wars.spec import (
     CHAMPIONS,
+    EMPTY,
     GOLD,
     LAYOUT,
+    LOCATION_BASE,
     LOCATIONS,
+    NO_CARD,
     NOBODY,
     NUM_CHAMPION_CARDS,
     NUM_LOCATIONS,
     OMEN,
+    OVER,
     REVEAL,
     SOLDIER,
     STOP,
@@ -28,7 +35,6 @@ from tabletop_envs.valiant_wars.cards import (
     is_champion,
     location_code,
 )
-from tabletop_envs.valiant_wars.rules import EMPTY, ValiantWarsGame
 
 C = champion_code
 PLAIN_LOCATION = 0
@@ -72,7 +78,24 @@ def set_line(
 
 
 def act(game: ValiantWarsGame, segment: str, option: int) -> None:
+    """Apply ``option`` of ``segment``; every seat's observation is then checked against the
+    plain reference view, so every scripted scenario of these files checks the encoder."""
     game.apply(LAYOUT[segment].action(option))
+    assert_reference_view(game)
+
+
+def assert_reference_view(game: ValiantWarsGame) -> None:
+    """Every seat's fast observation equals ``SCHEMA.encode`` of its reference view."""
+    schema = ValiantWarsGame.SCHEMA
+    for seat in range(game.num_players):
+        differs = np.flatnonzero(game.observation(seat) != schema.encode(game.view(seat)))
+        fields = {
+            name
+            for name, start, end, _, _ in schema.describe()
+            for i in differs
+            if start <= i < end
+        }
+        assert not differs.size, f"seat {seat}: {sorted(fields)} differ from the reference view"
 
 
 def reveal_step(game: ValiantWarsGame, stop: tuple[int, ...] = ()) -> None:
@@ -359,3 +382,109 @@ def test_always_revealing_players_stay_within_the_bound() -> None:
             game.apply(game.legal_actions()[0])
         steps += 1
     assert steps <= ValiantWarsGame.MAX_DECISIONS
+
+
+# ----- saves: a hand-edited state that breaks a rule is refused, naming the field -----------
+def _played(players: int = 3, seed: int = 5) -> ValiantWarsGame:
+    """A real position: random play until a reveal step with a card in every line, after a
+    Location has been won (so Locations and VP are held)."""
+    game = ValiantWarsGame(players, seed=seed)
+    rng = np.random.default_rng(seed)
+    while not (
+        game.decision == Decision.REVEAL_OR_STOP
+        and all(game.lines)
+        and any(game.vp)
+        and GOLD in game.lines[game.decider]
+    ):
+        game.apply(int(rng.choice(game.legal_actions())))
+    return game
+
+
+def _edited(game: ValiantWarsGame, field: str, edit: object) -> str:
+    data = json.loads(game.to_json())
+    fields = data["state"]["fields"]
+    fields[field] = edit(fields[field], game) if callable(edit) else edit
+    return json.dumps(data)
+
+
+def _won(game: ValiantWarsGame) -> int:
+    """A seat holding a Location."""
+    return next(seat for seat in range(game.num_players) if game.vp[seat])
+
+
+SAVE_EDITS = {
+    "a duplicated Gold": ("decks", lambda decks, g: [[*decks[0], GOLD], *decks[1:]], "supply"),
+    "a duplicated Champion": (
+        "decks",
+        lambda decks, g: [[*decks[0], C(g.market[0])], *decks[1:]],
+        "champion_deck",
+    ),
+    "a Location won and still to come": (
+        "location_deck",
+        lambda deck, g: [
+            next(c - LOCATION_BASE for c in g.decks[_won(g)] if c >= LOCATION_BASE),
+            *deck,
+        ],
+        "location_deck",
+    ),
+    "a Gold card lost": (
+        "supply",
+        lambda supply, g: [supply[0], supply[1] - 1, supply[2]],
+        "supply",
+    ),
+    "VP no Location gives": ("vp", lambda vp, g: [vp[0] + 1, *vp[1:]], "vp"),
+    "a VP list one seat short": ("vp", lambda vp, g: vp[:-1], "vp"),
+    "a face-up flag missing": ("face_up", lambda up, g: [up[0][:-1], *up[1:]], "face_up"),
+    "a market slot too many": ("market", lambda market, g: [*market, NO_CARD], "market"),
+    "an unknown card code": ("decks", lambda decks, g: [[*decks[0], 999], *decks[1:]], "decks"),
+    "a first player off the table": ("first", 3, "first"),
+    "an unknown phase": ("phase", 7, "phase"),
+    "a flag of 2": ("stopped", lambda stopped, g: [2, *stopped[1:]], "stopped"),
+    "a Gold turned face down": (
+        "face_up",
+        lambda up, g: [
+            [0 if code == GOLD else flag for code, flag in zip(g.lines[s], up[s], strict=True)]
+            if s == g.decider
+            else up[s]
+            for s in range(g.num_players)
+        ],
+        "face_up",
+    ),
+    "a copy on a card that is no Dancer": (
+        "copies",
+        lambda copies, g: [[int(Kind.FIGHTER), *c[1:]] if c else c for c in copies],
+        "copies",
+    ),
+    "a decider asked out of turn": (
+        "decider",
+        lambda decider, g: g.choosers[(g.choosers.index(decider) + 1) % len(g.choosers)],
+        "choices",
+    ),
+    "options the rules do not give": ("pending_options", [STOP], "pending_options"),
+    "a reveal choice made out of turn": (
+        "choices",
+        lambda choices, g: [REVEAL if s == g.choosers[-1] else c for s, c in enumerate(choices)],
+        "choices",
+    ),
+    "a target not from the options": ("target", 3, "target"),
+    "a finished game without winners": ("phase", OVER, "decision|winners_list|round"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SAVE_EDITS))
+def test_broken_saves_are_refused_naming_the_field(case: str) -> None:
+    field, edit, named = SAVE_EDITS[case]
+    game = _played()
+    assert ValiantWarsGame.from_json(game.to_json()).to_json() == game.to_json()
+    with pytest.raises(ValueError, match=rf"invalid saved valiant_wars game: ({named}):"):
+        ValiantWarsGame.from_json(_edited(game, field, edit))
+
+
+def test_real_games_satisfy_every_invariant_at_every_step() -> None:
+    for players in (2, 5):
+        game = ValiantWarsGame(players, seed=players)
+        rng = np.random.default_rng(players)
+        while not game.is_terminal:
+            assert not [*game.check_invariants()]
+            game.apply(int(rng.choice(game.legal_actions())))
+        assert not [*game.check_invariants()]

@@ -1,14 +1,16 @@
-"""Valiant Wars' pure rules core: state, legal decisions, transitions, views, returns.
+"""Valiant Wars' rules: the state, the pending decision, transitions, returns, hidden redraws.
 
 A round is SHUFFLE, then REVEAL steps (each player still drawing secretly chooses reveal or
 STOP, in a fixed order; then the cards turn over together and resolve through a small task
 stack of forced draws and down effects), then BUY (first to STOP first), then BATTLE.
-Rulings: docs/rules/valiant_wars.md.
+Rulings: docs/rules/valiant_wars.md. This module imports only its spec and ``core``; the
+observer (``observer.py``) and the text (``text.py``) are bound to the class by
+:func:`tabletop_envs.core.registry.register`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -17,14 +19,20 @@ from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
 from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
-from tabletop_envs.valiant_wars import render
-from tabletop_envs.valiant_wars.cards import (
+from tabletop_envs.valiant_wars.spec import (
+    ALL_CARDS,
     BUYING,
     CHAMPION_BASE,
     CHAMPIONS,
     CODE_SWORDS,
     CODE_TYPE,
+    CTX_AMOUNT,
+    CTX_EFFECT,
+    CTX_SOURCE,
+    CTX_STAGE,
+    CTX_SUBJECT,
     DOWN_KINDS,
+    EMPTY,
     GOLD,
     GOLD_BONUS,
     LAYOUT,
@@ -38,13 +46,14 @@ from tabletop_envs.valiant_wars.cards import (
     MIN_PLAYERS,
     NO_CARD,
     NOBODY,
+    NUM_CODES,
+    NUM_KINDS,
     NUM_LOCATIONS,
     OMEN,
     ORACLE_LOOK,
     OVER,
     REVEAL,
     REVEALING,
-    SEGMENTS,
     SOLDIER,
     SOLDIER_OPTION,
     STARTING_DECK,
@@ -59,29 +68,37 @@ from tabletop_envs.valiant_wars.cards import (
     Decision,
     Kind,
     Terrain,
+    card_name,
     is_champion,
     location_code,
 )
-from tabletop_envs.valiant_wars.observation import (
-    SCHEMA,
-    build_view,
-    encode,
-    readable_view,
-)
-
-EMPTY = -1
-"""No pending decision, no choice yet, no copy."""
 
 # Task-stack entries: [DRAW, player, count], [DOWN, player, line position, effect kind],
 # [ASK, player, stage, line position] (the Saboteur's second targeting, still to be posed).
 DRAW, DOWN, ASK = 0, 1, 2
-# Pending-decision context: effect kind, subject seat, stage, source line position, amount.
-CTX_EFFECT, CTX_SUBJECT, CTX_STAGE, CTX_SOURCE, CTX_AMOUNT = range(5)
 # Supply piles.
 SOLDIERS_PILE, GOLD_PILE, OMENS_PILE = range(3)
+SUPPLY_TOTALS = (SUPPLY_SOLDIERS, SUPPLY_GOLD, SUPPLY_OMENS)
 
 WARRIOR, MYSTIC, ROGUE = (int(t) for t in ChampionType)
 HERO, DANCER, SAINT, GENERAL = Kind.HERO, Kind.DANCER, Kind.SAINT, Kind.GENERAL
+HERO_CODE = CHAMPION_BASE + HERO
+PLAYER_EFFECTS = frozenset(
+    (
+        Kind.APPRENTICE,
+        Kind.ASSASSIN,
+        Kind.BRIGAND,
+        Kind.LUNAR_WITCH,
+        Kind.PRIESTESS,
+        Kind.PYROMANCER,
+        Kind.SABOTEUR,
+    )
+)
+"""Effects that choose a player (``choose_player``)."""
+OPTIONAL_TARGET = frozenset((Kind.ASSASSIN, Kind.PYROMANCER))
+"""Effects that may target nobody ("you may")."""
+CARD_EFFECTS = frozenset((Kind.ASSASSIN, Kind.LUNAR_WITCH, Kind.SHAMAN, Kind.DANCER))
+"""Effects that choose a card of a line (``choose_card``)."""
 
 
 class ValiantWarsGame(PlainState, GameCore):
@@ -100,7 +117,6 @@ class ValiantWarsGame(PlainState, GameCore):
         ),
     }
     LAYOUT = LAYOUT
-    SCHEMA = SCHEMA
     MAX_DECISIONS = MAX_DECISIONS
     STATE_FIELDS: ClassVar = {
         "target": int,
@@ -169,7 +185,7 @@ class ValiantWarsGame(PlainState, GameCore):
         self.first = int(rng.integers(n))
         self.round = 0
         self.decision = EMPTY
-        self.decider = EMPTY
+        self.decider = NO_SEAT
         self.pending: list[int] = []
         self.pending_options: list[int] = []
         self.last_battle: list[int] = []
@@ -276,29 +292,10 @@ class ValiantWarsGame(PlainState, GameCore):
     def legal_options(self) -> list[int]:
         return self.pending_options
 
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(LAYOUT.total, dtype=np.int8)
-        if self.decision == EMPTY or self.phase == OVER:
-            return mask
-        offset = SEGMENTS[self.decision].offset
-        for option in self.pending_options:
-            mask[offset + option] = 1
-        return mask
-
     def _apply(self, action: int) -> None:
         self.decisions_made += 1
-        self._answer(action - SEGMENTS[self.decision].offset)
+        self._answer(action - LAYOUT.kind_segments[self.decision].offset)
         self._settle()
-
-    def view(self, player: int) -> dict[str, Any]:
-        return build_view(self, player)
-
-    def observation(self, player: int) -> np.ndarray:
-        """``SCHEMA.encode(view(player))``, gathered from the kept view."""
-        return encode(self, player)
-
-    def readable_view(self, player: int) -> dict[str, Any]:
-        return readable_view(self, player)
 
     def returns(self) -> np.ndarray:
         if not self.is_terminal:
@@ -316,13 +313,6 @@ class ValiantWarsGame(PlainState, GameCore):
     def winners(self) -> Sequence[int]:
         return list(self.winners_list) if self.is_terminal else []
 
-    def action_to_str(self, action: int) -> str:
-        segment, option = LAYOUT.locate(action)
-        return render.describe_action(self, Decision(SEGMENTS.index(segment)), option)
-
-    def render_text(self, viewer: int | None = None) -> str:
-        return render.render_table(self, viewer)
-
     # ----- the decision loop ------------------------------------------------------------
     def _decide(self, kind: Decision, seat: int, options: list[int], context: list[int]) -> None:
         self.decision = int(kind)
@@ -333,7 +323,7 @@ class ValiantWarsGame(PlainState, GameCore):
     def _answer(self, option: int) -> None:
         """Resolve the pending decision with ``option`` (legal by construction)."""
         kind, seat, context = self.decision, self.decider, self.pending
-        self.decision, self.decider, self.pending, self.pending_options = EMPTY, EMPTY, [], []
+        self.decision, self.decider, self.pending, self.pending_options = EMPTY, NO_SEAT, [], []
         if kind == Decision.REVEAL_OR_STOP:
             self._choose_reveal(seat, option)
         elif kind == Decision.CHOOSE_PLAYER:
@@ -513,23 +503,49 @@ class ValiantWarsGame(PlainState, GameCore):
     def _draw_self(self, seat: int, count: int) -> None:
         self.tasks.append([DRAW, seat, count])
 
-    def _ask_target(
-        self,
-        seat: int,
-        kind: int,
-        pos: int,
-        targets: list[int],
-        optional: bool,
-        stage: int = 0,
-        amount: int = 0,
-    ) -> None:
+    def _ask_target(self, seat: int, kind: int, pos: int, stage: int = 0, amount: int = 0) -> None:
+        """Pose ``seat``'s choice of a player for effect ``kind`` (none if no one is eligible)."""
+        options = self._player_options(seat, kind)
+        if options:
+            context = [kind, NO_SEAT, stage, pos, amount]
+            self._decide(Decision.CHOOSE_PLAYER, seat, options, context)
+
+    def _player_options(self, seat: int, kind: int) -> list[int]:
+        """``choose_player`` options of ``seat`` for effect ``kind``: the eligible seats
+        relative to ``seat``, then ``NOBODY`` if the effect is optional; none if no seat is
+        eligible."""
+        if kind in (Kind.APPRENTICE, Kind.PRIESTESS):
+            targets = self._targets(seat, True)
+        elif kind == Kind.PYROMANCER:
+            targets = [t for t in self._targets(seat, True) if not self.stopped[t]]
+        elif kind == Kind.ASSASSIN:
+            targets = [t for t in self._targets(seat, False) if self._flippable(t)]
+        else:  # Brigand, Saboteur, Lunar Witch: an opponent
+            targets = self._targets(seat, False)
         if not targets:
-            return
+            return []
         n = self.num_players
         options = [(target - seat) % n for target in targets]
-        if optional:
+        if kind in OPTIONAL_TARGET:
             options.append(NOBODY)
-        self._decide(Decision.CHOOSE_PLAYER, seat, options, [kind, EMPTY, stage, pos, amount])
+        return options
+
+    def _card_options(self, kind: int, subject: int, source: int) -> list[int]:
+        """``choose_card`` options for effect ``kind`` in ``subject``'s line (``source``:
+        the position of the card whose effect it is)."""
+        if kind == Kind.SHAMAN:
+            options = self._flippable(subject, exclude=source)
+            if self.count_face_up(subject, SOLDIER):
+                options.append(SOLDIER_OPTION)
+            return options
+        if kind == DANCER:
+            positions = self.champion_positions(subject)
+            return [
+                k
+                for k in self._flippable(subject, exclude=source)
+                if self.effect_kind(subject, positions[k]) != EMPTY
+            ]
+        return self._flippable(subject)  # Assassin, Lunar Witch
 
     def _targets(self, seat: int, include_self: bool) -> list[int]:
         return [
@@ -549,7 +565,7 @@ class ValiantWarsGame(PlainState, GameCore):
         ]
 
     def _ask_saboteur(self, seat: int, pos: int, stage: int) -> None:
-        self._ask_target(seat, Kind.SABOTEUR, pos, self._targets(seat, False), False, stage)
+        self._ask_target(seat, Kind.SABOTEUR, pos, stage)
 
     # ----- decisions --------------------------------------------------------------------
     def _choose_player(self, seat: int, option: int, context: list[int]) -> None:
@@ -566,10 +582,11 @@ class ValiantWarsGame(PlainState, GameCore):
         elif kind == Kind.PYROMANCER:
             self.tasks.append([DRAW, target, 2])
         elif kind == Kind.ASSASSIN:
-            card_context = [kind, target, 0, context[CTX_SOURCE], 0]
-            self._decide(Decision.CHOOSE_CARD, seat, self._flippable(target), card_context)
+            source = context[CTX_SOURCE]
+            options = self._card_options(kind, target, source)
+            self._decide(Decision.CHOOSE_CARD, seat, options, [kind, target, 0, source, 0])
         else:  # Lunar Witch: the target flips a Champion of their choice, else a Soldier
-            champions = self._flippable(target)
+            champions = self._card_options(kind, target, EMPTY)
             if champions:
                 self._decide(Decision.CHOOSE_CARD, target, champions, [kind, target, 0, EMPTY, 0])
             else:
@@ -660,13 +677,13 @@ class ValiantWarsGame(PlainState, GameCore):
         swords = [self.swords(seat) for seat in range(n)]
         best = max(swords)
         leaders = [seat for seat in range(n) if swords[seat] == best]
-        winner = leaders[0] if best > 0 and len(leaders) == 1 else EMPTY
+        winner = leaders[0] if best > 0 and len(leaders) == 1 else NO_SEAT
         location = self.location_deck.pop()
-        if winner != EMPTY:
+        if winner != NO_SEAT:
             self._score(winner, location)
         self.last_battle = [location, winner, *swords]
         self._pass_token()
-        if winner != EMPTY and self.vp[winner] >= self.target:
+        if winner != NO_SEAT and self.vp[winner] >= self.target:
             self._finish([winner])
         elif not self.location_deck:
             best_vp = max(self.vp)
@@ -699,6 +716,394 @@ class ValiantWarsGame(PlainState, GameCore):
         self.winners_list = winners
         self.decision, self.decider = EMPTY, NO_SEAT
 
+    # ----- invariants (checked when a save is loaded) -----------------------------------
+    def check_invariants(self) -> Iterator[tuple[str, str]]:
+        """Each broken invariant as (field, problem): the shape of every field first (the
+        rest is checked only on a well-shaped state), then values in range, every card
+        exactly once, VP and Omens as the Locations won give them, each line as the rules
+        leave it, the round's phase, and the pending decision as the rules would pose it."""
+        shape = list(self._shape_problems())
+        if shape:
+            yield from shape
+            return
+        yield from self._value_problems()
+        yield from self._card_problems()
+        yield from self._line_problems()
+        yield from self._round_problems()
+        yield from self._task_problems()
+        yield from self._decision_problems()
+
+    def _shape_problems(self) -> Iterator[tuple[str, str]]:
+        n = self.num_players
+        for name in ("vp", "stopped", "out", "stop_step", "known_top", "choices"):
+            if len(getattr(self, name)) != n:
+                yield name, f"needs one entry per seat ({n})"
+        for name in ("decks", "lines", "face_up", "copies", "used"):
+            if len(getattr(self, name)) != n:
+                yield name, f"needs one list per seat ({n})"
+        if len(self.supply) != len(SUPPLY_TOTALS):
+            yield "supply", "needs 3 piles (Soldiers, Gold, Dark Omens)"
+        if len(self.market) != MARKET_SIZE:
+            yield "market", f"needs {MARKET_SIZE} slots"
+        for seat, line in enumerate(self.lines[:n]):
+            for name in ("face_up", "copies", "used"):
+                rows = getattr(self, name)
+                if seat < len(rows) and len(rows[seat]) != len(line):
+                    yield name, f"player_{seat}: needs one entry per card of its line"
+        for code in [c for cards in (*self.decks, *self.lines) for c in cards]:
+            if not 0 <= code < NUM_CODES:
+                yield "decks", f"card code {code} outside 0..{NUM_CODES - 1}"
+                break
+        if not all(0 <= kind < NUM_KINDS for kind in self.champion_deck):
+            yield "champion_deck", f"a champion kind outside 0..{NUM_KINDS - 1}"
+        if not all(kind == NO_CARD or 0 <= kind < NUM_KINDS for kind in self.market):
+            yield "market", f"a slot neither a champion kind nor empty ({NO_CARD})"
+        if not all(0 <= location < NUM_LOCATIONS for location in self.location_deck):
+            yield "location_deck", f"a Location outside 0..{NUM_LOCATIONS - 1}"
+        if self.phase not in (REVEALING, BUYING, OVER):
+            yield "phase", f"{self.phase} is not a phase (0 revealing, 1 buying, 2 over)"
+        if self.phase != OVER and not self.location_deck:
+            yield "location_deck", "a game that goes on needs a Location to fight over"
+        if not (self.decision == EMPTY or 0 <= self.decision < len(Decision)):
+            yield "decision", f"{self.decision} is not a decision kind"
+        if not (self.decider == NO_SEAT or 0 <= self.decider < n):
+            yield "decider", f"{self.decider} is not a seat of {n} players"
+        if not 0 <= self.first < n:
+            yield "first", f"{self.first} is not a seat of {n} players"
+
+    def _value_problems(self) -> Iterator[tuple[str, str]]:
+        n = self.num_players
+        target = self.options["target_vp"]
+        if self.target != (VP_TARGET[n] if target is None else target):
+            yield "target", f"{self.target} is not the target the options give"
+        if not 0 <= self.decisions_made <= MAX_DECISIONS:
+            yield "decisions_made", f"{self.decisions_made} outside 0..{MAX_DECISIONS}"
+        if not 0 <= self.step <= ALL_CARDS:
+            yield "step", f"{self.step} outside 0..{ALL_CARDS}"
+        flags = {
+            "stopped": self.stopped,
+            "out": self.out,
+            "bought_champion": [self.bought_champion],
+            "took_soldier": [self.took_soldier],
+        }
+        for name, values in flags.items():
+            if any(value not in (0, 1) for value in values):
+                yield name, "flags are 0 or 1"
+        for name in ("face_up", "used"):
+            if any(flag not in (0, 1) for flags in getattr(self, name) for flag in flags):
+                yield name, "flags are 0 or 1"
+        for seat in range(n):
+            if (self.stop_step[seat] == EMPTY) != (not self.stopped[seat]):
+                yield "stop_step", f"player_{seat}: a step exactly when it has stopped"
+            elif self.stopped[seat] and not 0 <= self.stop_step[seat] <= self.step:
+                yield "stop_step", f"player_{seat} stopped at a step after the current one"
+            if not 0 <= self.known_top[seat] <= min(ORACLE_LOOK, len(self.decks[seat])):
+                yield "known_top", f"player_{seat}: outside 0..{ORACLE_LOOK} or past its deck"
+            if self.choices[seat] not in (EMPTY, REVEAL, STOP):
+                yield "choices", f"player_{seat}: {self.choices[seat]} is not reveal or STOP"
+        for pile, (left, total) in enumerate(zip(self.supply, SUPPLY_TOTALS, strict=True)):
+            if not 0 <= left <= total:
+                yield "supply", f"pile {pile} holds {left}, outside 0..{total}"
+
+    def _card_problems(self) -> Iterator[tuple[str, str]]:
+        """Every card exactly once: supply piles, the Champion deck and market, the
+        Locations still to come (those tied over are set aside), and each seat's cards."""
+        owned = [[*deck, *line] for deck, line in zip(self.decks, self.lines, strict=True)]
+        cards = [code for codes in owned for code in codes]
+        piles = ((SOLDIER, "Soldiers"), (GOLD, "Gold cards"), (OMEN, "Dark Omens"))
+        for (code, name), left, total in zip(piles, self.supply, SUPPLY_TOTALS, strict=True):
+            if cards.count(code) + left != total:
+                held = cards.count(code)
+                yield "supply", f"{held} {name} held and {left} in the supply; the game has {total}"
+        champions = [0] * NUM_KINDS
+        for kind in (*self.champion_deck, *(k for k in self.market if k != NO_CARD)):
+            champions[kind] += 1
+        for code in cards:
+            if is_champion(code):
+                champions[code - CHAMPION_BASE] += 1
+        for kind, count in enumerate(champions):
+            if count != CHAMPIONS[kind].copies:
+                yield (
+                    "champion_deck",
+                    (
+                        f"{count} {Kind(kind).title} across decks, lines, market and Champion "
+                        f"deck; the game has {CHAMPIONS[kind].copies}"
+                    ),
+                )
+                break
+        if NO_CARD in self.market and self.champion_deck:
+            yield "market", "an empty slot while the Champion deck still has cards"
+        won = [code - LOCATION_BASE for code in cards if code >= LOCATION_BASE]
+        places = [*self.location_deck, *won]
+        if len(set(places)) != len(places):
+            yield "location_deck", "a Location both to come and won, or twice"
+        for seat, codes in enumerate(owned):
+            vp = sum(LOCATIONS[code - LOCATION_BASE].vp for code in codes if code >= LOCATION_BASE)
+            if self.vp[seat] != vp:
+                yield "vp", f"player_{seat} has {self.vp[seat]} VP, its Locations give {vp}"
+            omens = STARTING_DECK["omens"] + self.vp[seat] // VP_PER_OMEN
+            held = codes.count(OMEN)
+            if held > omens or (held < omens and self.supply[OMENS_PILE]):
+                yield "decks", f"player_{seat} holds {held} Dark Omens; its VP give {omens}"
+
+    def _line_problems(self) -> Iterator[tuple[str, str]]:
+        """Each line as the rules leave it: only Omens, Soldiers and Champions other than
+        the Hero turn face down, one face-down Omen per used Saint, at most one face-up
+        Omen, a copy only on a Dancer (of a Champion in the line), an Oracle for known top
+        cards, an empty line once OUT."""
+        for seat, line in enumerate(self.lines):
+            up, copies, used = self.face_up[seat], self.copies[seat], self.used[seat]
+            if self.out[seat] and line:
+                yield "lines", f"player_{seat} is OUT: its line went back into its deck"
+            for pos, code in enumerate(line):
+                if not up[pos] and (code in (GOLD, HERO_CODE) or code >= LOCATION_BASE):
+                    yield "face_up", f"player_{seat}: a {card_name(code)} never turns face down"
+                if copies[pos] != EMPTY and code != DANCER + CHAMPION_BASE:
+                    yield "copies", f"player_{seat}: only a Dancer copies"
+                if used[pos] and not (is_champion(code) and self.effect_kind(seat, pos) == SAINT):
+                    yield "used", f"player_{seat}: only a Saint's effect is used up"
+            for pos in [p for p, code in enumerate(line) if code == DANCER + CHAMPION_BASE]:
+                copied = copies[pos]
+                if copied == EMPTY:
+                    continue
+                if not 0 <= copied < NUM_KINDS or copied in (DANCER, HERO):
+                    yield "copies", f"player_{seat}: a Dancer cannot copy {copied}"
+                elif copied not in [
+                    self.effect_kind(seat, other)
+                    for other in self.champion_positions(seat)
+                    if other != pos
+                ]:
+                    yield "copies", f"player_{seat}: a Dancer copies a Champion not in its line"
+            omens_down = sum(1 for pos, code in enumerate(line) if code == OMEN and not up[pos])
+            if omens_down != sum(used):
+                yield "used", f"player_{seat}: one cancelled Dark Omen per used Saint"
+            if self.count_face_up(seat, OMEN) > 1:
+                yield "face_up", f"player_{seat} has two face-up Dark Omens and is not OUT"
+            if self.known_top[seat] and Kind.ORACLE not in [
+                self.effect_kind(seat, pos) for pos in self.champion_positions(seat)
+            ]:
+                yield "known_top", f"player_{seat} knows top cards with no Oracle in its line"
+
+    def _round_problems(self) -> Iterator[tuple[str, str]]:
+        """The round, the phase and what each phase leaves: stopped or OUT seats buying,
+        the buyers in their order, the last Battle, the end."""
+        n, over = self.num_players, self.phase == OVER
+        fought = NUM_LOCATIONS - len(self.location_deck)
+        if self.round != fought - over:
+            yield "round", f"round {self.round} (from 0) after {fought} Locations fought over"
+        if self.phase != REVEALING and not all(self.stopped[s] or self.out[s] for s in range(n)):
+            yield "stopped", "everyone has stopped or is OUT once buying starts"
+        if self.phase == REVEALING:
+            if (
+                self.buyers
+                or self.buyer
+                or self.gold_left
+                or self.bought_champion
+                or self.took_soldier
+            ):
+                yield "buyers", "no purchase before the buying phase"
+        elif self.phase == BUYING:
+            order = self.seat_order()
+            buyers = [seat for seat in order if not self.out[seat]]
+            expected = sorted(buyers, key=lambda s: (self.stop_step[s], order.index(s)))
+            if self.buyers != expected:
+                yield "buyers", f"{self.buyers}, but the first to stop buy first: {expected}"
+            elif not 0 <= self.buyer < len(self.buyers):
+                yield "buyer", f"{self.buyer} is not one of the {len(self.buyers)} buyers"
+            elif not 0 <= self.gold_left <= self.gold(self.buyers[self.buyer]):
+                yield "gold_left", f"{self.gold_left} outside 0..the buyer's Gold"
+        elif self.buyer != len(self.buyers) or len(set(self.buyers)) != len(self.buyers):
+            yield "buyer", "a finished game has had every purchase"
+        yield from self._battle_problems()
+
+    def _battle_problems(self) -> Iterator[tuple[str, str]]:
+        n, over = self.num_players, self.phase == OVER
+        battle = self.last_battle
+        if not battle:
+            if self.round or over:
+                yield "last_battle", "a Battle has been fought"
+        elif len(battle) != n + 2:
+            yield "last_battle", f"needs the Location, the winner and {n} Sword totals"
+        else:
+            location, winner, swords = battle[0], battle[1], battle[2:]
+            best = max(swords)
+            leaders = [seat for seat in range(n) if swords[seat] == best]
+            expected = leaders[0] if best > 0 and len(leaders) == 1 else NO_SEAT
+            if not 0 <= location < NUM_LOCATIONS or location in self.location_deck:
+                yield "last_battle", f"{location} is not a Location fought over"
+            elif min(swords) < 0 or winner != expected:
+                yield "last_battle", "the winner is the one highest Sword total, if above 0"
+            elif winner != NO_SEAT and location_code(location) not in (
+                self.decks[winner] + self.lines[winner]
+            ):
+                yield "last_battle", "the winner took the Location into its deck"
+        reached = [seat for seat in range(n) if self.vp[seat] >= self.target]
+        if not over:
+            if reached or self.winners_list:
+                yield "winners_list", "a game that goes on has no winner and no one at the target"
+        elif reached:
+            if self.winners_list != reached or len(reached) != 1 or battle[1:2] != reached:
+                yield "winners_list", "the one seat that reached the target in the last Battle wins"
+        else:
+            best = max(self.vp)
+            leaders = [seat for seat in range(n) if self.vp[seat] == best]
+            if self.location_deck or self.winners_list != leaders:
+                yield "winners_list", "with no Location left the most VP win"
+
+    def _task_problems(self) -> Iterator[tuple[str, str]]:
+        """Forced draws and effects waiting only while a choice of an effect is pending."""
+        if self.tasks and self.decision not in (Decision.CHOOSE_PLAYER, Decision.CHOOSE_CARD):
+            yield "tasks", "effects wait only while an effect's choice is pending"
+        for task in self.tasks:
+            if (
+                not task
+                or task[0] not in (DRAW, DOWN, ASK)
+                or len(task) != (3 if task[0] == DRAW else 4)
+            ):
+                yield "tasks", f"{task} is not a draw, a down effect or a Saboteur's question"
+                return
+            seat = task[1]
+            if not 0 <= seat < self.num_players:
+                yield "tasks", f"{task}: {seat} is not a seat"
+                return
+            if task[0] == DRAW:
+                if not 1 <= task[2] <= ALL_CARDS:
+                    yield "tasks", f"{task}: cannot draw {task[2]} cards"
+                continue
+            pos, kind = (task[2], task[3]) if task[0] == DOWN else (task[3], Kind.SABOTEUR)
+            if task[0] == ASK and task[2] != 1:
+                yield "tasks", f"{task}: the Saboteur asks again only at stage 1"
+            elif task[0] == DOWN and kind not in DOWN_KINDS:
+                yield "tasks", f"{task}: {kind} has no down effect"
+            elif not self.out[seat] and not self._carries(seat, pos, kind, task[0] == DOWN):
+                yield "tasks", f"{task}: no such effect at that place in player_{seat}'s line"
+
+    def _carries(self, seat: int, pos: int, kind: int, own_down: bool) -> bool:
+        """Whether the card at ``pos`` of ``seat``'s line carries effect ``kind`` (its own
+        down effect, a Dancer's included, if ``own_down``)."""
+        line = self.lines[seat]
+        if not 0 <= pos < len(line) or not is_champion(line[pos]):
+            return False
+        printed = line[pos] - CHAMPION_BASE
+        return (own_down and printed == kind) or self.effect_kind(seat, pos) == kind
+
+    def _decision_problems(self) -> Iterator[tuple[str, str]]:
+        """The pending decision as the rules pose it: its seat, context and options."""
+        kind, seat = self.decision, self.decider
+        if self.phase == OVER:
+            if kind != EMPTY or seat != NO_SEAT or self.pending or self.pending_options:
+                yield "decision", "a finished game has no pending decision"
+            elif self.choosers or any(choice != EMPTY for choice in self.choices):
+                yield "choosers", "a finished game has no one choosing"
+            return
+        if kind == EMPTY or seat == NO_SEAT:
+            yield "decision", "a game that goes on has a pending decision and its seat"
+            return
+        if self.out[seat]:
+            yield "decider", f"player_{seat} is OUT and decides nothing"
+            return
+        if self.phase != (BUYING if kind == Decision.BUY else REVEALING):
+            yield "decision", f"{Decision(kind).name.lower()} in the wrong phase"
+            return
+        if kind != Decision.REVEAL_OR_STOP and (
+            self.choosers or any(choice != EMPTY for choice in self.choices)
+        ):
+            yield "choosers", "reveal choices are made only while reveal-or-STOP is pending"
+            return
+        if kind == Decision.REVEAL_OR_STOP:
+            yield from self._reveal_problems(seat)
+            return
+        if kind == Decision.BUY:
+            if self.pending:
+                yield "pending", "buying has no context"
+            elif not 0 <= self.buyer < len(self.buyers) or seat != self.buyers[self.buyer]:
+                yield "decider", f"player_{seat} is not the buyer"
+            else:
+                yield from _options_problems(self.pending_options, self._purchase_options())
+            return
+        if len(self.pending) != 5:
+            yield "pending", "an effect's choice needs its 5 entries of context"
+        elif kind == Decision.CHOOSE_PLAYER:
+            yield from self._player_choice_problems(seat, *self.pending)
+        else:
+            yield from self._card_choice_problems(seat, *self.pending)
+
+    def _player_choice_problems(
+        self, seat: int, effect: int, subject: int, stage: int, source: int, amount: int
+    ) -> Iterator[tuple[str, str]]:
+        if effect not in PLAYER_EFFECTS:
+            yield "pending", f"effect {effect} does not choose a player"
+        elif subject != NO_SEAT or stage not in ((0, 1) if effect == Kind.SABOTEUR else (0,)):
+            yield "pending", "choosing a player has no subject, and a stage only for the Saboteur"
+        elif amount != (self.count_type(seat, MYSTIC) if effect == Kind.PRIESTESS else 0):
+            yield "pending", "the Priestess draws one card per face-up Mystic; no other a number"
+        elif not self._effect_face_up(seat, source, effect):
+            yield "pending", f"player_{seat} has no face-up {Kind(effect).title} effect there"
+        else:
+            yield from _options_problems(self.pending_options, self._player_options(seat, effect))
+
+    def _card_choice_problems(
+        self, seat: int, effect: int, subject: int, stage: int, source: int, amount: int
+    ) -> Iterator[tuple[str, str]]:
+        if effect not in CARD_EFFECTS:
+            yield "pending", f"effect {effect} does not choose a card"
+            return
+        if stage or amount or not 0 <= subject < self.num_players or self.out[subject]:
+            yield "pending", "choosing a card has a subject in the round, no stage, no number"
+            return
+        if effect == Kind.ASSASSIN:
+            if subject == seat or not self.can_target(seat, subject):
+                yield "pending", "the Assassin flips a Champion of an opponent it may target"
+                return
+        elif subject != seat:
+            yield "pending", "only the Assassin chooses a card of another line"
+            return
+        if effect == Kind.LUNAR_WITCH:
+            if source != EMPTY:
+                yield "pending", "the Lunar Witch's victim flips a card of its choice"
+                return
+        elif effect == DANCER:
+            line = self.lines[seat]
+            if not (
+                0 <= source < len(line)
+                and line[source] == CHAMPION_BASE + DANCER
+                and self.face_up[seat][source]
+                and self.copies[seat][source] == EMPTY
+            ):
+                yield "pending", f"player_{seat} has no face-up Dancer still to copy there"
+                return
+        elif not self._effect_face_up(seat, source, effect):
+            yield "pending", f"player_{seat} has no face-up {Kind(effect).title} effect there"
+            return
+        yield from _options_problems(
+            self.pending_options, self._card_options(effect, subject, source)
+        )
+
+    def _effect_face_up(self, seat: int, pos: int, effect: int) -> bool:
+        """Whether the card at ``pos`` of ``seat``'s line is face up with effect ``effect``."""
+        return self._carries(seat, pos, effect, False) and bool(self.face_up[seat][pos])
+
+    def _reveal_problems(self, seat: int) -> Iterator[tuple[str, str]]:
+        drawing = [s for s in self.seat_order() if not self.stopped[s] and not self.out[s]]
+        if self.pending:
+            yield "pending", "reveal-or-STOP has no context"
+        elif self.choosers != drawing:
+            yield "choosers", f"{self.choosers}, but those still drawing are {drawing}"
+        elif any(not self.decks[s] for s in drawing):
+            yield "decks", "a player with an empty deck is stopped before being asked"
+        elif seat not in self.choosers:
+            yield "decider", f"player_{seat} is not asked to reveal or STOP"
+        elif self.tasks:
+            yield "tasks", "effects resolve before the next reveal step"
+        elif [self.choices[s] != EMPTY for s in self.choosers] != [
+            index < self.choosers.index(seat) for index in range(len(self.choosers))
+        ] or any(
+            self.choices[s] != EMPTY for s in range(self.num_players) if s not in self.choosers
+        ):
+            yield "choices", "those asked before the decider have chosen, no one else"
+        elif self.pending_options != [REVEAL, STOP]:
+            yield "pending_options", "reveal-or-STOP offers both"
+
     # ----- hidden information -----------------------------------------------------------
     def resample_hidden(self, player: int, rng: np.random.Generator) -> ValiantWarsGame:
         """Reshuffle every unseen deck order and redraw others' hidden reveal choices."""
@@ -718,6 +1123,14 @@ class ValiantWarsGame(PlainState, GameCore):
                 game.choices[seat] = int(rng.integers(2))
         game.rng = make_rng(int(rng.integers(2**63)))
         return game
+
+
+def _options_problems(options: list[int], expected: list[int]) -> Iterator[tuple[str, str]]:
+    """The pending options against those the rules give (a single one is not asked)."""
+    if options != expected:
+        yield "pending_options", f"{options} are not the options the rules give ({expected})"
+    elif len(options) < 2:
+        yield "pending_options", "a decision with one option is made automatically"
 
 
 def _ongoing_swords(
@@ -748,11 +1161,11 @@ G = ValiantWarsGame
 
 
 def _apprentice(game: G, seat: int, pos: int) -> None:
-    game._ask_target(seat, Kind.APPRENTICE, pos, game._targets(seat, True), False)
+    game._ask_target(seat, Kind.APPRENTICE, pos)
 
 
 def _brigand(game: G, seat: int, pos: int) -> None:
-    game._ask_target(seat, Kind.BRIGAND, pos, game._targets(seat, False), False)
+    game._ask_target(seat, Kind.BRIGAND, pos)
 
 
 def _saboteur(game: G, seat: int, pos: int) -> None:
@@ -765,22 +1178,19 @@ def _saboteur(game: G, seat: int, pos: int) -> None:
 def _priestess(game: G, seat: int, pos: int) -> None:
     mystics = game.count_type(seat, MYSTIC)
     if mystics:
-        targets = game._targets(seat, True)
-        game._ask_target(seat, Kind.PRIESTESS, pos, targets, False, amount=mystics)
+        game._ask_target(seat, Kind.PRIESTESS, pos, amount=mystics)
 
 
 def _pyromancer(game: G, seat: int, pos: int) -> None:
-    targets = [t for t in game._targets(seat, True) if not game.stopped[t]]
-    game._ask_target(seat, Kind.PYROMANCER, pos, targets, True)
+    game._ask_target(seat, Kind.PYROMANCER, pos)
 
 
 def _assassin(game: G, seat: int, pos: int) -> None:
-    targets = [t for t in game._targets(seat, False) if game._flippable(t)]
-    game._ask_target(seat, Kind.ASSASSIN, pos, targets, True)
+    game._ask_target(seat, Kind.ASSASSIN, pos)
 
 
 def _lunar_witch(game: G, seat: int, pos: int) -> None:
-    game._ask_target(seat, Kind.LUNAR_WITCH, pos, game._targets(seat, False), False)
+    game._ask_target(seat, Kind.LUNAR_WITCH, pos)
 
 
 def _oracle(game: G, seat: int, pos: int) -> None:
@@ -797,9 +1207,7 @@ def _saint(game: G, seat: int, pos: int) -> None:
 
 
 def _shaman(game: G, seat: int, pos: int) -> None:
-    options = game._flippable(seat, exclude=pos)
-    if game.count_face_up(seat, SOLDIER):
-        options.append(SOLDIER_OPTION)
+    options = game._card_options(Kind.SHAMAN, seat, pos)
     if options:
         game._decide(Decision.CHOOSE_CARD, seat, options, [Kind.SHAMAN, seat, 0, pos, 0])
     else:
@@ -807,11 +1215,7 @@ def _shaman(game: G, seat: int, pos: int) -> None:
 
 
 def _dancer(game: G, seat: int, pos: int) -> None:
-    options = [
-        k
-        for k in game._flippable(seat, exclude=pos)
-        if game.effect_kind(seat, game.champion_positions(seat)[k]) != EMPTY
-    ]
+    options = game._card_options(DANCER, seat, pos)
     if options:
         game._decide(Decision.CHOOSE_CARD, seat, options, [DANCER, seat, 0, pos, 0])
 

@@ -1,4 +1,5 @@
-"""Valiant Wars card data: the 27 champions, the 27 Locations, supply and setup constants.
+"""Valiant Wars' spec: the 27 champions, the 27 Locations, supply and setup constants, the
+decision kinds and the action layout keyed by them, and the sentinels of the state.
 
 The rulebook names the cards but gives no champion's type, cost, Swords or copies and no
 Location's VP or effect; the rulings and their reasons are in docs/rules/valiant_wars.md.
@@ -276,11 +277,17 @@ LAYOUT = ActionLayout.for_decisions(
         Decision.BUY: MARKET_SIZE + 3,
     },
 )
-SEGMENTS = LAYOUT.kind_segments
-"""Action segments in Decision order."""
 REVEAL, STOP = 0, 1
 REVEALING, BUYING, OVER = 0, 1, 2
 """The phases of a round (OVER: the game has ended)."""
+EMPTY = -1
+"""No pending decision, no reveal choice yet, no copy, no stop step, no source card."""
+CTX_EFFECT, CTX_SUBJECT, CTX_STAGE, CTX_SOURCE, CTX_AMOUNT = range(5)
+"""The context of a pending ``choose_player`` or ``choose_card`` decision: the effect (a
+champion kind), the seat whose line ``choose_card`` picks from (``NO_SEAT`` for
+``choose_player``), the stage (the Saboteur's second targeting: 1), the line position of
+the card whose effect it is (``EMPTY`` for the Lunar Witch's victim) and the number of
+cards the chosen player will draw (Priestess; else 0)."""
 
 
 # ----- the decision bound ---------------------------------------------------------------

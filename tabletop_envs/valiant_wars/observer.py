@@ -1,13 +1,17 @@
-"""Valiant Wars observations: one seat's view as schema fields, and the same view in words.
+"""Valiant Wars' observer: one seat's view as the fields of :data:`SCHEMA`.
 
 Seats in the view are relative: index 0 is the observer, 1 its left neighbour (next seat),
 and so on; indices past the player count stay zero. Never read here: any deck's order
 (except the top cards the observer's own Oracle showed), the Champion deck's order, the
 Location deck below the top, and reveal-or-STOP choices not yet resolved.
 
-What every seat sees is kept once per game in table seat order (:data:`TABLE`), a block per
-seat and a few for the table, each encoded again only when its key (the state it shows)
-changes; an observer's vector is that store turned to face it plus its own fields.
+Two ways to the same view, sharing no code: :func:`view`, the plain reference, written
+field by field from the state and the rulebook (its Sword and Gold totals counted here
+from the card texts); and :func:`observation`, the per-step path. What every seat sees is
+kept once per game in table seat order (:data:`TABLE`), a block per seat and a few for the
+table, each encoded again only when its key (the state it shows) changes; an observer's
+vector is that store turned to face it plus its own fields. The conformance suite checks
+``observation(game, p) == SCHEMA.encode(view(game, p))`` at every step of random games.
 """
 
 from __future__ import annotations
@@ -23,17 +27,22 @@ from tabletop_envs.core.encoding import (
     ObservationSchema,
     TableLayout,
 )
-from tabletop_envs.valiant_wars.cards import (
+from tabletop_envs.valiant_wars.spec import (
     ALL_CARDS,
     BUYING,
     CHAMPION_BASE,
     CHAMPIONS,
+    CTX_AMOUNT,
+    CTX_EFFECT,
+    CTX_SUBJECT,
+    EMPTY,
     GOLD,
     LOCATION_BASE,
     LOCATIONS,
     MARKET_SIZE,
     MAX_PLAYERS,
     MAX_TARGET_VP,
+    MERCENARY_CAP,
     NO_CARD,
     NUM_CHAMPION_CARDS,
     NUM_CODES,
@@ -41,14 +50,14 @@ from tabletop_envs.valiant_wars.cards import (
     NUM_LOCATIONS,
     OMEN,
     ORACLE_LOOK,
+    OVER,
     REVEALING,
     SOLDIER,
     SUPPLY_GOLD,
+    ChampionType,
     Decision,
     Kind,
     Terrain,
-    card_name,
-    is_champion,
 )
 
 if TYPE_CHECKING:
@@ -145,13 +154,9 @@ _AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
 """Where the observer's own fields start in its vector."""
 
 
-def build_view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
-    """``player``'s view as the numeric fields of :data:`SCHEMA`."""
-    return SCHEMA.view_of(unscaled_view(game, player))
-
-
-def encode(game: ValiantWarsGame, player: int) -> np.ndarray:
-    """``player``'s observation vector (the per-step path)."""
+def observation(game: ValiantWarsGame, player: int) -> np.ndarray:
+    """``player``'s observation vector, ``SCHEMA.encode(view(game, player))`` (the per-step
+    path: the kept table view turned to face ``player``, then scaled)."""
     return SCHEMA.scale(unscaled_view(game, player))
 
 
@@ -321,71 +326,167 @@ def _keep_location(game: ValiantWarsGame, kept: KeptObservation) -> None:
         values[left + card] = 1.0
 
 
-def line_words(game: ValiantWarsGame, seat: int) -> list[str]:
-    words = []
-    for pos, code in enumerate(game.lines[seat]):
-        name = card_name(code)
-        if (
-            is_champion(code)
-            and code - CHAMPION_BASE == Kind.DANCER
-            and game.copies[seat][pos] >= 0
-        ):
-            name += f" (as {Kind(game.copies[seat][pos]).title})"
-        if game.used[seat][pos]:
-            name += " (used)"
-        words.append(name if game.face_up[seat][pos] else f"[{name}, face down]")
-    return words
+# ----- the plain reference view --------------------------------------------------------------
+def view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
+    """What ``player`` knows, as the unscaled fields of :data:`SCHEMA`, written field by
+    field from the state and the rulebook (sharing nothing with :func:`observation`)."""
+    n = game.num_players
+    fields = {field.name: np.zeros(field.shape) for field in SCHEMA.fields}
 
+    def relative(seat: int) -> int:
+        return (seat - player) % n
 
-def _composition(cards: list[int]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for code in sorted(cards):
-        counts[card_name(code)] = counts.get(card_name(code), 0) + 1
-    return counts
-
-
-def readable_view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
-    """The same information as :func:`build_view`, in words, for people."""
-    seats = []
-    for seat in range(game.num_players):
-        status = "out" if game.out[seat] else "stopped" if game.stopped[seat] else "drawing"
-        seats.append(
-            {
-                "seat": seat,
-                "vp": game.vp[seat],
-                "status": status,
-                "line": line_words(game, seat),
-                "swords": game.swords(seat),
-                "gold": game.gold(seat),
-                "deck": _composition(game.decks[seat]),
-                "knows_top_cards": game.known_top[seat],
-            }
-        )
-    deck = game.decks[player]
-    view: dict[str, Any] = {
-        "you": f"player_{player}",
-        "round": game.round + 1,
-        "first_player": f"player_{game.first}",
-        "target_vp": game.target,
-        "players": seats,
-        "your_known_top_cards": [card_name(deck[-1 - d]) for d in range(game.known_top[player])],
-        "market": [
-            "-" if kind == NO_CARD else f"{Kind(kind).title} ({CHAMPIONS[kind].cost} Gold)"
-            for kind in game.market
-        ],
-        "champion_deck": len(game.champion_deck),
-        "supply": dict(zip(("soldiers", "gold", "omens"), game.supply, strict=True)),
-        "locations_left": len(game.location_deck),
-    }
-    if game.location_deck:
-        location = LOCATIONS[game.location]
-        view["location"] = f"{location.name} ({location.vp} VP; {location.terrain.text})"
-    if game.decider == player and game.decision >= 0:
-        view["deciding"] = Decision(game.decision).name.lower()
+    # The decision: who decides; the decider alone sees its kind, context and purchase.
+    over = game.phase == OVER
+    if not over:
+        fields["to_move"][relative(game.decider)] = 1
+    if not over and game.decider == player:
+        fields["decision"][game.decision] = 1
+        if game.decision in (Decision.CHOOSE_PLAYER, Decision.CHOOSE_CARD):
+            fields["effect"][game.pending[CTX_EFFECT]] = 1
+            if game.decision == Decision.CHOOSE_CARD:
+                fields["subject"][relative(game.pending[CTX_SUBJECT])] = 1
+            fields["draw_amount"][0] = min(game.pending[CTX_AMOUNT], NUM_CHAMPION_CARDS)
         if game.decision == Decision.BUY:
-            view["gold_left"] = game.gold_left
-    return view
+            fields["purchase"][:] = [
+                min(game.gold_left, TOTAL_SCALE),
+                game.bought_champion,
+                game.took_soldier,
+            ]
+
+    # The round.
+    fields["first_player"][relative(game.first)] = 1
+    fields["round"][0] = game.round
+    fields["step"][0] = min(game.step, ALL_CARDS)
+    fields["buying"][0] = game.phase == BUYING
+    fields["target_vp"][0] = game.target
+
+    # Every seat, counted from the observer.
+    for seat in range(n):
+        row = relative(seat)
+        stopped, out = game.stopped[seat], game.out[seat]
+        fields["players"][row] = 1
+        fields["vp"][row] = min(game.vp[seat], MAX_TARGET_VP)
+        fields["drawing"][row] = game.phase == REVEALING and not stopped and not out
+        fields["stopped"][row] = stopped
+        fields["out"][row] = out
+        fields["stop_step"][row] = 0 if game.stop_step[seat] == EMPTY else game.stop_step[seat] + 1
+        swords, gold = _reference_totals(game, seat)
+        fields["swords"][row] = min(swords, TOTAL_SCALE)
+        fields["gold"][row] = min(gold, TOTAL_SCALE)
+        _reference_line(game, seat, row, fields)
+        for code in game.decks[seat]:
+            fields["deck"][row, code] += 1
+        fields["deck_size"][row] = len(game.decks[seat])
+        fields["known_top"][row] = game.known_top[seat]
+
+    # The top cards of its own deck that the observer's Oracle showed it.
+    deck = game.decks[player]
+    for depth in range(game.known_top[player]):
+        fields["my_top"][depth, deck[len(deck) - 1 - depth]] = 1
+
+    # The market, the Champion deck (its contents, not their order) and the supply.
+    for slot, kind in enumerate(game.market):
+        if kind != NO_CARD:
+            fields["market"][slot, kind] = 1
+    for kind in game.champion_deck:
+        fields["champion_deck"][kind] += 1
+    fields["supply"][:] = game.supply
+
+    # The Location fought over, and those still to come (as a set).
+    if game.location_deck:
+        top = game.location_deck[-1]
+        fields["location"][top] = 1
+        fields["location_vp"][0] = LOCATIONS[top].vp
+        fields["terrain"][LOCATIONS[top].terrain] = 1
+        for location in game.location_deck:
+            fields["locations_left"][location] = 1
+    return fields
 
 
-view = build_view
-observation = encode
+def _reference_line(game: ValiantWarsGame, seat: int, row: int, fields: dict[str, Any]) -> None:
+    """``seat``'s line: counts of its plain cards, and its Champions in line order."""
+    line, face_up = game.lines[seat], game.face_up[seat]
+    counts = fields["line_counts"][row]
+    k = 0
+    for pos, code in enumerate(line):
+        up = face_up[pos] == 1
+        if code == GOLD:
+            counts[0] += up
+        elif code == OMEN:
+            counts[1 if up else 2] += 1
+        elif code == SOLDIER:
+            counts[3 if up else 4] += 1
+        elif code >= LOCATION_BASE:
+            counts[5] += up
+        else:
+            fields["line_champions"][row, k] = code - CHAMPION_BASE + 1
+            fields["line_champion_up"][row, k] = up
+            copied = game.copies[seat][pos]
+            fields["line_champion_copy"][row, k] = 0 if copied == EMPTY else copied + 1
+            fields["line_saint_used"][row, k] = game.used[seat][pos]
+            k += 1
+
+
+def _reference_totals(game: ValiantWarsGame, seat: int) -> tuple[int, int]:
+    """``seat``'s Swords and Gold from its face-up cards, as the rulebook counts them."""
+    if game.out[seat]:
+        return 0, 0
+    warrior, mystic, rogue = ChampionType.WARRIOR, ChampionType.MYSTIC, ChampionType.ROGUE
+    cards = []  # (card code, printed type or None, the effect it carries or None)
+    for pos, code in enumerate(game.lines[seat]):
+        if not game.face_up[seat][pos]:
+            continue
+        if code == SOLDIER:
+            cards.append((code, warrior, None))
+        elif CHAMPION_BASE <= code < LOCATION_BASE:
+            kind = Kind(code - CHAMPION_BASE)
+            effect = kind
+            if kind == Kind.DANCER:
+                copied = game.copies[seat][pos]
+                effect = None if copied == EMPTY else Kind(copied)
+            cards.append((code, CHAMPIONS[kind].type, effect))
+        else:
+            cards.append((code, None, None))
+    gold_cards = sum(1 for code, _, _ in cards if code == GOLD)
+    omens = sum(1 for code, _, _ in cards if code == OMEN)
+    locations = sum(1 for code, _, _ in cards if code >= LOCATION_BASE)
+    mystics = sum(1 for _, kind, _ in cards if kind == mystic)
+    rogues = sum(1 for _, kind, _ in cards if kind == rogue)
+    warriors = sum(1 for _, kind, _ in cards if kind == warrior)
+    swords = 0
+    gold = gold_cards + omens
+    for code, card_type, effect in cards:
+        if code == SOLDIER:
+            swords += 1
+        elif card_type is not None:
+            swords += CHAMPIONS[code - CHAMPION_BASE].swords
+        other_rogues = rogues - (card_type == rogue)
+        if effect == Kind.ARCHER and locations:
+            swords += 3
+        elif effect == Kind.BRIGAND and other_rogues:
+            swords += 1
+        elif effect == Kind.GUARD and rogues:
+            swords += 2
+        elif effect == Kind.MERCENARY:
+            swords += min(gold_cards, MERCENARY_CAP)
+        elif effect == Kind.PALADIN:
+            swords += 2 * other_rogues
+        elif effect == Kind.RETAINER:
+            swords += 2 * mystics
+        elif effect == Kind.SENTINEL:
+            swords += 2 * locations
+        elif effect == Kind.WING_KNIGHT:
+            swords += mystics
+        elif effect == Kind.MONK:
+            gold += 2
+        elif effect == Kind.SELLSWORD:
+            gold += 1
+    terrain = LOCATIONS[game.location_deck[-1]].terrain if game.location_deck else Terrain.PLAIN
+    if terrain == Terrain.MARSH:
+        swords -= warriors
+    elif terrain == Terrain.HAUNTED:
+        swords -= 2 * omens
+    elif terrain == Terrain.GUARDED:
+        swords -= 2 * rogues
+    return max(swords, 0), gold

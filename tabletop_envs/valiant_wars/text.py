@@ -1,11 +1,16 @@
-"""Valiant Wars as text: action names and the table, for a spectator or one seat."""
+"""Valiant Wars as text: action names, a seat's view in words, the table."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from tabletop_envs.valiant_wars.cards import (
+from tabletop_envs.core.game import NO_SEAT
+from tabletop_envs.valiant_wars.spec import (
+    CHAMPION_BASE,
     CHAMPIONS,
+    CTX_SUBJECT,
+    EMPTY,
+    LAYOUT,
     LOCATIONS,
     NO_CARD,
     NOBODY,
@@ -16,16 +21,22 @@ from tabletop_envs.valiant_wars.cards import (
     Kind,
     card_name,
     champion_code,
+    is_champion,
 )
-from tabletop_envs.valiant_wars.observation import line_words
 
 if TYPE_CHECKING:
     from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 
 
+def action_to_str(game: ValiantWarsGame, action: int) -> str:
+    """The action in a person's words."""
+    segment, option = LAYOUT.locate(action)
+    return describe_action(game, Decision(LAYOUT.kind_segments.index(segment)), option)
+
+
 def describe_action(game: ValiantWarsGame, decision: Decision, option: int) -> str:
     """One action in words, naming the seats and cards of the pending decision if any."""
-    pending = game.decision == decision and game.decider >= 0
+    pending = game.decision == decision and game.decider != NO_SEAT
     if decision == Decision.REVEAL_OR_STOP:
         return "STOP" if option == STOP else "reveal the next card"
     if decision == Decision.CHOOSE_PLAYER:
@@ -38,7 +49,7 @@ def describe_action(game: ValiantWarsGame, decision: Decision, option: int) -> s
         if option == SOLDIER_OPTION:
             return "flip a Soldier"
         if pending:
-            subject = game.pending[1]
+            subject = game.pending[CTX_SUBJECT]
             positions = game.champion_positions(subject)
             name = card_name(game.lines[subject][positions[option]])
             return f"choose {name} (Champion {option + 1} of player_{subject})"
@@ -74,7 +85,7 @@ def _seat_lines(game: ValiantWarsGame, seat: int, viewer: int | None) -> list[st
     return lines
 
 
-def render_table(game: ValiantWarsGame, viewer: int | None = None) -> str:
+def render_text(game: ValiantWarsGame, viewer: int | None = None) -> str:
     """The Location, the market, each line and whose decision it is."""
     who = "spectator (all cards shown)" if viewer is None else f"player_{viewer}'s view"
     lines = [f"=== Valiant Wars, round {game.round + 1}, target {game.target} VP — {who} ==="]
@@ -99,14 +110,65 @@ def render_table(game: ValiantWarsGame, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def readable_view(game: ValiantWarsGame, player: int) -> dict:
-    from tabletop_envs.valiant_wars.observation import readable_view as words
+def line_words(game: ValiantWarsGame, seat: int) -> list[str]:
+    """``seat``'s line card by card, with each Dancer's copy, used Saints, face-down cards."""
+    words = []
+    for pos, code in enumerate(game.lines[seat]):
+        name = card_name(code)
+        copied = game.copies[seat][pos]
+        if is_champion(code) and code - CHAMPION_BASE == Kind.DANCER and copied != EMPTY:
+            name += f" (as {Kind(copied).title})"
+        if game.used[seat][pos]:
+            name += " (used)"
+        words.append(name if game.face_up[seat][pos] else f"[{name}, face down]")
+    return words
 
-    return words(game, player)
+
+def _composition(cards: list[int]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for code in sorted(cards):
+        counts[card_name(code)] = counts.get(card_name(code), 0) + 1
+    return counts
 
 
-def action_to_str(game: ValiantWarsGame, action: int) -> str:
-    return game.action_to_str(action)
-
-
-render_text = render_table
+def readable_view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
+    """What ``player`` may know (as the observer's view), in words, for people."""
+    seats = []
+    for seat in range(game.num_players):
+        status = "out" if game.out[seat] else "stopped" if game.stopped[seat] else "drawing"
+        seats.append(
+            {
+                "seat": seat,
+                "vp": game.vp[seat],
+                "status": status,
+                "line": line_words(game, seat),
+                "swords": game.swords(seat),
+                "gold": game.gold(seat),
+                "deck": _composition(game.decks[seat]),
+                "knows_top_cards": game.known_top[seat],
+            }
+        )
+    deck = game.decks[player]
+    view: dict[str, Any] = {
+        "you": f"player_{player}",
+        "round": game.round + 1,
+        "first_player": f"player_{game.first}",
+        "target_vp": game.target,
+        "players": seats,
+        "your_known_top_cards": [card_name(deck[-1 - d]) for d in range(game.known_top[player])],
+        "market": [
+            "-" if kind == NO_CARD else f"{Kind(kind).title} ({CHAMPIONS[kind].cost} Gold)"
+            for kind in game.market
+        ],
+        "champion_deck": len(game.champion_deck),
+        "supply": dict(zip(("soldiers", "gold", "omens"), game.supply, strict=True)),
+        "locations_left": len(game.location_deck),
+    }
+    if game.location_deck:
+        location = LOCATIONS[game.location]
+        view["location"] = f"{location.name} ({location.vp} VP; {location.terrain.text})"
+    if game.decider == player and game.decision != EMPTY:
+        view["deciding"] = Decision(game.decision).name.lower()
+        if game.decision == Decision.BUY:
+            view["gold_left"] = game.gold_left
+    return view
