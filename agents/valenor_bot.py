@@ -47,26 +47,17 @@ from functools import cached_property
 import numpy as np
 
 from agents.base import Agent
-from tabletop_envs.valenor import cards as C
-from tabletop_envs.valenor.flow import (
-    D_DEVASTATE,
-    D_DRAFT,
-    D_MOVE_PICK,
-    D_MOVE_TARGET,
-    D_PLACE,
-    D_PLAY,
-    D_SIGNAL,
-    D_WINDOW,
-    DECISIONS,
+from tabletop_envs.valenor import spec as S
+from tabletop_envs.valenor.observer import SCHEMA
+from tabletop_envs.valenor.spec import (
     LAYOUT,
     PASS_PLAY,
-    SEGMENT_OF_DECISION,
     W_DEVASTATION,
     W_STEP1,
+    Decision,
 )
-from tabletop_envs.valenor.observation import SCHEMA
 
-DRAFT_ORDER = (C.TONI, C.WISP, C.BROM, C.FENNA)
+DRAFT_ORDER = (S.TONI, S.WISP, S.BROM, S.FENNA)
 DIRECT_HIT = 1000
 DEFEAT = 500
 BUILD = 200
@@ -75,7 +66,7 @@ UNPLACEABLE = -1000
 WASTE_COST = 150
 PLACEABLE = 10
 LOW_CARD = 4
-INVADER_OF_VALUE = {C.VALUE[c]: c for c in C.INVADER_IDS}
+INVADER_OF_VALUE = {S.VALUE[c]: c for c in S.INVADER_IDS}
 
 
 @dataclass
@@ -107,18 +98,18 @@ class Table:
                 strict=True,
             )
         )
-        gone = {C.INVADER_VALUES[i] for i in np.flatnonzero(fields["discarded_invaders"])}
-        to_come = [v for v in C.INVADER_VALUES if v not in gone and v not in invader]
+        gone = {S.INVADER_VALUES[i] for i in np.flatnonzero(fields["discarded_invaders"])}
+        to_come = [v for v in S.INVADER_VALUES if v not in gone and v not in invader]
         defense = [int(v) for v in fields["location_defense_sum"]]
         return cls(terrains, invader, defense, hand, to_come)
 
     def placements(self, value: int, invader: list[int] | None = None) -> list[int]:
         """Legal Locations for the Invader of ``value`` (optionally on another table)."""
         invader = self.invader if invader is None else invader
-        terrain = C.TERRAIN[INVADER_OF_VALUE[value]]
+        terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
         return [
             i
-            for i in range(C.NUM_LOCATIONS)
+            for i in range(S.NUM_LOCATIONS)
             if not invader[i]
             and terrain in self.terrains[i]
             and all(v < value for v in invader[:i] if v)
@@ -126,7 +117,7 @@ class Table:
         ]
 
     def hand_defense(self) -> list[int]:
-        return [value for kind, value, _ in self.hand if kind in (C.KIND_DEFENSE, C.KIND_SUPPORT)]
+        return [value for kind, value, _ in self.hand if kind in (S.KIND_DEFENSE, S.KIND_SUPPORT)]
 
     def defense_score(self, value: int, position: int, spare: list[int]) -> int:
         """How good putting Defense ``value`` at ``position`` is (``spare``: other hand cards)."""
@@ -147,7 +138,7 @@ class Table:
     def own_invader_spots(self) -> dict[int, list[int]]:
         """Legal Locations of each Invader in our hand, by value."""
         return {
-            value: self.placements(value) for kind, value, _ in self.hand if kind == C.KIND_INVADER
+            value: self.placements(value) for kind, value, _ in self.hand if kind == S.KIND_INVADER
         }
 
     def prebuild_score(self, value: int, position: int) -> int:
@@ -165,7 +156,7 @@ class Table:
 
     def best_defense(self, value: int, spare: list[int]) -> tuple[int, int]:
         """(score, position) of the best place for Defense ``value``."""
-        return max((self.defense_score(value, i, spare), i) for i in range(C.NUM_LOCATIONS))
+        return max((self.defense_score(value, i, spare), i) for i in range(S.NUM_LOCATIONS))
 
     def invader_score(self, value: int, position: int) -> int:
         """Keep future Invaders placeable; land exactly on Defense; avoid overshoot."""
@@ -208,42 +199,42 @@ class ValenorHeuristicAgent(Agent):
         mask = observation["action_mask"]
         fields = SCHEMA.decode(observation["observation"])
         decision = int(fields["decision"].argmax())
-        segment = LAYOUT[SEGMENT_OF_DECISION[decision]]
+        segment = LAYOUT.segment_of(decision)
         legal = [int(a) - segment.offset for a in np.flatnonzero(mask)]
         if not legal:
-            raise ValueError(f"{agent} has no legal action for {DECISIONS[decision]}")
+            raise ValueError(f"{agent} has no legal action for {Decision(decision).name.lower()}")
         choice = self._choose(decision, fields, Table.read(fields), legal)
         return segment.offset + (choice if choice in legal else legal[0])
 
     def _choose(
         self, decision: int, fields: Mapping[str, np.ndarray], table: Table, legal: list[int]
     ) -> int:
-        if decision == D_DRAFT:
+        if decision == Decision.CHOOSE_SPIRIT:
             return next(s for s in DRAFT_ORDER if s in legal)
-        if decision == D_SIGNAL:
+        if decision == Decision.SIGNAL:
             return 0
-        if decision == D_WINDOW:
+        if decision == Decision.SPIRIT_WINDOW:
             return int(self._spirit_plan(fields, table) is not None)
-        if decision == D_PLAY:
+        if decision == Decision.PLAY_CARD:
             return self._play(fields, table, legal)
-        if decision == D_PLACE:
+        if decision == Decision.PLACE:
             return self._place(fields, table, legal)
-        if decision == D_DEVASTATE:
+        if decision == Decision.DEVASTATE:
             return self._devastate(table, legal)
-        if decision == D_MOVE_PICK:
+        if decision == Decision.MOVE_DEFENSE:
             plan = self._brom_plan(table, fields)
             value = plan[0] if plan is not None else -1
-            return next((c for c in legal if C.VALUE[c] == value), legal[0])
-        if decision == D_MOVE_TARGET:
+            return next((c for c in legal if S.VALUE[c] == value), legal[0])
+        if decision == Decision.MOVE_TARGET:
             return self._place(fields, table, legal)
-        return self._front(table, legal)  # D_FRONT
+        return self._front(table, legal)  # Decision.BRING_TO_FRONT
 
     # ----- plays ---------------------------------------------------------------------
     def _card_value_score(self, table: Table, kind: int, value: int, index: int) -> int:
         """The best use of hand card ``index`` now."""
-        if kind == C.KIND_SPIRIT:
+        if kind == S.KIND_SPIRIT:
             return UNPLACEABLE
-        if kind == C.KIND_INVADER:
+        if kind == S.KIND_INVADER:
             options = table.placements(value)
             if not options:
                 return UNPLACEABLE
@@ -253,7 +244,7 @@ class ValenorHeuristicAgent(Agent):
 
     @staticmethod
     def _hand_values(table: Table) -> list[int]:
-        return [v if k in (C.KIND_DEFENSE, C.KIND_SUPPORT) else 0 for k, v, _ in table.hand]
+        return [v if k in (S.KIND_DEFENSE, S.KIND_SUPPORT) else 0 for k, v, _ in table.hand]
 
     def _wanted_play(self, table: Table, urgent: bool) -> tuple[int, int] | None:
         """(kind, value) of a card worth playing now, or None to keep the hand."""
@@ -262,7 +253,7 @@ class ValenorHeuristicAgent(Agent):
         for index, (kind, value, _) in enumerate(table.hand):
             score = self._card_value_score(table, kind, value, index)
             worth = score >= DIRECT_HIT or score >= self.threshold
-            if kind in (C.KIND_DEFENSE, C.KIND_SUPPORT) and (urgent or blocked_front):
+            if kind in (S.KIND_DEFENSE, S.KIND_SUPPORT) and (urgent or blocked_front):
                 worth = worth or self._unblocks(table, value, blocked_front or urgent)
             if worth and (best is None or score > best[0]):
                 best = (score, kind, value)
@@ -270,7 +261,7 @@ class ValenorHeuristicAgent(Agent):
 
     def _blocked_front(self, table: Table) -> int:
         """The value of the frontmost card if it is an Invader with no legal place, else 0."""
-        if table.hand and table.hand[0][0] == C.KIND_INVADER:
+        if table.hand and table.hand[0][0] == S.KIND_INVADER:
             value = table.hand[0][1]
             return 0 if table.placements(value) else value
         return 0
@@ -291,7 +282,7 @@ class ValenorHeuristicAgent(Agent):
             return PASS_PLAY if PASS_PLAY in legal else legal[0]
         kind, value = wanted
         for card in legal:
-            if card != PASS_PLAY and C.VALUE[card] == value and C.KIND[card] == kind:
+            if card != PASS_PLAY and S.VALUE[card] == value and S.KIND[card] == kind:
                 return card
         return PASS_PLAY if PASS_PLAY in legal else legal[0]
 
@@ -305,7 +296,7 @@ class ValenorHeuristicAgent(Agent):
     def _place(self, fields: Mapping[str, np.ndarray], table: Table, legal: list[int]) -> int:
         kind = int(fields["card_in_play_kind"].argmax())
         value = int(fields["card_in_play_value"])
-        if kind == C.KIND_INVADER:
+        if kind == S.KIND_INVADER:
             return max(legal, key=lambda i: table.invader_score(value, i))
         spare = self._hand_values(table)
         return max(legal, key=lambda i: table.defense_score(value, i, spare))
@@ -313,7 +304,7 @@ class ValenorHeuristicAgent(Agent):
     def _devastate(self, table: Table, legal: list[int]) -> int:
         def cost(position: int) -> tuple[int, int]:
             lost = table.terrains[position][1]
-            coming = sum(C.TERRAIN[INVADER_OF_VALUE[v]] == lost for v in table.to_come)
+            coming = sum(S.TERRAIN[INVADER_OF_VALUE[v]] == lost for v in table.to_come)
             elsewhere = sum(lost in t for i, t in enumerate(table.terrains) if i != position)
             return (coming * (3 - min(elsewhere, 2)), -elsewhere)
 
@@ -324,11 +315,11 @@ class ValenorHeuristicAgent(Agent):
         """What our spirit would do now, or None to pass."""
         spirit = int(fields["spirit_of"][0].argmax())
         pending = self._devastation_pending(fields)
-        if spirit == C.TONI:
+        if spirit == S.TONI:
             return "play" if self._wanted_play(table, pending) is not None else None
-        if spirit == C.BROM:
+        if spirit == S.BROM:
             return "move" if self._brom_plan(table, fields) is not None else None
-        if spirit == C.WISP:
+        if spirit == S.WISP:
             my_turn = fields["active"][0] and fields["window_reason"][W_STEP1]
             return "front" if my_turn and self._better_front(table) is not None else None
         has_defense = bool(table.hand_defense())
@@ -340,10 +331,10 @@ class ValenorHeuristicAgent(Agent):
         unblock = table.unblocking_defeats(pending) if pending else []
         counts = fields["location_defense"], fields["location_support"]
         best = None
-        for source in range(C.NUM_LOCATIONS):
+        for source in range(S.NUM_LOCATIONS):
             values = [v + 1 for block in counts for v in np.flatnonzero(block[source])]
             for value in values:
-                for target in range(C.NUM_LOCATIONS):
+                for target in range(S.NUM_LOCATIONS):
                     invader = table.invader[target]
                     if target == source or not invader:
                         continue
@@ -371,4 +362,4 @@ class ValenorHeuristicAgent(Agent):
         if index is None:
             return legal[0]
         kind, value, _ = table.hand[index]
-        return next((c for c in legal if C.VALUE[c] == value and C.KIND[c] == kind), legal[0])
+        return next((c for c in legal if S.VALUE[c] == value and S.KIND[c] == kind), legal[0])

@@ -290,9 +290,7 @@ def fields_at(cls: type[GameCore], indices: np.ndarray) -> list[str]:
     )
 
 
-CONSTANT_FIELDS = {
-    ("valenor_v0", "location_large"): "the default scenario's layout is fixed; other scenarios "
-    "vary it (covered by VARIANT_OPTIONS)",
+CONSTANT_FIELDS: dict[tuple[str, str], str] = {
     ("valiant_wars_v0", "draw_amount"): "rare, not dead: a Priestess's choice of a player "
     "reaches its decider in 2-7% of random games (no option makes it likelier); it "
     "varies in the heuristic-bot games of test_valiant_wars_observation.py",
@@ -301,7 +299,15 @@ CONSTANT_FIELDS = {
     "it varies in the heuristic-bot games of test_valiant_wars_observation.py",
 }
 """Fields allowed one value along the random games below, each with its reason."""
-VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {}
+VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {
+    # the Location layout is the scenario's; signals are sent only with signalling on
+    "valenor_v0": [
+        {"scenario": "scarred_valley"},
+        {"scenario": "twin_blight"},
+        {"scenario": "iron_tide"},
+        {"signalling": True},
+    ],
+}
 """Option sets played besides the defaults, where a field varies only across options."""
 
 

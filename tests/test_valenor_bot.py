@@ -9,7 +9,7 @@ import numpy as np
 from agents.base import Agent, RandomAgent
 from agents.valenor_bot import ValenorHeuristicAgent
 from tabletop_envs import valenor_v0
-from tabletop_envs.valenor import cards as C
+from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.rules import ValenorGame
 
 GAMES = 200
@@ -60,25 +60,25 @@ def bots_play_until(game: ValenorGame, done: Callable[[ValenorGame], bool]) -> N
 
 def test_bot_takes_direct_hits_in_step_1_and_step_2() -> None:
     game = ValenorGame(3, seed=0)
-    d = C.defense_ids
+    d = S.defense_ids
     game.arrange(
         hands=[[d(10)[0], d(7)[0]], [d(5)[0]], [d(6)[0]]],
-        invaders={1: C.invader_id(13), 3: C.invader_id(19)},
+        invaders={1: S.invader_id(13), 3: S.invader_id(19)},
         defense={1: [d(6)[1]], 3: [d(9)[0]]},
-        spirits=(C.WISP, C.BROM, C.FENNA),
+        spirits=(S.WISP, S.BROM, S.FENNA),
     )
     bots_play_until(game, lambda g: g.active != 0)
-    assert {C.invader_id(13), C.invader_id(19)} <= set(game.discards)
+    assert {S.invader_id(13), S.invader_id(19)} <= set(game.discards)
     assert len(game.support_deck) == 12, "two Direct Hits, two Supports"
 
 
 def test_bot_keeps_low_defense_instead_of_wasting_it() -> None:
     game = ValenorGame(3, seed=0)
-    d = C.defense_ids
+    d = S.defense_ids
     game.arrange(
         hands=[[d(9)[0], d(2)[0], d(11)[0]], [d(5)[0]], [d(6)[0]]],
-        invaders={1: C.invader_id(13), 3: C.invader_id(19)},
-        spirits=(C.BROM, C.WISP, C.FENNA),
+        invaders={1: S.invader_id(13), 3: S.invader_id(19)},
+        spirits=(S.BROM, S.WISP, S.FENNA),
     )
     bots_play_until(game, lambda g: g.active != 0)
     assert game.defense_at[1] == [d(9)[0]], "9 toward 13 leaves 4 for an exact finish"

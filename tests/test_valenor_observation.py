@@ -9,34 +9,34 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tabletop_envs.valenor import cards as C
-from tabletop_envs.valenor.flow import D_WINDOW, LAYOUT
-from tabletop_envs.valenor.observation import SCHEMA
+from tabletop_envs.valenor import spec as S
+from tabletop_envs.valenor.observer import SCHEMA
 from tabletop_envs.valenor.rules import ValenorGame
+from tabletop_envs.valenor.spec import LAYOUT, Decision
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rules" / "valenor.md"
 
 
 def inv(value: int) -> int:
-    return C.invader_id(value)
+    return S.invader_id(value)
 
 
 def dfn(value: int, copy: int = 0) -> int:
-    return C.defense_ids(value)[copy]
+    return S.defense_ids(value)[copy]
 
 
 def position() -> ValenorGame:
     game = ValenorGame(3, seed=5)
     game.arrange(
         hands=[
-            [inv(19), dfn(5), C.FIRST_SUPPORT],
-            [dfn(6), inv(15), C.spirit_card(C.BROM), dfn(2)],
+            [inv(19), dfn(5), S.FIRST_SUPPORT],
+            [dfn(6), inv(15), S.spirit_card(S.BROM), dfn(2)],
             [inv(7)],
         ],
         invaders={2: inv(14)},
         defense={3: [dfn(8), dfn(9)]},
         discards=(inv(6), dfn(6, 1)),
-        spirits=(C.TONI, C.BROM, C.WISP),
+        spirits=(S.TONI, S.BROM, S.WISP),
     )
     return game
 
@@ -45,7 +45,7 @@ def test_own_hand_in_order_with_values() -> None:
     view = position().view(0)
     assert view["hand_value"][:4].tolist() == [19, 5, 1, 0]
     assert view["hand_kind"][:3].argmax(axis=1).tolist() == [2, 0, 1]
-    assert view["hand_terrain"][0].argmax() == C.GRASS and view["hand_letter"][0].argmax() == 2
+    assert view["hand_terrain"][0].argmax() == S.GRASS and view["hand_letter"][0].argmax() == 2
     assert view["hand_plus"][:3].tolist() == [0, 0, 1]
 
 
@@ -53,7 +53,7 @@ def test_other_hands_show_only_their_backs() -> None:
     game = position()
     view = game.view(0)
     backs = view["hand_backs"][0, :4].argmax(axis=1).tolist()
-    assert backs == [C.BACK_DEFENSE, C.BACK_B, C.BACK_SPIRIT, C.BACK_DEFENSE]
+    assert backs == [S.BACK_DEFENSE, S.BACK_B, S.BACK_SPIRIT, S.BACK_DEFENSE]
     assert view["hand_sizes"].tolist() == [3, 4, 1, 0]
     swapped = position()
     swapped.hands[1][0], swapped.defense_deck[0] = swapped.defense_deck[0], swapped.hands[1][0]
@@ -73,7 +73,7 @@ def test_deck_order_is_hidden_but_sizes_and_top_letter_are_public() -> None:
         len(game.support_deck),
         len(game.invader_deck),
     ]
-    assert view["top_invader_letter"].argmax() == C.CARD_LETTER[game.invader_deck[-1]]
+    assert view["top_invader_letter"].argmax() == S.CARD_LETTER[game.invader_deck[-1]]
 
 
 def test_table_and_discards_are_public() -> None:
@@ -82,7 +82,7 @@ def test_table_and_discards_are_public() -> None:
     assert view["location_defense"][3, [7, 8]].tolist() == [1, 1]
     assert view["location_defense_sum"].tolist() == [0, 0, 0, 17, 0]
     assert view["discarded_invaders"][0] == 1 and view["discarded_defense"][5] == 1
-    assert view["location_small"][4].argmax() == C.FOREST
+    assert view["location_small"][4].argmax() == S.FOREST
 
 
 def test_a_devastated_invader_is_known_at_the_bottom_of_the_deck() -> None:
@@ -90,9 +90,9 @@ def test_a_devastated_invader_is_known_at_the_bottom_of_the_deck() -> None:
     game.arrange(
         hands=[[inv(6), dfn(4)], [dfn(5)], [dfn(7)]],
         invaders={2: inv(14)},
-        spirits=(C.BROM, C.WISP, C.FENNA),
+        spirits=(S.BROM, S.WISP, S.FENNA),
     )
-    while game.decision == D_WINDOW:
+    while game.decision == Decision.SPIRIT_WINDOW:
         game.apply(LAYOUT["spirit_window"].action(0))
     game.apply(LAYOUT["devastate"].action(4))
     for seat in range(3):
@@ -156,6 +156,27 @@ def _assert_resample_kept(game: ValenorGame, seat: int, rng: np.random.Generator
         assert np.array_equal(other.observation(viewer), fresh.observation(viewer)), viewer
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"signalling": True}, {"scenario": "scarred_valley"}, {"scenario": "iron_tide"}],
+    ids=["signalling", "scarred_valley", "iron_tide"],
+)
+def test_observation_is_the_encoded_reference_view_in_every_setting(
+    options: dict[str, object],
+) -> None:
+    """As the conformance suite checks for the default options: the signals and the
+    scenarios' Location layouts and devastated cards too."""
+    for players in (2, 3, 4):
+        game = ValenorGame(players, seed=players, **options)
+        rng = np.random.default_rng(players)
+        while True:
+            for seat in range(players):
+                assert np.array_equal(game.observation(seat), SCHEMA.encode(game.view(seat)))
+            if game.is_terminal:
+                break
+            game.apply(int(rng.choice(game.legal_actions())))
+
+
 def test_resample_keeps_every_back_and_the_own_hand() -> None:
     game = position()
     changed = 0
@@ -164,8 +185,8 @@ def test_resample_keeps_every_back_and_the_own_hand() -> None:
         assert np.array_equal(game.observation(0), other.observation(0))
         assert other.hands[0] == game.hands[0]
         for seat in (1, 2):
-            assert [C.BACK[c] for c in other.hands[seat]] == [C.BACK[c] for c in game.hands[seat]]
-        assert [C.BACK[c] for c in other.invader_deck] == [C.BACK[c] for c in game.invader_deck]
+            assert [S.BACK[c] for c in other.hands[seat]] == [S.BACK[c] for c in game.hands[seat]]
+        assert [S.BACK[c] for c in other.invader_deck] == [S.BACK[c] for c in game.invader_deck]
         everything = [c for h in other.hands for c in h] + other.defense_deck
         everything += other.support_deck + other.invader_deck
         assert Counter(everything) == Counter(

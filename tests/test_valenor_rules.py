@@ -5,37 +5,25 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tabletop_envs.valenor import cards as C
-from tabletop_envs.valenor.flow import (
-    D_DEVASTATE,
-    D_DRAFT,
-    D_FRONT,
-    D_MOVE_PICK,
-    D_MOVE_TARGET,
-    D_PLACE,
-    D_PLAY,
-    D_SIGNAL,
-    D_WINDOW,
-    LAYOUT,
-    PASS_PLAY,
-)
-from tabletop_envs.valenor.observation import card_in_play, turn_stage
+from tabletop_envs.valenor import spec as S
+from tabletop_envs.valenor.observer import turn_stage
 from tabletop_envs.valenor.rules import ValenorGame
+from tabletop_envs.valenor.spec import LAYOUT, PASS_PLAY, Decision
 
 L1, L2, L3, L4, L5 = range(5)
 IRINA, RONJA, MATTHIAS = range(3)
 
 
 def inv(value: int) -> int:
-    return C.invader_id(value)
+    return S.invader_id(value)
 
 
 def dfn(value: int, copy: int = 0) -> int:
-    return C.defense_ids(value)[copy]
+    return S.defense_ids(value)[copy]
 
 
 def sup(value: int) -> int:
-    return next(c for c in C.SUPPORT_IDS if C.VALUE[c] == value)
+    return next(c for c in S.SUPPORT_IDS if S.VALUE[c] == value)
 
 
 def act(game: ValenorGame, segment: str, option: int) -> None:
@@ -47,7 +35,7 @@ def options(game: ValenorGame) -> list[int]:
 
 
 def pass_windows(game: ValenorGame) -> None:
-    while game.decision == D_WINDOW:
+    while game.decision == Decision.SPIRIT_WINDOW:
         act(game, "spirit_window", 0)
 
 
@@ -61,7 +49,7 @@ def game_at(players: int = 3, **position: object) -> ValenorGame:
 def test_invader_19_goes_to_the_4th_location() -> None:
     game = game_at(hands=[[inv(19), dfn(5)], [dfn(6)], [dfn(7)]], invaders={L3: inv(14)})
     pass_windows(game)
-    assert game.decision == D_PLACE and card_in_play(game) == inv(19)
+    assert game.decision == Decision.PLACE and game.card_in_play() == inv(19)
     assert options(game) == [L4]
     act(game, "place", L4)
     assert game.invader_at[L4] == inv(19)
@@ -94,7 +82,8 @@ def test_direct_hit_8_9_2_draws_a_support_and_the_plus_gives_an_extra_play() -> 
     assert set(game.discards) == {inv(19), dfn(8), dfn(9), dfn(2)}
     assert game.hands[IRINA] == [dfn(12), support], "the Support goes to the back"
     pass_windows(game)
-    assert game.decision == D_PLAY and turn_stage(game) == 3, "an extra play, before step 2"
+    assert game.decision == Decision.PLAY_CARD, "an extra play, before step 2"
+    assert turn_stage(game) == 3
     act(game, "play_card", support)
     assert options(game) == [L1, L2, L3, L4, L5]
     act(game, "place", L1)
@@ -110,16 +99,16 @@ def test_invader_6_devastates_the_chosen_location_and_goes_under_the_deck() -> N
     bottom_before = game.invader_deck[0]
     pass_windows(game)
     pass_windows(game)
-    assert game.decision == D_DEVASTATE and options(game) == [L3, L5]
+    assert game.decision == Decision.DEVASTATE and options(game) == [L3, L5]
     act(game, "devastate", L5)
     assert game.devastated == [False, False, False, False, True]
-    assert game.terrains_at(L5) == (C.MOUNTAIN,), "its small terrain, Forest, is devastated"
+    assert game.terrains_at(L5) == (S.MOUNTAIN,), "its small terrain, Forest, is devastated"
     assert game.invader_deck[0] == inv(6) and game.invader_deck[1] == bottom_before
     assert inv(6) not in game.hands[MATTHIAS]
 
 
 def test_a_devastating_invader_becomes_the_deck_when_the_deck_is_empty() -> None:
-    others = [c for c in C.INVADER_IDS if c not in (inv(6), inv(14))]
+    others = [c for c in S.INVADER_IDS if c not in (inv(6), inv(14))]
     game = game_at(
         hands=[[dfn(4)], others, [inv(6), dfn(7)]],
         invaders={L3: inv(14)},
@@ -130,28 +119,29 @@ def test_a_devastating_invader_becomes_the_deck_when_the_deck_is_empty() -> None
     pass_windows(game)
     act(game, "devastate", L3)
     assert game.invader_deck == [inv(6)]
-    assert game.terrains_at(L3) == (C.LAKE,), "the 3rd Location loses its Mountain"
+    assert game.terrains_at(L3) == (S.LAKE,), "the 3rd Location loses its Mountain"
 
 
 def test_toni_out_of_turn_saves_a_placement() -> None:
     game = game_at(
         hands=[[dfn(4)], [dfn(9, 1), dfn(12)], [inv(8)]],
         invaders={L1: inv(9), L3: inv(20)},
-        spirits=(C.BROM, C.TONI, C.WISP),
+        spirits=(S.BROM, S.TONI, S.WISP),
         active=MATTHIAS,
     )
-    assert game.decision == D_WINDOW and game.decider == RONJA  # before step 1
+    assert game.decision == Decision.SPIRIT_WINDOW and game.decider == RONJA  # before step 1
     act(game, "spirit_window", 0)
-    assert game.decision == D_WINDOW and game.decider == RONJA, "the devastation window"
+    assert game.decision == Decision.SPIRIT_WINDOW, "the devastation window"
+    assert game.decider == RONJA
     act(game, "spirit_window", 1)
-    assert game.decision == D_PLAY and game.decider == RONJA
+    assert game.decision == Decision.PLAY_CARD and game.decider == RONJA
     assert PASS_PLAY not in options(game)
     act(game, "play_card", dfn(9, 1))
     act(game, "place", L1)
     assert game.invader_at[L1] == -1, "Invader 9 is defeated"
-    assert game.hands[RONJA][-1] == C.spirit_card(C.TONI), "Toni goes to the back"
+    assert game.hands[RONJA][-1] == S.spirit_card(S.TONI), "Toni goes to the back"
     assert not game.spirit_out[RONJA]
-    assert game.decision == D_PLACE and game.decider == MATTHIAS
+    assert game.decision == Decision.PLACE and game.decider == MATTHIAS
     assert options(game) == [L1]
     act(game, "place", L1)
     assert game.invader_at[L1] == inv(8) and not any(game.devastated)
@@ -161,20 +151,20 @@ def test_toni_out_of_turn_saves_a_placement() -> None:
 def test_setup_hands_and_invader_deck_order() -> None:
     game = ValenorGame(4, seed=3)
     for _ in range(4):
-        assert game.decision == D_DRAFT
+        assert game.decision == Decision.CHOOSE_SPIRIT
         act(game, "choose_spirit", options(game)[0])
     assert sorted(game.spirit_of) == [0, 1, 2, 3]
     for hand in game.hands:
-        assert [C.KIND[c] for c in hand] == [C.KIND_INVADER, C.KIND_DEFENSE] * 2
+        assert [S.KIND[c] for c in hand] == [S.KIND_INVADER, S.KIND_DEFENSE] * 2
     assert len(game.defense_deck) == 20 and len(game.support_deck) == 14
-    letters = [C.CARD_LETTER[c] for c in game.invader_deck]
+    letters = [S.CARD_LETTER[c] for c in game.invader_deck]
     assert letters == sorted(letters, reverse=True), "A on top (end), then B, then C"
 
 
 def test_spirits_can_only_be_chosen_once() -> None:
     game = ValenorGame(3, seed=0)
-    act(game, "choose_spirit", C.WISP)
-    assert C.WISP not in options(game)
+    act(game, "choose_spirit", S.WISP)
+    assert S.WISP not in options(game)
 
 
 def test_placement_needs_increasing_values_and_one_invader_per_location() -> None:
@@ -197,7 +187,7 @@ def test_invader_placed_on_enough_defense_is_defeated_with_a_direct_hit() -> Non
     pass_windows(game)
     act(game, "place", L2)
     assert game.invader_at[L2] == -1 and inv(13) in game.discards
-    assert C.KIND[game.hands[IRINA][-1]] == C.KIND_SUPPORT
+    assert S.KIND[game.hands[IRINA][-1]] == S.KIND_SUPPORT
 
 
 def test_overshoot_defeats_without_a_support() -> None:
@@ -205,7 +195,7 @@ def test_overshoot_defeats_without_a_support() -> None:
     pass_windows(game)
     act(game, "place", L2)
     assert inv(13) in game.discards and len(game.support_deck) == 14
-    assert all(C.KIND[c] != C.KIND_SUPPORT for c in game.hands[IRINA])
+    assert all(S.KIND[c] != S.KIND_SUPPORT for c in game.hands[IRINA])
 
 
 def test_plus_cards_chain_extra_plays() -> None:
@@ -214,14 +204,14 @@ def test_plus_cards_chain_extra_plays() -> None:
     act(game, "place", L1)  # Defense 1+
     for card in (dfn(2), dfn(3)):
         pass_windows(game)
-        assert game.decision == D_PLAY and turn_stage(game) == 3
+        assert game.decision == Decision.PLAY_CARD and turn_stage(game) == 3
         act(game, "play_card", card)
         act(game, "place", L1)
     pass_windows(game)
     assert turn_stage(game) == 3
     act(game, "play_card", PASS_PLAY)
     pass_windows(game)
-    assert game.decision == D_PLAY and turn_stage(game) == 4, "then step 2"
+    assert game.decision == Decision.PLAY_CARD and turn_stage(game) == 4, "then step 2"
     act(game, "play_card", dfn(12))
     act(game, "place", L2)
     assert game.active == RONJA, "no plus on 12: the turn ends after the draws"
@@ -238,19 +228,19 @@ def test_step_two_may_play_an_unplaceable_invader_which_devastates() -> None:
     pass_windows(game)
     act(game, "play_card", inv(10))
     pass_windows(game)
-    assert game.decision == D_DEVASTATE and options(game) == [L2, L4]
+    assert game.decision == Decision.DEVASTATE and options(game) == [L2, L4]
 
 
 def test_toni_plus_card_gives_no_extra_play() -> None:
-    game = game_at(hands=[[dfn(10), dfn(1)], [dfn(5)], [dfn(6)]], spirits=(C.TONI, C.BROM, C.WISP))
+    game = game_at(hands=[[dfn(10), dfn(1)], [dfn(5)], [dfn(6)]], spirits=(S.TONI, S.BROM, S.WISP))
     act(game, "spirit_window", 1)
     act(game, "play_card", dfn(1))
     act(game, "place", L3)
-    assert game.hands[IRINA] == [dfn(10), C.spirit_card(C.TONI)]
+    assert game.hands[IRINA] == [dfn(10), S.spirit_card(S.TONI)]
     pass_windows(game)
     act(game, "place", L3)  # step 1: Defense 10
     assert game.spirit_out[IRINA], "Toni became frontmost and was laid out again"
-    assert C.spirit_card(C.TONI) not in game.hands[IRINA]
+    assert S.spirit_card(S.TONI) not in game.hands[IRINA]
     assert game.active == RONJA, "no extra play from the Defense 1 played through Toni"
 
 
@@ -259,66 +249,66 @@ def test_brom_moves_defense_and_his_owner_gets_the_direct_hit() -> None:
         hands=[[dfn(4)], [dfn(5), dfn(6)], [dfn(7)]],
         invaders={L2: inv(13)},
         defense={L2: [dfn(9)], L5: [dfn(4, 1)]},
-        spirits=(C.TONI, C.BROM, C.WISP),
+        spirits=(S.TONI, S.BROM, S.WISP),
     )
     act(game, "spirit_window", 0)  # Irina (Toni)
     assert game.decider == RONJA
     act(game, "spirit_window", 1)
-    assert game.decision == D_MOVE_PICK and options(game) == sorted([dfn(9), dfn(4, 1)])
+    assert game.decision == Decision.MOVE_DEFENSE and options(game) == sorted([dfn(9), dfn(4, 1)])
     act(game, "move_defense", dfn(4, 1))
-    assert game.decision == D_MOVE_TARGET and options(game) == [L1, L2, L3, L4]
+    assert game.decision == Decision.MOVE_TARGET and options(game) == [L1, L2, L3, L4]
     act(game, "place", L2)
     assert inv(13) in game.discards
-    assert game.hands[RONJA][-2:] == [game.hands[RONJA][-2], C.spirit_card(C.BROM)]
-    assert C.KIND[game.hands[RONJA][-2]] == C.KIND_SUPPORT
+    assert game.hands[RONJA][-2:] == [game.hands[RONJA][-2], S.spirit_card(S.BROM)]
+    assert S.KIND[game.hands[RONJA][-2]] == S.KIND_SUPPORT
 
 
 def test_wisp_brings_a_card_to_the_front_before_step_one() -> None:
     game = game_at(
         hands=[[inv(21), dfn(4), dfn(8)], [dfn(5)], [dfn(6)]],
-        spirits=(C.WISP, C.TONI, C.BROM),
+        spirits=(S.WISP, S.TONI, S.BROM),
     )
     act(game, "spirit_window", 1)
-    assert game.decision == D_FRONT and options(game) == [dfn(4), dfn(8)]
+    assert game.decision == Decision.BRING_TO_FRONT and options(game) == [dfn(4), dfn(8)]
     act(game, "bring_to_front", dfn(8))
-    assert game.hands[IRINA] == [dfn(8), inv(21), dfn(4), C.spirit_card(C.WISP)]
+    assert game.hands[IRINA] == [dfn(8), inv(21), dfn(4), S.spirit_card(S.WISP)]
     pass_windows(game)
-    assert card_in_play(game) == dfn(8), "step 1 plays the new front card"
+    assert game.card_in_play() == dfn(8), "step 1 plays the new front card"
 
 
 def test_fenna_draws_a_defense_card() -> None:
-    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], spirits=(C.FENNA, C.TONI, C.BROM))
+    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], spirits=(S.FENNA, S.TONI, S.BROM))
     top = game.defense_deck[-1]
     act(game, "spirit_window", 1)
-    assert game.hands[IRINA] == [dfn(4), top, C.spirit_card(C.FENNA)]
+    assert game.hands[IRINA] == [dfn(4), top, S.spirit_card(S.FENNA)]
 
 
 def test_spirits_need_a_card_in_hand_and_a_useful_effect() -> None:
-    game = game_at(hands=[[dfn(4)], [], [dfn(6)]], spirits=(C.WISP, C.TONI, C.BROM))
+    game = game_at(hands=[[dfn(4)], [], [dfn(6)]], spirits=(S.WISP, S.TONI, S.BROM))
     assert not game.can_use_spirit(IRINA), "Wisp needs two cards"
     assert not game.can_use_spirit(RONJA), "an empty hand"
     assert not game.can_use_spirit(MATTHIAS), "Brom needs Defense on the table"
-    assert game.decision == D_PLACE, "no window when nobody can use a spirit"
+    assert game.decision == Decision.PLACE, "no window when nobody can use a spirit"
 
 
 def test_a_spirit_in_hand_is_laid_out_when_it_becomes_frontmost() -> None:
     game = game_at(
-        hands=[[C.spirit_card(C.TONI), dfn(4)], [dfn(5)], [dfn(6)]],
-        spirits=(C.TONI, C.BROM, C.WISP),
+        hands=[[S.spirit_card(S.TONI), dfn(4)], [dfn(5)], [dfn(6)]],
+        spirits=(S.TONI, S.BROM, S.WISP),
     )
     assert game.spirit_out[IRINA] and game.hands[IRINA] == [dfn(4)]
 
 
 def test_draw_steps_are_skipped_when_decks_are_empty() -> None:
-    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], spirits=(C.WISP, C.FENNA, C.BROM))
+    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], spirits=(S.WISP, S.FENNA, S.BROM))
     game.invader_deck.clear()
     pass_windows(game)
     act(game, "place", L1)
-    assert C.KIND[game.hands[IRINA][0]] == C.KIND_DEFENSE and len(game.hands[IRINA]) == 1
+    assert S.KIND[game.hands[IRINA][0]] == S.KIND_DEFENSE and len(game.hands[IRINA]) == 1
 
 
 def test_a_turn_with_an_empty_hand_and_empty_decks_is_skipped() -> None:
-    game = game_at(hands=[[dfn(4)], [], [dfn(6)]], spirits=(C.WISP, C.FENNA, C.BROM))
+    game = game_at(hands=[[dfn(4)], [], [dfn(6)]], spirits=(S.WISP, S.FENNA, S.BROM))
     game.invader_deck.clear()
     game.defense_deck.clear()
     pass_windows(game)
@@ -331,7 +321,7 @@ def test_win_when_the_last_invader_is_defeated() -> None:
         hands=[[dfn(14, 1)], [dfn(5)], [dfn(6)]],
         invaders={L5: inv(21)},
         defense={L5: [dfn(7)]},
-        discards=tuple(c for c in C.INVADER_IDS if c != inv(21)),
+        discards=tuple(c for c in S.INVADER_IDS if c != inv(21)),
     )
     pass_windows(game)
     act(game, "place", L5)
@@ -343,14 +333,14 @@ def test_loss_when_the_terrain_survives_only_on_devastated_locations() -> None:
         hands=[[inv(17), dfn(4)], [dfn(5)], [dfn(6)]],
         invaders={L3: inv(20), L5: inv(18)},
         devastated=(L2,),
-        spirits=(C.WISP, C.FENNA, C.BROM),
+        spirits=(S.WISP, S.FENNA, S.BROM),
     )
-    assert game.devastation_choices(C.MOUNTAIN) == [L3, L5]
+    assert game.devastation_choices(S.MOUNTAIN) == [L3, L5]
     game.arrange(
         hands=[[inv(17), dfn(4)], [dfn(5)], [dfn(6)]],
         invaders={L3: inv(20), L5: inv(18)},
         devastated=(L3, L5),
-        spirits=(C.TONI, C.FENNA, C.BROM),
+        spirits=(S.TONI, S.FENNA, S.BROM),
     )
     pass_windows(game)
     pass_windows(game)
@@ -388,7 +378,7 @@ def test_shaped_reward_counts_the_defeated_invaders() -> None:
 def test_signalling_messages_are_masked_and_seen_by_all() -> None:
     game = ValenorGame(3, seed=0, signalling=True)
     game.arrange(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], invaders={L2: inv(13)})
-    assert game.decision == D_SIGNAL and game.decider == IRINA
+    assert game.decision == Decision.SIGNAL and game.decider == IRINA
     claims = [o for o in options(game) if o >= 31]
     assert claims == [31 + L2], "a claim needs an Invader at the Location"
     act(game, "signal", 31 + L2)
@@ -402,7 +392,7 @@ def test_signalling_messages_are_masked_and_seen_by_all() -> None:
 
 def test_signalling_is_off_by_default() -> None:
     game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]])
-    assert game.decision != D_SIGNAL
+    assert game.decision != Decision.SIGNAL
 
 
 def test_bad_options_and_arrangements_are_rejected() -> None:
@@ -417,7 +407,7 @@ def test_bad_options_and_arrangements_are_rejected() -> None:
 @pytest.mark.parametrize("scenario", ["scarred_valley", "twin_blight", "iron_tide"])
 def test_scenarios_set_up_their_table(scenario: str) -> None:
     game = ValenorGame(2, seed=0, scenario=scenario)
-    spec = C.SCENARIOS[scenario]
-    assert game.locations == list(spec.layout)
+    spec = S.SCENARIOS[scenario]
+    assert game.locations == spec.layout
     assert [i for i in range(5) if game.devastated[i]] == list(spec.devastated)
     assert len(game.support_deck) == len(spec.support_ids)

@@ -278,9 +278,10 @@ class GameCore(ABC):
     def validate(self) -> None:
         """Raise a ValueError naming the first broken invariant: the game's own, then the
         pending decision's (a seat in range, legal options inside the segment, at least one
-        while the game goes on)."""
+        while the game goes on), checked only on a state that keeps the game's own (reading
+        the options of a broken state may fail before the broken field is named)."""
         try:
-            problems = [*self.check_invariants(), *self._pending_problems()]
+            problems = list(self.check_invariants()) or list(self._pending_problems())
         except StateError as error:
             problems = [(error.field, str(error))]
         except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:

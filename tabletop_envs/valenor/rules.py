@@ -1,81 +1,82 @@
 """The Spirits of Valenor rules core: a cooperative game of ordered hidden hands.
 
-The state machine keeps a small stack of frames (tuples of ints): the turn, a reaction window
-in which players may use their Nature Spirits, a card being played, a spirit's effect. The
-top frame names the pending decision; :meth:`ValenorGame._advance` runs everything automatic
-until a decision is needed or the game ends.
+The state machine keeps a small stack of frames (tuples of ints, described in the spec): the
+turn, a reaction window in which players may use their Nature Spirits, a card being played, a
+spirit's effect. The top frame names the pending decision; :meth:`ValenorGame._advance` runs
+everything automatic until a decision is needed or the game ends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
-from tabletop_envs.core.rng import clone_rng, make_rng, rng_from_state, rng_state
-from tabletop_envs.valenor import cards as C
-from tabletop_envs.valenor import observation, render
-from tabletop_envs.valenor.flow import (
-    AFTER_PLAY,
+from tabletop_envs.core.rng import make_rng
+from tabletop_envs.core.state import PlainState
+from tabletop_envs.valenor import spec as S
+from tabletop_envs.valenor.spec import (
     CLAIM_INVADER,
-    D_DEVASTATE,
-    D_DRAFT,
-    D_FRONT,
-    D_MOVE_PICK,
-    D_MOVE_TARGET,
-    D_PLACE,
-    D_PLAY,
-    D_SIGNAL,
-    D_WINDOW,
-    DRAW,
-    EFFECT,
-    EFFECT_DONE,
-    EFFECT_TARGET,
     F_DRAFT,
     F_PLAY,
     F_SPIRIT,
     F_TURN,
     F_WINDOW,
     LAYOUT,
+    LOSS_REASONS,
     LOST,
-    NO_DECISION,
+    NUM_MESSAGES,
     ONGOING,
-    OPTIONAL,
-    OPTIONAL_DECIDE,
     PASS_PLAY,
-    SEGMENT_OF_DECISION,
-    START,
-    STEP1,
-    STEP1_PLAY,
+    TURN_START,
     W_DEVASTATION,
     W_EXTRA,
     W_STEP1,
     W_STEP2,
     WON,
+    Decision,
 )
 
-TOTAL_INVADER_VALUE = sum(C.INVADER_VALUES)
+# ----- the rules' own frame stages -----------------------------------------------------------
+STEP1, STEP1_PLAY, AFTER_PLAY, OPTIONAL, OPTIONAL_DECIDE, DRAW = range(TURN_START + 1, 7)
+"""Turn stages after ``TURN_START``: ``(F_TURN, stage, step, extra)`` with ``step`` 1 or 2
+(the turn's step) and ``extra`` 1 while an extra play granted by a "+" card is offered."""
+TURN_STEPS = {
+    TURN_START: ((1, 0),),
+    STEP1: ((1, 0),),
+    STEP1_PLAY: ((1, 0),),
+    AFTER_PLAY: ((1, 0), (2, 0)),
+    OPTIONAL: ((1, 1), (2, 0), (2, 1)),
+    OPTIONAL_DECIDE: ((1, 1), (2, 0), (2, 1)),
+    DRAW: ((2, 0),),
+}
+"""The (step, extra) pairs each turn stage occurs with."""
+EFFECT, EFFECT_TARGET, EFFECT_DONE = range(3)
+"""Spirit effect stages: ``(F_SPIRIT, player, spirit, stage, picked)``."""
+FRAME_SIZE = {F_DRAFT: 1, F_TURN: 4, F_WINDOW: 3, F_PLAY: 5, F_SPIRIT: 5}
+
+TOTAL_INVADER_VALUE = sum(S.INVADER_VALUES)
 TOTAL_DEFENSE_VALUE = {
-    name: sum(C.DEFENSE_VALUES) + sum(C.VALUE[card] for card in scenario.support_ids)
-    for name, scenario in C.SCENARIOS.items()
+    name: sum(S.DEFENSE_VALUES) + sum(S.VALUE[card] for card in scenario.support_ids)
+    for name, scenario in S.SCENARIOS.items()
 }
 """All Defense and Support value in play, by scenario (checked after every automatic step)."""
 
 
-class ValenorGame(GameCore):
+class ValenorGame(PlainState, GameCore):
     """Spirits of Valenor: a cooperative game; everyone wins or loses together."""
 
     NAME = "valenor"
     MIN_PLAYERS = 2
-    MAX_PLAYERS = 4
+    MAX_PLAYERS = S.MAX_PLAYERS
     DEFAULT_PLAYERS = 3
     COOPERATIVE = True
     OPTIONS: ClassVar[Mapping[str, Option]] = {
         "scenario": Option(
-            C.DEFAULT_SCENARIO,
-            tuple(C.SCENARIOS),
+            S.DEFAULT_SCENARIO,
+            tuple(S.SCENARIOS),
             "Location layout, pre-devastated Locations, spirits and deck changes",
         ),
         "signalling": Option(
@@ -87,10 +88,39 @@ class ValenorGame(GameCore):
     }
     LAYOUT = LAYOUT
     MAX_DECISIONS = 2500
+    STATE_FIELDS: ClassVar = {
+        "hands": list[list[int]],
+        "spirit_of": list[int],
+        "spirit_out": list[bool],
+        "defense_deck": list[int],
+        "support_deck": list[int],
+        "invader_deck": list[int],
+        "known_bottom": int,
+        "devastated": list[bool],
+        "invader_at": list[int],
+        "defense_at": list[list[int]],
+        "discards": list[int],
+        "signals": list[int],
+        "frames": list[tuple[int, ...]],
+        "active": int,
+        "plus_pending": bool,
+        "turn": int,
+        "decisions": int,
+        "invaders_left": int,
+        "defeated_value": int,
+        "discarded_defense_value": int,
+        "outcome": int,
+        "loss_reason": str,
+        "decision": int | None,
+        "decider": int,
+    }
+    """Decks list their cards bottom first (the top is the end); ``invader_at``: the Invader
+    at each Location or -1; ``known_bottom``: how many Invaders at the bottom of the Invader
+    deck everyone saw go there; ``decision``: the pending kind, ``None`` once over."""
 
     def __init__(self, num_players: int, seed: int | None = None, **options: Any) -> None:
         super().__init__(num_players, seed, **options)
-        self.scenario = C.SCENARIOS[self.options["scenario"]]
+        self.restore_derived()
         if len(self.scenario.spirits) < self.num_players:
             raise ValueError(
                 f"scenario {self.scenario.name!r} unlocks {len(self.scenario.spirits)} spirits, "
@@ -99,14 +129,13 @@ class ValenorGame(GameCore):
         self.hands: list[list[int]] = [[] for _ in range(self.num_players)]
         self.spirit_of = [-1] * self.num_players
         self.spirit_out = [False] * self.num_players
-        self.defense_deck = self._shuffled(list(C.DEFENSE_IDS))
+        self.defense_deck = self._shuffled(list(S.DEFENSE_IDS))
         self.support_deck = self._shuffled(list(self.scenario.support_ids))
         self.invader_deck = self._build_invader_deck()
         self.known_bottom = 0
-        self.locations = list(self.scenario.layout)
-        self.devastated = [i in self.scenario.devastated for i in range(C.NUM_LOCATIONS)]
-        self.invader_at = [-1] * C.NUM_LOCATIONS
-        self.defense_at: list[list[int]] = [[] for _ in range(C.NUM_LOCATIONS)]
+        self.devastated = [i in self.scenario.devastated for i in range(S.NUM_LOCATIONS)]
+        self.invader_at = [-1] * S.NUM_LOCATIONS
+        self.defense_at: list[list[int]] = [[] for _ in range(S.NUM_LOCATIONS)]
         self.discards: list[int] = []
         self.signals = [0] * self.num_players
         self.frames: list[tuple[int, ...]] = [(F_DRAFT,)]
@@ -114,14 +143,19 @@ class ValenorGame(GameCore):
         self.plus_pending = False
         self.turn = 0
         self.decisions = 0
-        self.invaders_left = C.NUM_INVADERS
+        self.invaders_left = S.NUM_INVADERS
         self.defeated_value = 0
         self.discarded_defense_value = 0
         self.outcome = ONGOING
         self.loss_reason = ""
-        self.decision = NO_DECISION
+        self.decision: int | None = None
         self.decider = NO_SEAT
         self._advance()
+
+    def restore_derived(self) -> None:
+        """The scenario and its Location cards (left to right, by large terrain)."""
+        self.scenario = S.SCENARIOS[self.options["scenario"]]
+        self.locations = self.scenario.layout
 
     # ----- setup -------------------------------------------------------------------------
     def _shuffled(self, cards: list[int]) -> list[int]:
@@ -131,7 +165,7 @@ class ValenorGame(GameCore):
 
     def _build_invader_deck(self) -> list[int]:
         """The A pile on the B pile on the C pile, each shuffled separately."""
-        piles = [[c for c in C.INVADER_IDS if C.CARD_LETTER[c] == letter] for letter in range(3)]
+        piles = [[c for c in S.INVADER_IDS if S.CARD_LETTER[c] == letter] for letter in range(3)]
         return [card for pile in reversed(piles) for card in self._shuffled(pile)]
 
     def _deal(self) -> None:
@@ -164,24 +198,24 @@ class ValenorGame(GameCore):
         named += [c for stack in defense.values() for c in stack]
         if len(set(named)) != len(named):
             raise ValueError("arrange: a card is named twice")
-        self.defense_deck = self._rebuilt_deck(self.defense_deck, C.DEFENSE_IDS, named)
+        self.defense_deck = self._rebuilt_deck(self.defense_deck, S.DEFENSE_IDS, named)
         self.support_deck = self._rebuilt_deck(self.support_deck, self.scenario.support_ids, named)
-        self.invader_deck = self._rebuilt_deck(self.invader_deck, C.INVADER_IDS, named)
+        self.invader_deck = self._rebuilt_deck(self.invader_deck, S.INVADER_IDS, named)
         self.hands = [list(hand) for hand in hands]
         self.spirit_of = list(spirits)
-        self.spirit_out = [C.spirit_card(s) not in h for s, h in zip(spirits, hands, strict=True)]
-        self.invader_at = [invaders.get(i, -1) for i in range(C.NUM_LOCATIONS)]
-        self.defense_at = [list(defense.get(i, [])) for i in range(C.NUM_LOCATIONS)]
-        self.devastated = [i in devastated for i in range(C.NUM_LOCATIONS)]
+        self.spirit_out = [S.spirit_card(s) not in h for s, h in zip(spirits, hands, strict=True)]
+        self.invader_at = [invaders.get(i, -1) for i in range(S.NUM_LOCATIONS)]
+        self.defense_at = [list(defense.get(i, [])) for i in range(S.NUM_LOCATIONS)]
+        self.devastated = [i in devastated for i in range(S.NUM_LOCATIONS)]
         self.discards = list(discards)
-        gone = [c for c in discards if C.KIND[c] == C.KIND_INVADER]
-        self.invaders_left = C.NUM_INVADERS - len(gone)
-        self.defeated_value = sum(C.VALUE[c] for c in gone)
-        self.discarded_defense_value = sum(C.VALUE[c] for c in discards if c not in gone)
+        gone = [c for c in discards if S.KIND[c] == S.KIND_INVADER]
+        self.invaders_left = S.NUM_INVADERS - len(gone)
+        self.defeated_value = sum(S.VALUE[c] for c in gone)
+        self.discarded_defense_value = sum(S.VALUE[c] for c in discards if c not in gone)
         self.known_bottom, self.active, self.plus_pending = 0, active, False
         self.signals = [0] * self.num_players
         self.outcome, self.loss_reason = ONGOING, ""
-        self.frames = [(F_TURN, START, 1, 0)]
+        self.frames = [(F_TURN, TURN_START, 1, 0)]
         for player in range(self.num_players):
             self._settle_front(player)
         self._advance()
@@ -201,60 +235,48 @@ class ValenorGame(GameCore):
     def total_defense_value(self) -> int:
         return TOTAL_DEFENSE_VALUE[self.scenario.name]
 
-    def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(LAYOUT.total, dtype=np.int8)
-        if self.decision == NO_DECISION:
-            return mask
-        offset = LAYOUT[SEGMENT_OF_DECISION[self.decision]].offset
-        for option in self._legal_options():
-            mask[offset + option] = 1
-        return mask
-
     def pending_kind(self) -> int:
         return self.decision
 
     def legal_options(self) -> list[int]:
-        return self._legal_options()
+        return _OPTIONS[self.decision](self)
 
-    def _legal_options(self) -> list[int]:
-        decision, frame, hand = self.decision, self.frames[-1], self.hands[self.decider]
-        if decision == D_DRAFT:
-            return [s for s in self.scenario.spirits if s not in self.spirit_of]
-        if decision == D_SIGNAL:
-            claims = [CLAIM_INVADER + i for i in range(C.NUM_LOCATIONS) if self.invader_at[i] >= 0]
-            return list(range(CLAIM_INVADER)) + claims
-        if decision == D_WINDOW:
-            return [0, 1]
-        if decision == D_PLAY:
-            playable = sorted(c for c in hand if c < C.FIRST_SPIRIT)
-            return playable if frame[0] == F_SPIRIT else [*playable, PASS_PLAY]
-        if decision == D_PLACE:
-            return self.placements(frame[2])
-        if decision == D_DEVASTATE:
-            return self.devastation_choices(C.TERRAIN[frame[2]])
-        if decision == D_MOVE_PICK:
-            return sorted(c for stack in self.defense_at for c in stack)
-        if decision == D_MOVE_TARGET:
-            source = self.location_of_defense(frame[4])
-            return [i for i in range(C.NUM_LOCATIONS) if i != source]
-        return sorted(hand[1:])  # D_FRONT
+    def _draft_options(self) -> list[int]:
+        return [s for s in self.scenario.spirits if s not in self.spirit_of]
+
+    def _signal_options(self) -> list[int]:
+        claims = [CLAIM_INVADER + i for i in range(S.NUM_LOCATIONS) if self.invader_at[i] >= 0]
+        return list(range(CLAIM_INVADER)) + claims
+
+    def _window_options(self) -> list[int]:
+        return [0, 1]
+
+    def _play_options(self) -> list[int]:
+        """Playable hand cards; passing is offered except for Toni's play."""
+        playable = sorted(c for c in self.hands[self.decider] if c < S.FIRST_SPIRIT)
+        return playable if self.frames[-1][0] == F_SPIRIT else [*playable, PASS_PLAY]
+
+    def _place_options(self) -> list[int]:
+        return self.placements(self.frames[-1][2])
+
+    def _devastate_options(self) -> list[int]:
+        return self.devastation_choices(S.TERRAIN[self.frames[-1][2]])
+
+    def _move_defense_options(self) -> list[int]:
+        return sorted(c for stack in self.defense_at for c in stack)
+
+    def _move_target_options(self) -> list[int]:
+        source = self.location_of_defense(self.frames[-1][4])
+        return [i for i in range(S.NUM_LOCATIONS) if i != source]
+
+    def _front_options(self) -> list[int]:
+        return sorted(self.hands[self.decider][1:])
 
     def _apply(self, action: int) -> None:
         _, option = LAYOUT.locate(action)
         self.decisions += 1
-        handler = _HANDLERS[self.decision]
-        handler(self, option)
+        _HANDLERS[self.decision](self, option)
         self._advance()
-
-    def view(self, player: int) -> dict[str, Any]:
-        return observation.build_view(self, player)
-
-    def observation(self, player: int) -> np.ndarray:
-        """``SCHEMA.encode(view(player))``, gathered from the kept view (see the observation)."""
-        return self.SCHEMA.scale(observation.unscaled(self, player))
-
-    def readable_view(self, player: int) -> dict[str, Any]:
-        return observation.readable_view(self, player)
 
     def returns(self) -> np.ndarray:
         if self.outcome == ONGOING:
@@ -271,26 +293,20 @@ class ValenorGame(GameCore):
     def turns(self) -> int:
         return self.turn
 
-    def action_to_str(self, action: int) -> str:
-        return render.action_to_str(self, action)
-
-    def render_text(self, viewer: int | None = None) -> str:
-        return render.render_text(self, viewer)
-
     # ----- queries -----------------------------------------------------------------------
     def terrains_at(self, position: int) -> tuple[int, ...]:
         """The terrains a Location still shows (its large one, and its small one if intact)."""
         large = self.locations[position]
-        return (large,) if self.devastated[position] else (large, C.SMALL_TERRAIN[large])
+        return (large,) if self.devastated[position] else (large, S.SMALL_TERRAIN[large])
 
     def placements(self, card: int) -> list[int]:
         """Where ``card`` may go: anywhere for Defense; the placement rules for Invaders."""
-        if C.KIND[card] != C.KIND_INVADER:
-            return list(range(C.NUM_LOCATIONS))
-        terrain, value = C.TERRAIN[card], C.VALUE[card]
-        values = [C.VALUE[c] if c >= 0 else -1 for c in self.invader_at]
+        if S.KIND[card] != S.KIND_INVADER:
+            return list(range(S.NUM_LOCATIONS))
+        terrain, value = S.TERRAIN[card], S.VALUE[card]
+        values = [S.VALUE[c] if c >= 0 else -1 for c in self.invader_at]
         options = []
-        for position in range(C.NUM_LOCATIONS):
+        for position in range(S.NUM_LOCATIONS):
             if values[position] >= 0 or terrain not in self.terrains_at(position):
                 continue
             left = [v for v in values[:position] if v >= 0]
@@ -303,7 +319,7 @@ class ValenorGame(GameCore):
         """Undevastated Locations showing ``terrain`` (large or small)."""
         return [
             i
-            for i in range(C.NUM_LOCATIONS)
+            for i in range(S.NUM_LOCATIONS)
             if not self.devastated[i] and terrain in self.terrains_at(i)
         ]
 
@@ -315,20 +331,30 @@ class ValenorGame(GameCore):
         if not self.spirit_out[player] or not self.hands[player]:
             return False
         spirit = self.spirit_of[player]
-        if spirit == C.BROM:
+        if spirit == S.BROM:
             return any(self.defense_at)
-        if spirit == C.WISP:
+        if spirit == S.WISP:
             return len(self.hands[player]) >= 2
-        if spirit == C.FENNA:
+        if spirit == S.FENNA:
             return bool(self.defense_deck)
         return True
 
     def has_playable(self, player: int) -> bool:
-        return any(card < C.FIRST_SPIRIT for card in self.hands[player])
+        return any(card < S.FIRST_SPIRIT for card in self.hands[player])
 
     def cards_in_play(self) -> list[int]:
         """Cards being played right now (face up in the middle of the table)."""
         return [frame[2] for frame in self.frames if frame[0] == F_PLAY]
+
+    def card_in_play(self) -> int:
+        """The card face up in the middle of the table, being placed (the latest played) or
+        picked by Brom to be moved; -1 if none."""
+        for frame in reversed(self.frames):
+            if frame[0] == F_PLAY:
+                return frame[2]
+            if frame[0] == F_SPIRIT and frame[4] >= 0:
+                return frame[4]
+        return -1
 
     # ----- card movement -----------------------------------------------------------------
     def _draw(self, player: int, deck: list[int]) -> None:
@@ -343,7 +369,7 @@ class ValenorGame(GameCore):
     def _settle_front(self, player: int) -> None:
         """A Nature Spirit that becomes frontmost is laid out at once."""
         hand = self.hands[player]
-        while hand and hand[0] >= C.FIRST_SPIRIT:
+        while hand and hand[0] >= S.FIRST_SPIRIT:
             hand.pop(0)
             self.spirit_out[player] = True
 
@@ -356,8 +382,8 @@ class ValenorGame(GameCore):
         invader = self.invader_at[position]
         if invader < 0:
             return
-        defense = sum(C.VALUE[c] for c in self.defense_at[position])
-        value = C.VALUE[invader]
+        defense = sum(S.VALUE[c] for c in self.defense_at[position])
+        value = S.VALUE[invader]
         if defense < value:
             return
         self.discards.extend([*self.defense_at[position], invader])
@@ -370,13 +396,13 @@ class ValenorGame(GameCore):
             self._draw(player, self.support_deck)
 
     # ----- the automatic part ------------------------------------------------------------
-    def _ask(self, decision: int, decider: int) -> bool:
+    def _ask(self, decision: Decision, decider: int) -> bool:
         self.decision, self.decider = decision, decider
         return True
 
     def _advance(self) -> None:
         """Run automatic steps until a decision is pending or the game is over."""
-        self.decision, self.decider = NO_DECISION, NO_SEAT
+        self.decision, self.decider = None, NO_SEAT
         while not self._check_end():
             frame = self.frames[-1]
             if _STEPPERS[frame[0]](self, frame):
@@ -386,26 +412,33 @@ class ValenorGame(GameCore):
         if self.outcome == ONGOING:
             if self.invaders_left == 0:
                 self.outcome = WON
-            elif self.total_defense_value - self.discarded_defense_value < (
-                TOTAL_INVADER_VALUE - self.defeated_value
-            ):
+            elif self._defense_short():
                 self._lose("defense")
         return self.outcome != ONGOING
 
+    def _defense_short(self) -> bool:
+        """Whether the Defense and Support left cannot add up to the Invaders left."""
+        left = self.total_defense_value - self.discarded_defense_value
+        return left < TOTAL_INVADER_VALUE - self.defeated_value
+
     def _lose(self, reason: str) -> None:
         self.outcome, self.loss_reason = LOST, reason
-        self.decision, self.decider = NO_DECISION, NO_SEAT
+        self.decision, self.decider = None, NO_SEAT
 
     def _step_draft(self, frame: tuple[int, ...]) -> bool:
         if -1 in self.spirit_of:
-            return self._ask(D_DRAFT, self.spirit_of.index(-1))
+            return self._ask(Decision.CHOOSE_SPIRIT, self.spirit_of.index(-1))
         self._deal()
-        self.frames[-1] = (F_TURN, START, 1, 0)
+        self.frames[-1] = (F_TURN, TURN_START, 1, 0)
         return False
 
     def _step_turn(self, frame: tuple[int, ...]) -> bool:
         _, stage, step, extra = frame
         return _TURN_STAGES[stage](self, step, extra)
+
+    def _stalled(self) -> bool:
+        """No hand holds a card and both draw decks are empty."""
+        return not self.invader_deck and not self.defense_deck and not any(self.hands)
 
     def _turn_start(self, step: int, extra: int) -> bool:
         """Skip an empty turn; lose if nobody can ever act again; else signal or go on."""
@@ -415,7 +448,7 @@ class ValenorGame(GameCore):
         elif decks_empty and not self.hands[self.active]:
             self._end_turn()
         elif self.options["signalling"]:
-            return self._ask(D_SIGNAL, self.active)
+            return self._ask(Decision.SIGNAL, self.active)
         else:
             self.frames[-1] = (F_TURN, STEP1, 1, 0)
         return False
@@ -459,7 +492,7 @@ class ValenorGame(GameCore):
 
     def _turn_optional_decide(self, step: int, extra: int) -> bool:
         if self.has_playable(self.active):
-            return self._ask(D_PLAY, self.active)
+            return self._ask(Decision.PLAY_CARD, self.active)
         self._finish_optional(step)
         return False
 
@@ -476,7 +509,7 @@ class ValenorGame(GameCore):
     def _end_turn(self) -> None:
         self.active = (self.active + 1) % self.num_players
         self.turn += 1
-        self.frames[-1] = (F_TURN, START, 1, 0)
+        self.frames[-1] = (F_TURN, TURN_START, 1, 0)
 
     def _step_window(self, frame: tuple[int, ...]) -> bool:
         _, reason, offset = frame
@@ -485,20 +518,20 @@ class ValenorGame(GameCore):
             offset += 1
             if self.can_use_spirit(seat):
                 self.frames[-1] = (F_WINDOW, reason, offset)
-                return self._ask(D_WINDOW, seat)
+                return self._ask(Decision.SPIRIT_WINDOW, seat)
         self.frames.pop()
         return False
 
     def _step_play(self, frame: tuple[int, ...]) -> bool:
         _, player, card, own_turn, windowed = frame
-        if C.KIND[card] != C.KIND_INVADER or self.placements(card):
-            return self._ask(D_PLACE, player)
+        if S.KIND[card] != S.KIND_INVADER or self.placements(card):
+            return self._ask(Decision.PLACE, player)
         if own_turn and not windowed:
             self.frames[-1] = (F_PLAY, player, card, own_turn, 1)
             self.frames.append((F_WINDOW, W_DEVASTATION, 0))
             return False
-        if self.devastation_choices(C.TERRAIN[card]):
-            return self._ask(D_DEVASTATE, player)
+        if self.devastation_choices(S.TERRAIN[card]):
+            return self._ask(Decision.DEVASTATE, player)
         self._lose("terrain")
         return True
 
@@ -506,16 +539,16 @@ class ValenorGame(GameCore):
         _, player, spirit, stage, _picked = frame
         if stage == EFFECT_DONE:
             self.frames.pop()
-            self.hands[player].append(C.spirit_card(spirit))
+            self.hands[player].append(S.spirit_card(spirit))
             self._settle_front(player)
         elif stage == EFFECT_TARGET:
-            return self._ask(D_MOVE_TARGET, player)
-        elif spirit == C.TONI:
-            return self._ask(D_PLAY, player)
-        elif spirit == C.BROM:
-            return self._ask(D_MOVE_PICK, player)
-        elif spirit == C.WISP:
-            return self._ask(D_FRONT, player)
+            return self._ask(Decision.MOVE_TARGET, player)
+        elif spirit == S.TONI:
+            return self._ask(Decision.PLAY_CARD, player)
+        elif spirit == S.BROM:
+            return self._ask(Decision.MOVE_DEFENSE, player)
+        elif spirit == S.WISP:
+            return self._ask(Decision.BRING_TO_FRONT, player)
         else:  # Fenna
             self._draw(player, self.defense_deck)
             self.frames[-1] = (F_SPIRIT, player, spirit, EFFECT_DONE, -1)
@@ -539,7 +572,7 @@ class ValenorGame(GameCore):
     def _on_play(self, card: int) -> None:
         frame, player = self.frames[-1], self.decider
         if frame[0] == F_SPIRIT:  # Toni: a play out of the turn's steps
-            self.frames[-1] = (F_SPIRIT, player, C.TONI, EFFECT_DONE, -1)
+            self.frames[-1] = (F_SPIRIT, player, S.TONI, EFFECT_DONE, -1)
             self._take_from_hand(player, card)
             self.frames.append((F_PLAY, player, card, 0, 0))
         elif card == PASS_PLAY:
@@ -551,12 +584,12 @@ class ValenorGame(GameCore):
 
     def _on_place(self, position: int) -> None:
         _, player, card, own_turn, _ = self.frames.pop()
-        if C.KIND[card] == C.KIND_INVADER:
+        if S.KIND[card] == S.KIND_INVADER:
             self.invader_at[position] = card
             self._check_defeat(position, player)
         else:
             self._add_defense(position, card, player)
-            self.plus_pending = self.plus_pending or bool(own_turn and C.PLUS[card])
+            self.plus_pending = self.plus_pending or bool(own_turn and S.PLUS[card])
 
     def _on_devastate(self, position: int) -> None:
         _, _, card, _, _ = self.frames.pop()
@@ -581,78 +614,272 @@ class ValenorGame(GameCore):
         hand.insert(0, card)
         self.frames[-1] = (F_SPIRIT, player, spirit, EFFECT_DONE, -1)
 
-    # ----- copying and saving ------------------------------------------------------------
-    _LIST_FIELDS = (
-        "spirit_of",
-        "spirit_out",
-        "defense_deck",
-        "support_deck",
-        "invader_deck",
-        "locations",
-        "devastated",
-        "invader_at",
-        "discards",
-        "signals",
-        "frames",
-    )
-    _NESTED_FIELDS = ("hands", "defense_at")
-    _SCALAR_FIELDS = (
-        "num_players",
-        "known_bottom",
-        "active",
-        "plus_pending",
-        "turn",
-        "decisions",
-        "invaders_left",
-        "defeated_value",
-        "discarded_defense_value",
-        "outcome",
-        "loss_reason",
-        "decision",
-        "decider",
-    )
+    # ----- invariants of a loaded state ---------------------------------------------------
+    def check_invariants(self) -> Iterator[tuple[str, str]]:
+        """Sizes and ranges first (the later checks read through them), then the cards
+        (each exactly once), the seats, the table, the counters and the outcome, the frames
+        and the pending decision; the first group with a problem ends the check."""
+        for check in (
+            self._size_problems,
+            self._card_problems,
+            self._seat_problems,
+            self._table_problems,
+            self._progress_problems,
+            self._frame_problems,
+        ):
+            problems = list(check())
+            if problems:
+                yield from problems
+                return
 
-    def clone(self) -> ValenorGame:
-        other = ValenorGame.__new__(ValenorGame)
-        other.options = self.options
-        other.scenario = self.scenario
-        other.rng = clone_rng(self.rng)
-        for name in self._SCALAR_FIELDS:
-            setattr(other, name, getattr(self, name))
-        for name in self._LIST_FIELDS:
-            setattr(other, name, getattr(self, name)[:])
-        for name in self._NESTED_FIELDS:
-            setattr(other, name, [inner[:] for inner in getattr(self, name)])
-        if self.observer_cache is not None:
-            other.observer_cache = self.observer_cache.copy()
-        return other
+    def _size_problems(self) -> Iterator[tuple[str, str]]:
+        n, places = self.num_players, S.NUM_LOCATIONS
+        for name, size in (
+            ("hands", n),
+            ("spirit_of", n),
+            ("spirit_out", n),
+            ("signals", n),
+            ("devastated", places),
+            ("invader_at", places),
+            ("defense_at", places),
+        ):
+            if len(getattr(self, name)) != size:
+                yield name, f"has {len(getattr(self, name))} entries, expected {size}"
+        if not self.frames:
+            yield "frames", "no frame (the draft or a turn lies at the bottom)"
+        for index, frame in enumerate(self.frames):
+            if not frame or FRAME_SIZE.get(frame[0]) != len(frame):
+                yield f"frames[{index}]", f"{frame} is no frame of the spec"
+        for name in ("known_bottom", "turn", "decisions", "defeated_value"):
+            if getattr(self, name) < 0:
+                yield name, f"{getattr(self, name)} is negative"
+        if not 0 <= self.active < n:
+            yield "active", f"{self.active} is not a seat of {n} players"
 
-    def state_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"options": dict(self.options), "rng": rng_state(self.rng)}
-        for name in self._SCALAR_FIELDS:
-            data[name] = getattr(self, name)
-        for name in self._LIST_FIELDS:
-            data[name] = [list(f) if isinstance(f, tuple) else f for f in getattr(self, name)]
-        for name in self._NESTED_FIELDS:
-            data[name] = [inner[:] for inner in getattr(self, name)]
-        return data
+    def _card_problems(self) -> Iterator[tuple[str, str]]:
+        """Every card of the scenario exactly once, each where its kind may lie."""
+        kinds = {
+            "defense_deck": (S.KIND_DEFENSE,),
+            "support_deck": (S.KIND_SUPPORT,),
+            "invader_deck": (S.KIND_INVADER,),
+            "invader_at": (S.KIND_INVADER,),
+            "defense_at": (S.KIND_DEFENSE, S.KIND_SUPPORT),
+            "discards": (S.KIND_DEFENSE, S.KIND_SUPPORT, S.KIND_INVADER),
+            "hands": (S.KIND_DEFENSE, S.KIND_SUPPORT, S.KIND_INVADER, S.KIND_SPIRIT),
+            "frames": (S.KIND_DEFENSE, S.KIND_SUPPORT, S.KIND_INVADER),
+        }
+        where = {
+            "defense_deck": self.defense_deck,
+            "support_deck": self.support_deck,
+            "invader_deck": self.invader_deck,
+            "invader_at": [card for card in self.invader_at if card != -1],
+            "defense_at": [card for stack in self.defense_at for card in stack],
+            "discards": self.discards,
+            "hands": [card for hand in self.hands for card in hand],
+            "frames": self.cards_in_play(),
+        }
+        for name, cards in where.items():
+            for card in cards:
+                if not 0 <= card < S.NUM_CARDS or S.KIND[card] not in kinds[name]:
+                    yield name, f"card {card} cannot lie there"
+                    return
+        placed = sorted(card for cards in where.values() for card in cards if card < S.FIRST_SPIRIT)
+        expected = sorted([*S.DEFENSE_IDS, *self.scenario.support_ids, *S.INVADER_IDS])
+        if placed != expected:
+            yield "cards", "not each card of the scenario exactly once (decks, hands, table...)"
 
-    @classmethod
-    def from_state_dict(cls, data: Mapping[str, Any]) -> ValenorGame:
-        game = cls.__new__(cls)
-        game.num_players = cls.check_players(data["num_players"])
-        game.options = cls.resolve_options(data["options"])
-        game.scenario = C.SCENARIOS[game.options["scenario"]]
-        game.rng = rng_from_state(data["rng"])
-        for name in cls._SCALAR_FIELDS:
-            setattr(game, name, data[name])
-        for name in cls._LIST_FIELDS:
-            setattr(game, name, list(data[name]))
-        game.frames = [tuple(frame) for frame in data["frames"]]
-        for name in cls._NESTED_FIELDS:
-            setattr(game, name, [list(inner) for inner in data[name]])
-        return game
+    def _seat_problems(self) -> Iterator[tuple[str, str]]:
+        """Spirits drafted in seat order, each in exactly one place; hands; signals."""
+        drafted = [s for s in self.spirit_of if s != -1]
+        drafting = self.frames[0][0] == F_DRAFT
+        if len(set(drafted)) != len(drafted) or not set(drafted) <= set(self.scenario.spirits):
+            yield "spirit_of", f"{self.spirit_of}: spirits of the scenario, each once"
+        elif self.spirit_of != drafted + [-1] * (self.num_players - len(drafted)) or (
+            not drafting and len(drafted) < self.num_players
+        ):
+            yield "spirit_of", f"{self.spirit_of}: seats choose in order, all before the deal"
+        effects = [frame[1] for frame in self.frames if frame[0] == F_SPIRIT]
+        for seat, (spirit, hand) in enumerate(zip(self.spirit_of, self.hands, strict=True)):
+            others = [c for c in hand if c >= S.FIRST_SPIRIT and c != S.spirit_card(spirit)]
+            if others or (spirit == -1 and any(c >= S.FIRST_SPIRIT for c in hand)):
+                yield "hands", f"seat {seat} holds another seat's spirit"
+            elif hand and hand[0] >= S.FIRST_SPIRIT:
+                yield "hands", f"seat {seat}'s spirit is frontmost but not laid out"
+            elif drafting and hand:
+                yield "hands", "hands are dealt after the spirit draft"
+            places = hand.count(S.spirit_card(spirit)) + self.spirit_out[seat]
+            places += effects.count(seat)
+            if places != (spirit != -1):
+                yield "spirit_out", f"seat {seat}'s spirit not once out, in hand or acting"
+        for seat, message in enumerate(self.signals):
+            if not 0 <= message < NUM_MESSAGES or (message and not self.options["signalling"]):
+                yield "signals", f"seat {seat}'s message {message} is not a signal of this game"
 
+    def _table_problems(self) -> Iterator[tuple[str, str]]:
+        """Devastation is permanent; Invaders rise left to right on their terrains, each
+        with less Defense than its value; the decks' known bottom."""
+        for position in self.scenario.devastated:
+            if not self.devastated[position]:
+                yield "devastated", f"the scenario devastates Location {position + 1}"
+        values = []
+        for position, invader in enumerate(self.invader_at):
+            if invader == -1:
+                continue
+            large = self.locations[position]
+            if S.TERRAIN[invader] not in (large, S.SMALL_TERRAIN[large]):
+                yield "invader_at", f"{S.card_name(invader)} at Location {position + 1}"
+            if sum(S.VALUE[c] for c in self.defense_at[position]) >= S.VALUE[invader]:
+                yield "defense_at", f"Location {position + 1}'s Invader should be defeated"
+            values.append(S.VALUE[invader])
+        if values != sorted(set(values)):
+            yield "invader_at", "Invader values must rise from left to right"
+        if self.known_bottom > len(self.invader_deck):
+            yield "known_bottom", f"{self.known_bottom} exceeds the Invader deck"
+
+    def _frame_problems(self) -> Iterator[tuple[str, str]]:
+        """Each frame's values in range, each on a frame it may lie on, and the top frame
+        waiting on the pending decision (a game that goes on)."""
+        n, frames = self.num_players, self.frames
+        for index, frame in enumerate(frames):
+            problem = self._frame_problem(frame)
+            if problem is None and index == 0 and frame[0] not in (F_DRAFT, F_TURN):
+                problem = "the draft or a turn lies at the bottom"
+            if problem is None and index > 0 and not self._may_lie_on(frames[index - 1], frame):
+                problem = f"cannot lie on {frames[index - 1]}"
+            if problem is not None:
+                yield f"frames[{index}]", f"{frame}: {problem}"
+                return
+        if self.outcome != ONGOING:
+            if self.decision is not None or self.decider != NO_SEAT:
+                yield "decision", "a finished game has no pending decision"
+            return
+        expected = self._waiting_on()
+        if expected is None:
+            yield "frames", f"the top frame {frames[-1]} waits on no decision"
+        elif (self.decision, self.decider) != expected:
+            kind, seat = expected
+            yield "decision", f"the top frame waits on {kind.name} by seat {seat} (of {n})"
+
+    def _frame_problem(self, frame: tuple[int, ...]) -> str | None:
+        """What is out of range in one frame, or None."""
+        n = self.num_players
+        kind = frame[0]
+        if kind == F_TURN:
+            _, stage, step, extra = frame
+            if (step, extra) not in TURN_STEPS.get(stage, ()):
+                return "no such turn stage"
+        elif kind == F_WINDOW:
+            _, reason, offset = frame
+            if not 0 <= reason < len(S.WINDOW_REASONS) or not 0 <= offset <= n:
+                return "window reason or seat offset out of range"
+        elif kind == F_PLAY:
+            _, player, card, own_turn, windowed = frame
+            if not 0 <= player < n or own_turn not in (0, 1) or windowed not in (0, 1):
+                return "seat or flags out of range"
+            if windowed and not (own_turn and S.KIND[card] == S.KIND_INVADER):
+                return "only an Invader played on its own turn opens a devastation window"
+        elif kind == F_SPIRIT:
+            _, player, spirit, stage, picked = frame
+            if not 0 <= player < n or spirit == -1 or spirit != self.spirit_of[player]:
+                return "not the seat's spirit"
+            if stage not in (EFFECT, EFFECT_TARGET, EFFECT_DONE):
+                return "no such effect stage"
+            if (stage == EFFECT_TARGET) != (picked != -1) or (
+                picked != -1
+                and (spirit != S.BROM or all(picked not in stack for stack in self.defense_at))
+            ):
+                return "only Brom picks a card, a Defense or Support card on the table"
+        return None
+
+    def _may_lie_on(self, below: tuple[int, ...], frame: tuple[int, ...]) -> bool:
+        """Whether ``frame`` may lie directly on ``below`` (what the automatic steps push)."""
+        kind, under = frame[0], below[0]
+        if kind == F_WINDOW and under == F_TURN:
+            extra_reason = W_EXTRA if below[3] else W_STEP2
+            return (below[1], frame[1]) in ((STEP1_PLAY, W_STEP1), (OPTIONAL_DECIDE, extra_reason))
+        if kind == F_WINDOW and under == F_PLAY:
+            return below[4] == 1 and frame[1] == W_DEVASTATION
+        if kind == F_PLAY and under == F_TURN:
+            return below[1] == AFTER_PLAY and frame[1] == self.active and frame[3] == 1
+        if kind == F_PLAY and under == F_SPIRIT:
+            toni_done = below[2] == S.TONI and below[3] == EFFECT_DONE
+            return toni_done and frame[1] == below[1] and frame[3] == 0
+        if kind == F_SPIRIT and under == F_WINDOW:
+            return below[2] >= 1 and frame[1] == (self.active + below[2] - 1) % self.num_players
+        return False
+
+    def _waiting_on(self) -> tuple[Decision, int] | None:
+        """The decision the top frame asks and its seat, as the automatic steps would ask
+        it; None where they would run on."""
+        frame = self.frames[-1]
+        kind, active = frame[0], self.active
+        if kind == F_DRAFT:
+            undrafted = [seat for seat, s in enumerate(self.spirit_of) if s == -1]
+            return (Decision.CHOOSE_SPIRIT, undrafted[0]) if undrafted else None
+        if kind == F_TURN:
+            decks_empty = not self.invader_deck and not self.defense_deck
+            if frame[1] == TURN_START and self.options["signalling"]:
+                return None if decks_empty and not self.hands[active] else (Decision.SIGNAL, active)
+            if frame[1] == OPTIONAL_DECIDE and self.has_playable(active):
+                return Decision.PLAY_CARD, active
+            return None
+        if kind == F_WINDOW:
+            seat = (active + frame[2] - 1) % self.num_players
+            asked = frame[2] > 0 and self.can_use_spirit(seat)
+            return (Decision.SPIRIT_WINDOW, seat) if asked else None
+        if kind == F_PLAY:
+            _, player, card, own_turn, windowed = frame
+            if S.KIND[card] != S.KIND_INVADER or self.placements(card):
+                return Decision.PLACE, player
+            if (own_turn and not windowed) or not self.devastation_choices(S.TERRAIN[card]):
+                return None
+            return Decision.DEVASTATE, player
+        _, player, spirit, stage, _ = frame
+        if stage == EFFECT_TARGET:
+            return Decision.MOVE_TARGET, player
+        asks = {S.TONI: Decision.PLAY_CARD, S.BROM: Decision.MOVE_DEFENSE}
+        asks[S.WISP] = Decision.BRING_TO_FRONT
+        return (asks[spirit], player) if stage == EFFECT and spirit in asks else None
+
+    def _progress_problems(self) -> Iterator[tuple[str, str]]:
+        """The counters of defeated Invaders and spent Defense, and the outcome."""
+        gone = [card for card in self.discards if S.KIND[card] == S.KIND_INVADER]
+        spent = sum(S.VALUE[card] for card in self.discards) - sum(S.VALUE[c] for c in gone)
+        if self.invaders_left != S.NUM_INVADERS - len(gone):
+            yield "invaders_left", f"{self.invaders_left}, but {len(gone)} Invaders are defeated"
+        if self.defeated_value != sum(S.VALUE[card] for card in gone):
+            yield "defeated_value", "is not the value of the defeated Invaders"
+        if self.discarded_defense_value != spent:
+            yield "discarded_defense_value", "is not the value of the discarded Defense"
+        if self.plus_pending and self.outcome == ONGOING:
+            yield "plus_pending", "an extra play is granted before any decision"
+        if self.outcome not in (ONGOING, WON, LOST):
+            yield "outcome", f"{self.outcome} is not ongoing (0), won (1) or lost (-1)"
+        elif (self.outcome == WON) != (self.invaders_left == 0):
+            yield "outcome", "the game is won exactly when no Invader is left"
+        elif (self.outcome == LOST) != (self.loss_reason != ""):
+            yield "loss_reason", "a lost game, and only a lost game, has a reason"
+        elif self.outcome == LOST and not self._lost_by(self.loss_reason):
+            yield "loss_reason", f"{self.loss_reason!r} does not hold"
+        elif self.outcome == ONGOING and self._defense_short():
+            yield "outcome", "a game the Defense left cannot win is lost"
+
+    def _lost_by(self, reason: str) -> bool:
+        if reason == "defense":
+            return self._defense_short()
+        if reason == "stalled":
+            return self._stalled()
+        if reason == "terrain":
+            frame = self.frames[-1]
+            return (
+                frame[0] == F_PLAY
+                and S.KIND[frame[2]] == S.KIND_INVADER
+                and not self.placements(frame[2])
+                and not self.devastation_choices(S.TERRAIN[frame[2]])
+            )
+        return reason in LOSS_REASONS
+
+    # ----- hidden information ------------------------------------------------------------
     def resample_hidden(self, player: int, rng: np.random.Generator) -> ValenorGame:
         """Redraw other hands' faces and deck orders, keeping every back where it is."""
         other = self.clone()
@@ -661,17 +888,17 @@ class ValenorGame(GameCore):
         for seat, hand in enumerate(other.hands):
             if seat != player:
                 for index, card in enumerate(hand):
-                    slots.setdefault(C.BACK[card], []).append((hand, index))
+                    slots.setdefault(S.BACK[card], []).append((hand, index))
         unknown_invaders = range(other.known_bottom, len(other.invader_deck))
         for index in unknown_invaders:
-            slots.setdefault(C.BACK[other.invader_deck[index]], []).append(
+            slots.setdefault(S.BACK[other.invader_deck[index]], []).append(
                 (other.invader_deck, index)
             )
         for deck in (other.defense_deck, other.support_deck):
             for index, card in enumerate(deck):
-                slots.setdefault(C.BACK[card], []).append((deck, index))
+                slots.setdefault(S.BACK[card], []).append((deck, index))
         for back, places in slots.items():
-            if back == C.BACK_SPIRIT:
+            if back == S.BACK_SPIRIT:
                 continue
             faces = [where[index] for where, index in places]
             rng.shuffle(faces)
@@ -680,13 +907,14 @@ class ValenorGame(GameCore):
         return other
 
 
-_STEPPERS = {
-    F_DRAFT: ValenorGame._step_draft,
-    F_TURN: ValenorGame._step_turn,
-    F_WINDOW: ValenorGame._step_window,
-    F_PLAY: ValenorGame._step_play,
-    F_SPIRIT: ValenorGame._step_spirit,
-}
+_STEPPERS = (
+    ValenorGame._step_draft,
+    ValenorGame._step_turn,
+    ValenorGame._step_window,
+    ValenorGame._step_play,
+    ValenorGame._step_spirit,
+)
+"""By frame kind (``F_DRAFT`` ... ``F_SPIRIT``)."""
 _TURN_STAGES = (
     ValenorGame._turn_start,
     ValenorGame._turn_step1,
@@ -696,6 +924,18 @@ _TURN_STAGES = (
     ValenorGame._turn_optional_decide,
     ValenorGame._turn_draw,
 )
+_OPTIONS = (
+    ValenorGame._draft_options,
+    ValenorGame._signal_options,
+    ValenorGame._window_options,
+    ValenorGame._play_options,
+    ValenorGame._place_options,
+    ValenorGame._devastate_options,
+    ValenorGame._move_defense_options,
+    ValenorGame._move_target_options,
+    ValenorGame._front_options,
+)
+"""By decision kind, in the order of :class:`Decision`."""
 _HANDLERS = (
     ValenorGame._on_draft,
     ValenorGame._on_signal,
@@ -707,3 +947,4 @@ _HANDLERS = (
     ValenorGame._on_move_target,
     ValenorGame._on_front,
 )
+"""By decision kind, in the order of :class:`Decision`."""

@@ -1,16 +1,24 @@
-"""Spirits of Valenor card data: Defense, Support, Invader, Location and Nature Spirit cards.
+"""Spirits of Valenor's spec: the cards, the scenarios, the decisions and the action layout.
 
 Every card that can sit in a hand has an integer id: Defense ``0..27``, Support ``28..41``,
 Invader ``42..57`` and the Nature Spirits ``58..61``. Tables indexed by id are built once at
 import. The rulings behind the data (terrains, back letters, "+" symbols, the spirits and the
 scenarios) are written with their reasons in ``docs/rules/valenor.md``.
+
+Below the cards: the decision kinds and the action layout keyed by them, the signals, the
+frames of the state machine as far as the observer and the text read them, and the outcomes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
+
+from tabletop_envs.core.actions import ActionLayout
+
+MAX_PLAYERS = 4
 
 # ----- terrains and Location cards -------------------------------------------------------
 TERRAINS = ("Grass", "Mountain", "Forest", "Lake", "Swamp")
@@ -203,3 +211,68 @@ SCENARIOS = {
     )
 }
 DEFAULT_SCENARIO = "chapter1"
+
+
+# ----- decisions and actions ---------------------------------------------------------------
+class Decision(IntEnum):
+    """The decision kinds, in the order of their action segments; MOVE_TARGET (Brom's
+    destination) shares the PLACE segment (a Location)."""
+
+    CHOOSE_SPIRIT = 0
+    SIGNAL = 1
+    SPIRIT_WINDOW = 2
+    PLAY_CARD = 3
+    PLACE = 4
+    DEVASTATE = 5
+    MOVE_DEFENSE = 6
+    MOVE_TARGET = 7
+    BRING_TO_FRONT = 8
+
+
+NUM_MESSAGES = 36
+"""Signals: 0 none; 1-15 ask for a small/medium/large Defense at a Location; 16-30 announce a
+low/medium/high Invader for a terrain; 31-35 claim the Invader at a Location."""
+ASK_DEFENSE, ANNOUNCE_INVADER, CLAIM_INVADER = 1, 16, 31
+PASS_PLAY = NUM_PLAYABLE
+"""The last ``play_card`` option: play no (further) card."""
+
+LAYOUT = ActionLayout.for_decisions(
+    Decision,
+    {
+        Decision.CHOOSE_SPIRIT: NUM_SPIRITS,
+        Decision.SIGNAL: NUM_MESSAGES,
+        Decision.SPIRIT_WINDOW: 2,
+        Decision.PLAY_CARD: NUM_PLAYABLE + 1,
+        Decision.PLACE: NUM_LOCATIONS,
+        Decision.DEVASTATE: NUM_LOCATIONS,
+        Decision.MOVE_DEFENSE: NUM_DEFENDING,
+        Decision.MOVE_TARGET: Decision.PLACE,
+        Decision.BRING_TO_FRONT: NUM_PLAYABLE,
+    },
+)
+
+HAND_MAX = 40
+"""Hand slots in the observation (hands past this length show their first 40 cards)."""
+
+# ----- frames: the state machine's stack, as the observer and the text read it -------------
+F_DRAFT, F_TURN, F_WINDOW, F_PLAY, F_SPIRIT = range(5)
+"""Frame kinds, each frame a tuple of ints starting with its kind:
+``(F_DRAFT,)``: the spirit draft (the bottom frame until every seat has a spirit);
+``(F_TURN, stage, step, extra)``: the active seat's turn (the bottom frame after the draft);
+``(F_WINDOW, reason, next_offset)``: a spirit window, asking seats from the active one on;
+``(F_PLAY, player, card, own_turn, windowed)``: a card being played, face up on the table;
+``(F_SPIRIT, player, spirit, stage, picked)``: a Nature Spirit's effect (``picked``: the
+Defense card Brom moves, else -1). The rules own the stages of a turn after ``TURN_START``
+and the stages of an effect."""
+TURN_START = 0
+"""A turn frame's first stage: before the signal and step 1."""
+WINDOW_REASONS = ("before step 1", "before an extra play", "before step 2", "before devastation")
+W_STEP1, W_EXTRA, W_STEP2, W_DEVASTATION = range(4)
+
+# ----- outcomes ----------------------------------------------------------------------------
+ONGOING, WON, LOST = 0, 1, -1
+LOSS_REASONS = {
+    "terrain": "an Invader had to devastate a terrain left only on devastated Locations",
+    "defense": "the Defense and Support left cannot add up to the Invaders left",
+    "stalled": "no hand holds a card and both draw decks are empty, with Invaders left",
+}

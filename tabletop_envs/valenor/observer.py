@@ -1,9 +1,16 @@
-"""What one Valenor player may know, as numeric fields (``SCHEMA``) and in words.
+"""What one Valenor player may know, as numeric fields (``SCHEMA``): the plain reference
+:func:`view` and the fast :func:`observation` that equals its encoding.
 
 A player sees its own hand in order with values; of the other hands only the sequence of
 card backs; the deck sizes and the top Invader's back letter; the Invaders known to lie at
 the bottom of the Invader deck (everyone saw them go there); the table, the discards, the
-spirits and the signals. Seats are relative: slot 0 is the viewer, then clockwise.
+spirits and the signals; the pending decision with its context. Seats are relative: slot 0 is
+the viewer, then clockwise.
+
+:func:`view` is written field by field from the state and the rulebook. :func:`observation`
+shares no code with it: it keeps the view in table seat order in ``game.observer_cache``
+(:class:`~tabletop_envs.core.encoding.KeptObservation`), encodes again only the blocks whose
+state changed, and writes the pending decision and the viewer's hand into each vector.
 """
 
 from __future__ import annotations
@@ -16,34 +23,33 @@ from tabletop_envs.core.encoding import (
     OTHERS,
     SEATS,
     Field,
-    FieldView,
     KeptObservation,
     ObservationSchema,
     TableLayout,
 )
-from tabletop_envs.valenor import cards as C
-from tabletop_envs.valenor.flow import (
-    DECISIONS,
+from tabletop_envs.valenor import spec as S
+from tabletop_envs.valenor.spec import (
     F_DRAFT,
     F_PLAY,
     F_SPIRIT,
     F_WINDOW,
     HAND_MAX,
-    LOSS_REASONS,
+    MAX_PLAYERS,
     NUM_MESSAGES,
-    START,
+    TURN_START,
     WINDOW_REASONS,
+    Decision,
 )
 
 if TYPE_CHECKING:
     from tabletop_envs.valenor.rules import ValenorGame
 
-MAX_SEATS = 4
-MAX_VALUE = max(C.INVADER_VALUES)
+MAX_SEATS = MAX_PLAYERS
+MAX_VALUE = max(S.INVADER_VALUES)
 TURN_STAGES = ("spirit draft", "turn start", "step 1", "extra play", "step 2")
 NUM_DEFENSE_VALUES = 14
 NUM_SUPPORT_VALUES = 4
-MAX_DEFENSE_SUM = sum(C.DEFENSE_VALUES) + sum(C.SUPPORT_VALUES)
+MAX_DEFENSE_SUM = sum(S.DEFENSE_VALUES) + sum(S.SUPPORT_VALUES)
 
 
 def card_fields(prefix: str, shape: tuple[int, ...]) -> list[Field]:
@@ -51,44 +57,144 @@ def card_fields(prefix: str, shape: tuple[int, ...]) -> list[Field]:
     return [
         Field(f"{prefix}_kind", (*shape, 4)),
         Field(f"{prefix}_value", shape, MAX_VALUE),
-        Field(f"{prefix}_terrain", (*shape, C.NUM_TERRAINS)),
-        Field(f"{prefix}_letter", (*shape, len(C.LETTERS))),
+        Field(f"{prefix}_terrain", (*shape, S.NUM_TERRAINS)),
+        Field(f"{prefix}_letter", (*shape, len(S.LETTERS))),
         Field(f"{prefix}_plus", shape),
     ]
 
 
 SCHEMA = ObservationSchema(
     [
-        Field("decision", (len(DECISIONS),)),
+        Field("decision", (len(Decision),)),
         Field("decider", (MAX_SEATS,)),
         Field("active", (MAX_SEATS,)),
         Field("turn_stage", (len(TURN_STAGES),)),
         Field("window_reason", (len(WINDOW_REASONS),)),
-        Field("acting_spirit", (C.NUM_SPIRITS,)),
+        Field("acting_spirit", (S.NUM_SPIRITS,)),
         *card_fields("card_in_play", ()),
         *card_fields("hand", (HAND_MAX,)),
-        Field("hand_sizes", (MAX_SEATS,), C.NUM_CARDS),
-        Field("hand_backs", (MAX_SEATS - 1, HAND_MAX, C.NUM_BACKS)),
-        Field("spirit_of", (MAX_SEATS, C.NUM_SPIRITS)),
+        Field("hand_sizes", (MAX_SEATS,), S.NUM_CARDS),
+        Field("hand_backs", (MAX_SEATS - 1, HAND_MAX, S.NUM_BACKS)),
+        Field("spirit_of", (MAX_SEATS, S.NUM_SPIRITS)),
         Field("spirit_out", (MAX_SEATS,)),
-        Field("location_large", (C.NUM_LOCATIONS, C.NUM_TERRAINS)),
-        Field("location_small", (C.NUM_LOCATIONS, C.NUM_TERRAINS)),
-        Field("location_devastated", (C.NUM_LOCATIONS,)),
-        Field("location_invader", (C.NUM_LOCATIONS,), MAX_VALUE),
-        Field("location_defense", (C.NUM_LOCATIONS, NUM_DEFENSE_VALUES), 2),
-        Field("location_support", (C.NUM_LOCATIONS, NUM_SUPPORT_VALUES), 5),
-        Field("location_defense_sum", (C.NUM_LOCATIONS,), MAX_DEFENSE_SUM),
+        Field("location_large", (S.NUM_LOCATIONS, S.NUM_TERRAINS)),
+        Field("location_small", (S.NUM_LOCATIONS, S.NUM_TERRAINS)),
+        Field("location_devastated", (S.NUM_LOCATIONS,)),
+        Field("location_invader", (S.NUM_LOCATIONS,), MAX_VALUE),
+        Field("location_defense", (S.NUM_LOCATIONS, NUM_DEFENSE_VALUES), 2),
+        Field("location_support", (S.NUM_LOCATIONS, NUM_SUPPORT_VALUES), 5),
+        Field("location_defense_sum", (S.NUM_LOCATIONS,), MAX_DEFENSE_SUM),
         Field("discarded_defense", (NUM_DEFENSE_VALUES,), 2),
         Field("discarded_support", (NUM_SUPPORT_VALUES,), 5),
-        Field("discarded_invaders", (C.NUM_INVADERS,)),
-        Field("deck_sizes", (3,), C.NUM_DEFENSE),
-        Field("top_invader_letter", (len(C.LETTERS),)),
-        Field("invaders_at_bottom", (C.NUM_INVADERS,), C.NUM_INVADERS),
+        Field("discarded_invaders", (S.NUM_INVADERS,)),
+        Field("deck_sizes", (3,), S.NUM_DEFENSE),
+        Field("top_invader_letter", (len(S.LETTERS),)),
+        Field("invaders_at_bottom", (S.NUM_INVADERS,), S.NUM_INVADERS),
         Field("signals", (MAX_SEATS, NUM_MESSAGES)),
     ]
 )
 """``deck_sizes``: Defense, Support, Invader. ``invaders_at_bottom``: for each Invader known
 to lie at the bottom of the Invader deck, its place counted from the bottom (1 = last)."""
+
+
+# ----- the plain reference view ------------------------------------------------------------
+def view(game: ValenorGame, player: int) -> dict[str, np.ndarray]:
+    """What ``player`` may know, as the fields of :data:`SCHEMA` (unscaled), written field by
+    field from the state and the rulebook; the specification :func:`observation` meets."""
+    n = game.num_players
+    fields = {field.name: np.zeros(field.shape) for field in SCHEMA.fields}
+    # the pending decision and its context
+    if not game.is_terminal:
+        fields["decision"][game.pending_kind()] = 1
+        fields["decider"][(game.current_player - player) % n] = 1
+    fields["active"][(game.active - player) % n] = 1
+    fields["turn_stage"][turn_stage(game)] = 1
+    windows = [frame for frame in game.frames if frame[0] == F_WINDOW]
+    if windows:
+        fields["window_reason"][windows[-1][1]] = 1
+    spirits = [frame for frame in game.frames if frame[0] == F_SPIRIT]
+    if spirits:
+        fields["acting_spirit"][spirits[-1][2]] = 1
+    if game.card_in_play() >= 0:
+        _show_face(fields, "card_in_play", (), game.card_in_play())
+    # the viewer's own hand, front first, faces shown
+    for slot, card in enumerate(game.hands[player][:HAND_MAX]):
+        _show_face(fields, "hand", (slot,), card)
+    # every seat, relative to the viewer: hand sizes, the others' backs, spirits, signals
+    for row in range(n):
+        seat = (player + row) % n
+        hand = game.hands[seat]
+        fields["hand_sizes"][row] = len(hand)
+        if row > 0:
+            for slot, card in enumerate(hand[:HAND_MAX]):
+                fields["hand_backs"][row - 1, slot, S.BACK[card]] = 1
+        if game.spirit_of[seat] != -1:
+            fields["spirit_of"][row, game.spirit_of[seat]] = 1
+        fields["spirit_out"][row] = game.spirit_out[seat]
+        fields["signals"][row, game.signals[seat]] = 1
+    # the Locations, left to right
+    for position in range(S.NUM_LOCATIONS):
+        large = game.locations[position]
+        fields["location_large"][position, large] = 1
+        if game.devastated[position]:
+            fields["location_devastated"][position] = 1
+        else:
+            fields["location_small"][position, S.SMALL_TERRAIN[large]] = 1
+        invader = game.invader_at[position]
+        if invader != -1:
+            fields["location_invader"][position] = S.VALUE[invader]
+        for card in game.defense_at[position]:
+            if S.KIND[card] == S.KIND_DEFENSE:
+                fields["location_defense"][position, S.VALUE[card] - 1] += 1
+            else:
+                fields["location_support"][position, S.VALUE[card] - 1] += 1
+            fields["location_defense_sum"][position] += S.VALUE[card]
+    # the discards, counted by value (Defense, Support) or by card (Invaders)
+    for card in game.discards:
+        if S.KIND[card] == S.KIND_DEFENSE:
+            fields["discarded_defense"][S.VALUE[card] - 1] += 1
+        elif S.KIND[card] == S.KIND_SUPPORT:
+            fields["discarded_support"][S.VALUE[card] - 1] += 1
+        else:
+            fields["discarded_invaders"][card - S.FIRST_INVADER] = 1
+    # the decks: sizes, the top Invader's back, the Invaders seen going to the bottom
+    fields["deck_sizes"][:] = [
+        len(game.defense_deck),
+        len(game.support_deck),
+        len(game.invader_deck),
+    ]
+    if game.invader_deck:
+        fields["top_invader_letter"][S.CARD_LETTER[game.invader_deck[-1]]] = 1
+    for place, card in enumerate(game.invader_deck[: game.known_bottom], start=1):
+        fields["invaders_at_bottom"][card - S.FIRST_INVADER] = place
+    return fields
+
+
+def turn_stage(game: ValenorGame) -> int:
+    """Where the turn is, as an index of ``TURN_STAGES``: the spirit draft, a turn's start,
+    step 1, an extra play granted by a "+" card, step 2 (and the draws after it)."""
+    bottom = game.frames[0]
+    if bottom[0] == F_DRAFT:
+        return 0
+    _, stage, step, extra = bottom
+    if stage == TURN_START:
+        return 1
+    if extra:
+        return 3
+    return 2 if step == 1 else 4
+
+
+def _show_face(
+    fields: dict[str, np.ndarray], prefix: str, slot: tuple[int, ...], card: int
+) -> None:
+    """A card's face in the card fields ``prefix`` (at ``slot``): kind, value, "+", and an
+    Invader's terrain and back letter."""
+    fields[f"{prefix}_kind"][(*slot, S.KIND[card])] = 1
+    fields[f"{prefix}_value"][slot] = S.VALUE[card]
+    fields[f"{prefix}_plus"][slot] = S.PLUS[card]
+    if S.KIND[card] == S.KIND_INVADER:
+        fields[f"{prefix}_terrain"][(*slot, S.TERRAIN[card])] = 1
+        fields[f"{prefix}_letter"][(*slot, S.CARD_LETTER[card])] = 1
 
 
 # ----- the kept view: blocks in table seat order, each re-encoded when its key changes -----
@@ -113,55 +219,55 @@ _AT = {name: TABLE.at(name) for name in SCHEMA.slices}
 _SEAT_STARTS = [{name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(MAX_SEATS)]
 _OFFSET = {name: SCHEMA.offset(name) for name in SCHEMA.slices}
 """Where each field starts in an observation."""
-_LETTER = C.CARD_LETTER.tolist()
+_LETTER = S.CARD_LETTER.tolist()
 Entries = tuple[tuple[int, float], ...]
 
 
 def _card_entries(prefix: str, slot: int, card: int) -> Entries:
     """(position in the observation, value) of what ``card`` in ``slot`` of the card fields
     ``prefix`` shows, zeros left out."""
-    kind, at = C.KIND[card], _OFFSET
+    kind, at = S.KIND[card], _OFFSET
     entries = [
         (at[f"{prefix}_kind"] + 4 * slot + kind, 1),
-        (at[f"{prefix}_value"] + slot, C.VALUE[card]),
-        (at[f"{prefix}_plus"] + slot, C.PLUS[card]),
+        (at[f"{prefix}_value"] + slot, S.VALUE[card]),
+        (at[f"{prefix}_plus"] + slot, S.PLUS[card]),
     ]
-    if kind == C.KIND_INVADER:
-        entries.append((at[f"{prefix}_terrain"] + C.NUM_TERRAINS * slot + C.TERRAIN[card], 1))
-        entries.append((at[f"{prefix}_letter"] + len(C.LETTERS) * slot + _LETTER[card], 1))
+    if kind == S.KIND_INVADER:
+        entries.append((at[f"{prefix}_terrain"] + S.NUM_TERRAINS * slot + S.TERRAIN[card], 1))
+        entries.append((at[f"{prefix}_letter"] + len(S.LETTERS) * slot + _LETTER[card], 1))
     return tuple((where, float(value)) for where, value in entries if value)
 
 
 def _counted_at(prefix: str, row: int, card: int) -> int:
     """Where ``card`` is counted among ``prefix``'s Defense/Support (row ``row``) or Invaders."""
-    if C.KIND[card] == C.KIND_INVADER:
-        return _AT[f"{prefix}_invaders"] + card - C.FIRST_INVADER
-    if C.KIND[card] == C.KIND_DEFENSE:
-        return _AT[f"{prefix}_defense"] + NUM_DEFENSE_VALUES * row + C.VALUE[card] - 1
-    return _AT[f"{prefix}_support"] + NUM_SUPPORT_VALUES * row + C.VALUE[card] - 1
+    if S.KIND[card] == S.KIND_INVADER:
+        return _AT[f"{prefix}_invaders"] + card - S.FIRST_INVADER
+    if S.KIND[card] == S.KIND_DEFENSE:
+        return _AT[f"{prefix}_defense"] + NUM_DEFENSE_VALUES * row + S.VALUE[card] - 1
+    return _AT[f"{prefix}_support"] + NUM_SUPPORT_VALUES * row + S.VALUE[card] - 1
 
 
 def _location_faces(position: int, large: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The positions a Location card shows as one, intact and devastated."""
-    at_large = _AT["location_large"] + C.NUM_TERRAINS * position + large
-    at_small = _AT["location_small"] + C.NUM_TERRAINS * position + C.SMALL_TERRAIN[large]
+    at_large = _AT["location_large"] + S.NUM_TERRAINS * position + large
+    at_small = _AT["location_small"] + S.NUM_TERRAINS * position + S.SMALL_TERRAIN[large]
     return (at_large, at_small), (at_large, _AT["location_devastated"] + position)
 
 
-_IN_PLAY = [_card_entries("card_in_play", 0, card) for card in range(C.NUM_CARDS)]
+_IN_PLAY = [_card_entries("card_in_play", 0, card) for card in range(S.NUM_CARDS)]
 _HAND = [
-    [_card_entries("hand", slot, card) for card in range(C.NUM_CARDS)] for slot in range(HAND_MAX)
+    [_card_entries("hand", slot, card) for card in range(S.NUM_CARDS)] for slot in range(HAND_MAX)
 ]
 """_HAND[slot][card]: a card in the observer's hand."""
 _FACES = [
-    [_location_faces(position, large) for large in range(C.NUM_TERRAINS)]
-    for position in range(C.NUM_LOCATIONS)
+    [_location_faces(position, large) for large in range(S.NUM_TERRAINS)]
+    for position in range(S.NUM_LOCATIONS)
 ]
 _STACKED = [
-    [_counted_at("location", position, card) for card in range(C.NUM_DEFENDING)]
-    for position in range(C.NUM_LOCATIONS)
+    [_counted_at("location", position, card) for card in range(S.NUM_DEFENDING)]
+    for position in range(S.NUM_LOCATIONS)
 ]
-_DISCARDED = [_counted_at("discarded", 0, card) for card in range(C.FIRST_SPIRIT)]
+_DISCARDED = [_counted_at("discarded", 0, card) for card in range(S.FIRST_SPIRIT)]
 
 
 def _frame_context(frames: list[tuple[int, ...]]) -> tuple[int, int, int]:
@@ -180,19 +286,20 @@ def _frame_context(frames: list[tuple[int, ...]]) -> tuple[int, int, int]:
     return window, spirit, card
 
 
-def card_in_play(game: ValenorGame) -> int:
-    """The card being placed or moved (face up on the table), or -1."""
-    return _frame_context(game.frames)[2]
-
-
-def turn_stage(game: ValenorGame) -> int:
-    frame = game.frames[0]
+def _turn_stage(frames: list[tuple[int, ...]]) -> int:
+    """The index of ``TURN_STAGES`` the bottom frame is at."""
+    frame = frames[0]
     if frame[0] == F_DRAFT:
         return 0
     _, stage, step, extra = frame
-    if stage == START:
+    if stage == TURN_START:
         return 1
     return 3 if extra else 2 if step == 1 else 4
+
+
+def observation(game: ValenorGame, player: int) -> np.ndarray:
+    """``SCHEMA.encode(view(game, player))``, gathered from the kept view."""
+    return SCHEMA.scale(unscaled(game, player))
 
 
 def unscaled(game: ValenorGame, player: int) -> np.ndarray:
@@ -221,19 +328,14 @@ def unscaled(game: ValenorGame, player: int) -> np.ndarray:
     return vector
 
 
-def build_view(game: ValenorGame, player: int) -> FieldView:
-    """``player``'s view: the fields of :func:`unscaled`."""
-    return SCHEMA.view_of(unscaled(game, player))
-
-
 def _put_pending(game: ValenorGame, player: int, vector: np.ndarray) -> None:
     """The decision, who takes it, whose turn it is, and what the frames show."""
     n, at = game.num_players, _OFFSET
-    if game.decision >= 0:
+    if game.decision is not None:
         vector[at["decision"] + game.decision] = 1
         vector[at["decider"] + (game.decider - player) % n] = 1
     vector[at["active"] + (game.active - player) % n] = 1
-    vector[at["turn_stage"] + turn_stage(game)] = 1
+    vector[at["turn_stage"] + _turn_stage(game.frames)] = 1
     window, spirit, card = _frame_context(game.frames)
     if window >= 0:
         vector[at["window_reason"] + window] = 1
@@ -256,11 +358,11 @@ def _put_locations(locations: tuple[tuple[Any, ...], ...], values: np.ndarray) -
         for at in _FACES[position][large][devastated]:
             values[at] = 1
         if invader >= 0:
-            values[_AT["location_invader"] + position] = C.VALUE[invader]
+            values[_AT["location_invader"] + position] = S.VALUE[invader]
         if stack:
             for card in stack:
                 values[_STACKED[position][card]] += 1
-            values[_AT["location_defense_sum"] + position] = sum(C.VALUE[c] for c in stack)
+            values[_AT["location_defense_sum"] + position] = sum(S.VALUE[c] for c in stack)
 
 
 def _decks_key(game: ValenorGame) -> tuple[Any, ...]:
@@ -278,7 +380,7 @@ def _put_decks(decks: tuple[Any, ...], values: np.ndarray) -> None:
     if top >= 0:
         values[_AT["top_invader_letter"] + top] = 1
     for place, card in enumerate(bottom, 1):
-        values[_AT["invaders_at_bottom"] + card - C.FIRST_INVADER] = place
+        values[_AT["invaders_at_bottom"] + card - S.FIRST_INVADER] = place
 
 
 def _put_seat(seat: int, seen: tuple[Any, ...], values: np.ndarray) -> None:
@@ -288,70 +390,8 @@ def _put_seat(seat: int, seen: tuple[Any, ...], values: np.ndarray) -> None:
     values[starts["hand_sizes"]] = len(hand)
     backs = starts["hand_backs"]
     for index, card in enumerate(hand[:HAND_MAX]):
-        values[backs + C.NUM_BACKS * index + C.BACK[card]] = 1
+        values[backs + S.NUM_BACKS * index + S.BACK[card]] = 1
     if spirit >= 0:
         values[starts["spirit_of"] + spirit] = 1
     values[starts["spirit_out"]] = laid_out
     values[starts["signals"] + signal] = 1
-
-
-def readable_view(game: ValenorGame, player: int) -> dict[str, Any]:
-    """The same knowledge in words: names, backs and counts."""
-    seats = [(player + offset) % game.num_players for offset in range(game.num_players)]
-    return {
-        "player": player,
-        "active": game.active,
-        "decision": DECISIONS[game.decision] if game.decision >= 0 else None,
-        "decider": game.decider,
-        "card_in_play": _name(card_in_play(game)),
-        "hand": [C.card_name(c) for c in game.hands[player]],
-        "other_hands": {
-            seat: [C.BACK_NAMES[C.BACK[c]] for c in game.hands[seat]] for seat in seats[1:]
-        },
-        "spirits": {
-            seat: {
-                "spirit": _spirit_name(game.spirit_of[seat]),
-                "laid_out": game.spirit_out[seat],
-            }
-            for seat in seats
-        },
-        "locations": [_location_words(game, i) for i in range(C.NUM_LOCATIONS)],
-        "deck_sizes": {
-            "defense": len(game.defense_deck),
-            "support": len(game.support_deck),
-            "invader": len(game.invader_deck),
-        },
-        "top_invader_letter": (
-            C.LETTERS[C.CARD_LETTER[game.invader_deck[-1]]] if game.invader_deck else None
-        ),
-        "invaders_at_bottom": [C.card_name(c) for c in game.invader_deck[: game.known_bottom]],
-        "discards": [C.card_name(c) for c in game.discards],
-        "signals": {seat: game.signals[seat] for seat in seats},
-        "outcome": {1: "won", -1: "lost", 0: None}[game.outcome],
-        "loss_reason": LOSS_REASONS.get(game.loss_reason),
-    }
-
-
-def _name(card: int) -> str | None:
-    return C.card_name(card) if card >= 0 else None
-
-
-def _spirit_name(spirit: int) -> str | None:
-    return C.SPIRITS[spirit].name if spirit >= 0 else None
-
-
-def _location_words(game: ValenorGame, position: int) -> dict[str, Any]:
-    return {
-        "terrains": [C.TERRAINS[t] for t in game.terrains_at(position)],
-        "devastated": game.devastated[position],
-        "invader": _name(game.invader_at[position]),
-        "defense": [C.card_name(c) for c in game.defense_at[position]],
-    }
-
-
-view = build_view
-
-
-def observation(game: ValenorGame, player: int) -> np.ndarray:
-    """``SCHEMA.encode(view(player))``, gathered from the kept view."""
-    return SCHEMA.scale(unscaled(game, player))
