@@ -293,6 +293,10 @@ def fields_at(cls: type[GameCore], indices: np.ndarray) -> list[str]:
 CONSTANT_FIELDS = {
     ("valenor_v0", "location_large"): "the default scenario's layout is fixed; other scenarios "
     "vary it (covered by VARIANT_OPTIONS)",
+    ("spirit_island_v0", "terrain"): "one board (A) in play until the content issue adds B-D",
+    ("spirit_island_v0", "coastal"): "one board (A) in play until the content issue adds B-D",
+    ("spirit_island_v0", "in_play"): "one board (A) in play until the content issue adds B-D",
+    ("spirit_island_v0", "spirit"): "one Spirit (River) until the content issue adds the others",
 }
 """Fields allowed one value along the random games below, each with its reason."""
 VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {}

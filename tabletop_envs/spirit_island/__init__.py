@@ -1,5 +1,14 @@
 """Spirit Island: 1-4 Spirits defend an island against Invaders (cooperative).
 
-Not registered yet: the engine is being built in layers (see docs/rules/spirit_island.md);
-tests import ``tabletop_envs.spirit_island.rules`` directly.
+The rules core, observer and text are bound here; the environment joins
+``tabletop_envs.GAMES`` (as ``spirit_island_v0``) once the whole conformance suite passes
+for it. Until then tests import this package directly.
 """
+
+from tabletop_envs.core.registry import register
+from tabletop_envs.spirit_island import observer, text
+from tabletop_envs.spirit_island.rules import SpiritIslandGame
+
+ENV = register(SpiritIslandGame, observer=observer, text=text, version=0)
+
+__all__ = ["ENV", "SpiritIslandGame"]

@@ -56,13 +56,15 @@ from tabletop_envs.spirit_island.spec import (
     MINORS,
     PIECE_STOP,
     POWER_PASS,
+    PURPOSE,
+    PURPOSE_NAMES,
+    PURPOSES,
     RECLAIM_ONE,
     SPIRITS,
     TARGETS_SPIRIT,
     TERROR_DIVIDERS,
     TOWN,
     TOWN_KINDS,
-    Decision,
     Power,
     block_of,
 )
@@ -105,34 +107,6 @@ STEP_NAMES = tuple(STEPS)
 STEP = {name: code for code, name in enumerate(STEP_NAMES)}
 STEP_ARGS = tuple(STEPS[name] for name in STEP_NAMES)
 
-# ----- purposes of a pending decision: its kind and the kinds of its context -------------------
-PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
-    "growth": (Decision.GROWTH, ()),
-    "growth_step": (Decision.GROWTH_STEP, ("group", "done")),
-    "track": (Decision.TRACK, ("range",)),
-    "presence_land": (Decision.LAND, ("range", "track")),
-    "play": (Decision.CARD, ()),
-    "power": (Decision.POWER, ("speed",)),
-    "target_land": (Decision.LAND, ("power",)),
-    "target_spirit": (Decision.SPIRIT, ("power",)),
-    "deck": (Decision.DECK, ()),
-    "keep": (Decision.KEEP, ()),
-    "forget": (Decision.CARD, ()),
-    "reclaim": (Decision.CARD, ()),
-    "damage": (Decision.PIECE, ("land", "count")),
-    "destroy": (Decision.PIECE, ("land", "mask", "count")),
-    "remove": (Decision.PIECE, ("land", "mask", "count")),
-    "push_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
-    "push_dest": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
-    "gather_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
-    "gather_source": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
-    "cascade": (Decision.LAND, ("land",)),
-    "spirit_land": (Decision.LAND, ("block", "pc")),
-    "choose": (Decision.CHOICE, ("block", "pc", "land?", "seat?")),
-    "destroy_presence": (Decision.LAND, ("count",)),
-}
-PURPOSE_NAMES = tuple(PURPOSES)
-PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
 
 SKIP_BIT = {0: 1, 1: 2, 2: 4}
 """Per-land skip flags: Ravage 1, Build 2, Explore 4."""
@@ -1501,9 +1475,11 @@ class SpiritIslandGame(PlainState, GameCore):
             count = sum(INVADER_CARDS[c].stage == stage for c in self.invader_deck)
             deck += [int(pool[i]) for i in rng.permutation(len(pool))[:count]]
         game.invader_deck = deck
-        known = set(self.fear_earned) | set(self.fear_discard)
-        pool = [c for c in range(len(FEAR_CARDS)) if c not in known]
-        game.fear_deck = [int(pool[i]) for i in rng.permutation(len(pool))[: len(self.fear_deck)]]
+        # earned Fear cards lie face down until resolved: only the resolved ones are known
+        pool = [c for c in range(len(FEAR_CARDS)) if c not in self.fear_discard]
+        unseen = [int(pool[i]) for i in rng.permutation(len(pool))]
+        game.fear_earned = unseen[: len(self.fear_earned)]
+        game.fear_deck = unseen[len(self.fear_earned) : len(self.fear_earned) + len(self.fear_deck)]
         if not self.blighted and self.options["blight_card"] == "random":
             game.blight_card = int(rng.integers(len(BLIGHT_CARDS)))
         hidden_draw = self.drawn and self.drawn_by != player

@@ -830,6 +830,35 @@ class Decision(IntEnum):
     SPIRIT = 10  # which Spirit a Power targets
 
 
+# ----- what a pending decision is for: its kind and the kinds of its context ----------------
+PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
+    "growth": (Decision.GROWTH, ()),
+    "growth_step": (Decision.GROWTH_STEP, ("group", "done")),
+    "track": (Decision.TRACK, ("range",)),
+    "presence_land": (Decision.LAND, ("range", "track")),
+    "play": (Decision.CARD, ()),
+    "power": (Decision.POWER, ("speed",)),
+    "target_land": (Decision.LAND, ("power",)),
+    "target_spirit": (Decision.SPIRIT, ("power",)),
+    "deck": (Decision.DECK, ()),
+    "keep": (Decision.KEEP, ()),
+    "forget": (Decision.CARD, ()),
+    "reclaim": (Decision.CARD, ()),
+    "damage": (Decision.PIECE, ("land", "count")),
+    "destroy": (Decision.PIECE, ("land", "mask", "count")),
+    "remove": (Decision.PIECE, ("land", "mask", "count")),
+    "push_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
+    "push_dest": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
+    "gather_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
+    "gather_source": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
+    "cascade": (Decision.LAND, ("land",)),
+    "spirit_land": (Decision.LAND, ("block", "pc")),
+    "choose": (Decision.CHOICE, ("block", "pc", "land?", "seat?")),
+    "destroy_presence": (Decision.LAND, ("count",)),
+}
+PURPOSE_NAMES = tuple(PURPOSES)
+PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
+
 CARD_DONE = MAX_CARDS
 """CARD option: stop playing cards (or reclaim nothing)."""
 POWER_PASS = MAX_CARDS + MAX_INNATES
