@@ -56,6 +56,7 @@ from tabletop_envs.spirit_island.spec import (
     MINORS,
     PIECE_STOP,
     POWER_PASS,
+    PRESENCE_OPTION,
     PURPOSE,
     PURPOSE_NAMES,
     PURPOSES,
@@ -102,6 +103,7 @@ STEPS: dict[str, tuple[str, ...]] = {
     "forget": ("seat",),
     "reclaim_one": ("seat",),
     "destroy_presence": ("seat", "count"),
+    "gather_presence": ("land", "seat", "count"),
 }
 STEP_NAMES = tuple(STEPS)
 STEP = {name: code for code, name in enumerate(STEP_NAMES)}
@@ -913,6 +915,33 @@ class SpiritIslandGame(PlainState, GameCore):
         self, land: int, seat: int, target: int, block: int, pc: int, n: int
     ) -> None:
         self.push("destroy_presence", seat, n)
+
+    def op_gather_presence(
+        self, land: int, seat: int, target: int, block: int, pc: int, n: int
+    ) -> None:
+        if land >= 0:
+            self.push("gather_presence", land, seat, n)
+
+    def step_gather_presence(self, land: int, seat: int, n: int) -> None:
+        if n > 0:
+            self.ask("presence_more", seat, land, n)
+
+    def opt_presence_more(self, seat: int, land: int, n: int) -> list[int]:
+        if not self.opt_presence_source(seat, land, n):
+            return []
+        return [PRESENCE_OPTION + seat, PIECE_STOP]
+
+    def opt_presence_source(self, seat: int, land: int, n: int) -> list[int]:
+        return [x for x in self.movable_to(land) if self.presence[seat][x] > 0]
+
+    def res_presence_more(self, seat: int, option: int, land: int, n: int) -> None:
+        if option != PIECE_STOP:
+            self.ask("presence_source", seat, land, n)
+
+    def res_presence_source(self, seat: int, source: int, land: int, n: int) -> None:
+        self.presence[seat][source] -= 1
+        self.presence[seat][land] += 1
+        self.push("gather_presence", land, seat, n - 1)
 
     def op_forget(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
         self.push("forget", seat)

@@ -284,6 +284,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "spirit_land": ("filter", "ops"),  # each Spirit picks one land that matches
     "each_spirit": ("ops",),  # each Spirit does the effect
     "destroy_presence": ("n",),  # the Spirit destroys n of its Presence (its choice of land)
+    "gather_presence": ("n",),  # the Spirit moves up to n of its Presence in from neighbours
     "forget": (),  # the Spirit forgets a Power card
 }
 
@@ -600,6 +601,8 @@ MINOR_DATA = (
      "elements": ("moon", "air", "animal"), "effect": (("gather", "explorer", 1),)},
     {"name": "Gift of Sunlight", "cost": 0, "speed": "fast", "target": "other",
      "elements": ("sun", "plant"), "effect": (("energy", 2),)},
+    {"name": "Wandering Current", "cost": 0, "speed": "fast", "range": 1, "target": (),
+     "elements": ("moon", "water"), "effect": (("gather_presence", 1), ("defend", 1))},
     {"name": "Tidal Reach", "cost": 1, "speed": "fast", "range": 2, "target": (("coastal",),),
      "elements": ("water",), "effect": (("push", "explorer", 1), ("fear", 1))},
 )
@@ -855,6 +858,8 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "spirit_land": (Decision.LAND, ("block", "pc")),
     "choose": (Decision.CHOICE, ("block", "pc", "land?", "seat?")),
     "destroy_presence": (Decision.LAND, ("count",)),
+    "presence_more": (Decision.PIECE, ("land", "count")),
+    "presence_source": (Decision.LAND, ("land", "count")),
 }
 PURPOSE_NAMES = tuple(PURPOSES)
 PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}

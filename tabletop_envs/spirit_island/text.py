@@ -16,8 +16,10 @@ from tabletop_envs.spirit_island.spec import (
     KINDS,
     LAYOUT,
     MAX_CARDS,
+    MAX_PLAYERS,
     PIECE_STOP,
     POWER_PASS,
+    PRESENCE_OPTION,
     PURPOSE_NAMES,
     SPIRITS,
     TERRAINS,
@@ -44,7 +46,11 @@ def card_name(option: int) -> str:
 
 
 def piece_name(kind: int) -> str:
-    return KIND_NAMES[kind] if kind < KINDS else f"piece {kind}"
+    if kind < KINDS:
+        return KIND_NAMES[kind]
+    if PRESENCE_OPTION <= kind < PRESENCE_OPTION + MAX_PLAYERS:
+        return f"player_{kind - PRESENCE_OPTION}'s Presence"
+    return f"piece {kind}"
 
 
 def growth_text(game: SpiritIslandGame, seat: int, group: int, index: int | None = None) -> str:
@@ -127,7 +133,7 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
     if purpose == "reclaim":
         return "reclaim nothing" if o == CARD_DONE else f"reclaim {card_name(o)}"
     if purpose == "damage":
-        return f"1 Damage to a {piece_name(o)} in {land_name(ctx[0])} ({ctx[1]} to deal)"
+        return f"1 Damage to 1 {piece_name(o)} in {land_name(ctx[0])} ({ctx[1]} to deal)"
     if purpose in ("destroy", "remove"):
         return f"{purpose.capitalize()} 1 {piece_name(o)} in {land_name(ctx[0])}"
     if purpose == "push_piece":
@@ -148,6 +154,12 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
         return f"Fear effect in {land_name(o)}"
     if purpose == "choose":
         return ("the first effect", "the second effect")[o]
+    if purpose == "presence_more":
+        if o == PIECE_STOP:
+            return f"move no more Presence into {land_name(ctx[0])}"
+        return f"move 1 of your Presence into {land_name(ctx[0])}"
+    if purpose == "presence_source":
+        return f"move 1 of your Presence from {land_name(o)} to {land_name(ctx[0])}"
     if purpose == "destroy_presence":
         return f"destroy 1 of your Presence in {land_name(o)}"
     return _plain(Decision(game.pending[0]).name.lower(), o)
