@@ -106,3 +106,17 @@ def test_gather_presence_moves_the_spirits_own_presence() -> None:
     game.apply(spec.LAYOUT.segment_of(spec.Decision.PIECE).offset + spec.PRESENCE_OPTION)
     # A7 is the only neighbouring source: taken at once
     assert game.presence[0][A["A7"]] == 0 and game.presence[0][A["A5"]] == 2
+
+
+def test_defend_skips_and_isolate_show_in_the_observation_for_the_turn() -> None:
+    game = SpiritIslandGame(1, seed=0)
+    game.defend[A["A3"]] = 2
+    game.skips[A["A4"]] = 2  # Build skipped
+    game.isolated[A["A6"]] = True
+    fields = SCHEMA.decode(game.observation(0))
+    assert fields["defend"][A["A3"]] == 2
+    assert list(fields["turn_flags"][A["A4"]]) == [0, 1, 0, 0]
+    assert list(fields["turn_flags"][A["A6"]]) == [0, 0, 0, 1]
+    game.step_time_passes()
+    fields = SCHEMA.decode(game.observation(0))
+    assert fields["defend"].sum() == 0 and fields["turn_flags"].sum() == 0

@@ -1,8 +1,7 @@
 """Spirit Island: 1-4 Spirits defend an island against Invaders (cooperative).
 
-The rules core, observer and text are bound here; the environment joins
-``tabletop_envs.GAMES`` (as ``spirit_island_v0``) once the whole conformance suite passes
-for it. Until then tests import this package directly.
+Registered as ``spirit_island_v0`` (1 player with board A and River Surges in Sunlight for
+now; the engine and the action layout are sized for 4 boards and the full card set).
 """
 
 from tabletop_envs.core.registry import register

@@ -28,13 +28,11 @@ from tabletop_envs.spirit_island.spec import (
     INVADER_CARDS,
     INVADER_DECK_STAGES,
     KINDS,
-    MAJORS,
     MAX_CARDS,
     MAX_INNATES,
     MAX_LANDS,
     MAX_PLAYERS,
     MAX_SPIRITS,
-    MINORS,
     PURPOSE_NAMES,
     PURPOSES,
     TERRAINS,
@@ -70,8 +68,7 @@ SCHEMA = ObservationSchema(
         Field("pieces", (L, KINDS), PIECE_SCALE),
         Field("presence", (P, L), 6),
         Field("defend", (L,), 10),
-        Field("skips", (L, 3)),
-        Field("isolated", (L,)),
+        Field("turn_flags", (L, 4)),
         Field("spirit", (P, MAX_SPIRITS)),
         Field("energy", (P,), ENERGY_SCALE),
         Field("energy_track", (P,), 6),
@@ -85,7 +82,7 @@ SCHEMA = ObservationSchema(
         Field("unresolved", (P, POWERS)),
         Field("forgotten", (C,)),
         Field("power_discards", (C,)),
-        Field("power_deck_sizes", (2,), max(len(MINORS), len(MAJORS))),
+        Field("power_deck_sizes", (2,), 36),
         Field("invader_slots", (3, len(INVADER_CARDS))),
         Field("invader_discard", (len(INVADER_CARDS),)),
         Field("invader_deck_size", (1,), len(INVADER_DECK_STAGES)),
@@ -154,8 +151,8 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
             v["pieces"][land][k] = min(game.pieces[land][k], PIECE_SCALE)
         v["defend"][land] = min(game.defend[land], 10)
         for action in range(3):
-            v["skips"][land][action] = game.skips[land] >> action & 1
-        v["isolated"][land] = game.isolated[land]
+            v["turn_flags"][land][action] = game.skips[land] >> action & 1
+        v["turn_flags"][land][3] = game.isolated[land]
     for row, seat in enumerate(seats):
         for land in range(lands):
             v["presence"][row][land] = min(game.presence[seat][land], 6)
@@ -254,9 +251,9 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
         skips = game.skips[land]
         for action in range(3):
             if skips >> action & 1:
-                ones(at["skips"] + 3 * land + action)
+                ones(at["turn_flags"] + 4 * land + action)
         if game.isolated[land]:
-            ones(at["isolated"] + land)
+            ones(at["turn_flags"] + 4 * land + 3)
     for row in range(n):
         seat = (player + row) % n
         base = at["presence"] + row * L
