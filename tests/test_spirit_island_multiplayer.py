@@ -78,3 +78,42 @@ def test_the_board_owner_decides_about_its_lands() -> None:
     game.run()
     # the Dahan in B5 fight back; player_1 (board B) splits their 4 Damage
     assert PURPOSE_NAMES[game.pending[2]] == "damage" and game.current_player == 1
+
+
+def card_named(name: str) -> int:
+    return next(i for i, card in enumerate(spec.CARDS) if card.name == name)
+
+
+def choose(game: SpiritIslandGame, seat: int, purpose: str, option: int) -> None:
+    assert (game.current_player, PURPOSE_NAMES[game.pending[2]]) == (seat, purpose)
+    assert option in game.legal_options(), game.legal_options()
+    game.apply(spec.LAYOUT.segment_of(game.pending_kind()).offset + option)
+
+
+@pytest.mark.usefixtures("two_boards")
+def test_the_rulebooks_fast_power_example_with_two_players() -> None:
+    """Player 1 uses a Fast Power on a land without Blight at range 0 and gathers an Explorer
+    into it; Player 2 then targets the same land, gathers a Dahan and destroys the Explorer."""
+    a5, a7, a8, b4 = 4, 6, 7, 8 + 3
+    game = SpiritIslandGame(2, seed=0)
+    beckon, call = card_named("Beckoning Path"), card_named("Call the Villagers")
+    game.pieces = [[0] * spec.KINDS for _ in game.lands]
+    game.pieces[0][spec.CITY] = 1  # an Invader far away: no victory yet
+    game.pieces[a7][spec.EXPLORER] = 1
+    game.pieces[a5][spec.DAHAN] = 1
+    game.presence[0][a8] += 1
+    game.presence[1][b4] += 1
+    game.energy_track = [1, 1]
+    for seat, card in ((0, beckon), (1, call)):
+        game.minor_deck.remove(card)
+        game.played[seat] = [card]
+    game.pending, game.options_ = [], []
+    game.queue = [[STEP["turn"]], [STEP["powers_start"], spec.FAST]]
+    game.run()
+    choose(game, 0, "power", beckon)
+    choose(game, 0, "target_land", a8)  # range 0 without Blight: A5 or A8
+    assert game.pieces[a8][spec.EXPLORER] == 1 and game.pieces[a7][spec.EXPLORER] == 0
+    choose(game, 1, "power", call)
+    choose(game, 1, "target_land", a8)  # range 1 from B4, across the join
+    assert game.pieces[a8][spec.DAHAN] == 1 and game.pieces[a8][spec.EXPLORER] == 0
+    assert game.pieces[a5][spec.DAHAN] == 0

@@ -212,3 +212,18 @@ def test_every_decision_names_one_seat_and_segment(seed: int) -> None:
         assert mask[segment.offset + segment.size :].sum() == 0
         game.apply(int(rng.choice(game.legal_actions())))
     assert Decision.GROWTH in kinds and Decision.CARD in kinds
+
+
+def test_a_power_that_clears_the_island_wins_at_once() -> None:
+    game = SpiritIslandGame(1, seed=0)
+    flash = card_named("Flash Floods")
+    game.pieces = [[0] * spec.KINDS for _ in game.lands]
+    game.pieces[A["A4"]][EXPLORER] = 1
+    game.pieces[A["A4"]][spec.BLIGHT] = 1
+    resolve_to_powers(game, [flash])
+    slots = list(game.invader_slots)
+    choose(game, flash, "power")
+    if not game.is_terminal:
+        choose(game, A["A4"], "target_land")
+    assert game.is_terminal and list(game.returns()) == [1.0]
+    assert "no Invaders" in game.end_reason and game.invader_slots == slots
