@@ -429,3 +429,14 @@ def test_random_games_end_within_max_decisions_and_keep_invariants() -> None:
         assert not list(game.check_invariants())
         longest = max(longest, game.decisions)
     assert longest < SpiritIslandGame.MAX_DECISIONS // 4
+
+
+def test_a_choice_offers_two_to_four_effects() -> None:
+    three = spec.compile_effect(
+        (("choose", (("fear", 1),), (("defend", 2),), (("energy", 1),)),), "C"
+    )
+    assert len(three[0]) == 4
+    five = (("choose", *[(("fear", 1),)] * 5),)
+    with pytest.raises(CardError, match="Five: choose takes 2 argument"):
+        spec.compile_effect(five, "Five")
+    assert spec.LAYOUT.segment_of(Decision.CHOICE).size == spec.MAX_CHOICE

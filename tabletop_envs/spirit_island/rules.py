@@ -886,7 +886,7 @@ class SpiritIslandGame(PlainState, GameCore):
             self.frame(ops, land, seat, target)
 
     def op_choose(
-        self, land: int, seat: int, target: int, block: int, pc: int, first: Any, second: Any
+        self, land: int, seat: int, target: int, block: int, pc: int, *effects: Any
     ) -> None:
         self.ask("choose", seat, block, pc, land, target)
 
@@ -1077,7 +1077,7 @@ class SpiritIslandGame(PlainState, GameCore):
         return [x for x in self.lands if self.land_matches(x, conditions)]
 
     def opt_choose(self, seat: int, block: int, pc: int, land: int, target: int) -> list[int]:
-        return [0, 1]
+        return list(range(len(BLOCKS[block][pc]) - 1))
 
     def opt_destroy_presence(self, seat: int, n: int) -> list[int]:
         return [x for x in self.lands if self.presence[seat][x] > 0]

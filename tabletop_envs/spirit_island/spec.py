@@ -26,6 +26,8 @@ MAX_CARDS = 96
 MAX_INNATES = 8
 MAX_GROWTH = 8
 MAX_SPIRITS = 4
+MAX_CHOICE = 4
+"""The most effects a "choose" offers."""
 
 # ----- terrains, elements, pieces ---------------------------------------------------------
 TERRAINS = ("Mountain", "Wetland", "Jungle", "Sands")
@@ -310,7 +312,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "skip": ("action",),  # skip one Invader action in the land this turn
     "dahan_damage": ("n",),  # each Dahan in the land deals n Damage to Invaders
     "if": ("cond", "ops"),
-    "choose": ("ops", "ops"),  # the Spirit chooses one of two effects
+    "choose": ("ops", "ops"),  # the Spirit chooses one of 2 to MAX_CHOICE effects
     "each_land": ("filter", "ops"),  # in every land that matches
     "spirit_land": ("filter", "ops"),  # each Spirit picks one land that matches
     "each_spirit": ("ops",),  # each Spirit does the effect
@@ -380,6 +382,8 @@ def compile_effect(ops: Any, card: str) -> tuple[Op, ...]:
         if name not in OPS:
             raise CardError(f"{card}: unknown effect {name!r}")
         shape = OPS[name]
+        if name == "choose" and 2 <= len(args) <= MAX_CHOICE:
+            shape = ("ops",) * len(args)
         if name in ("push", "gather") and len(args) == 2:
             args = [*args, False]
         if len(args) != len(shape):
@@ -860,7 +864,7 @@ class Decision(IntEnum):
     DECK = 6  # gain a Minor or a Major Power
     KEEP = 7  # which of the 4 drawn cards to keep
     PIECE = 8  # which piece (kind) to damage, push, gather, destroy, remove; or stop
-    CHOICE = 9  # which of two effects
+    CHOICE = 9  # which of 2 to 4 effects
     SPIRIT = 10  # which Spirit a Power targets
 
 
@@ -912,7 +916,7 @@ LAYOUT = ActionLayout.for_decisions(
         Decision.DECK: 2,
         Decision.KEEP: DRAW,
         Decision.PIECE: 16,
-        Decision.CHOICE: 2,
+        Decision.CHOICE: MAX_CHOICE,
         Decision.SPIRIT: MAX_SPIRITS,
     },
 )

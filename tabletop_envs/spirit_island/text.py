@@ -153,7 +153,7 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
     if purpose == "spirit_land":
         return f"Fear effect in {land_name(o)}"
     if purpose == "choose":
-        return ("the first effect", "the second effect")[o]
+        return f"effect {o + 1} of the choice"
     if purpose == "presence_more":
         if o == PIECE_STOP:
             return f"move no more Presence into {land_name(ctx[0])}"
