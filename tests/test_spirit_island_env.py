@@ -31,7 +31,7 @@ def test_a_thousand_seeded_random_games_finish_within_max_decisions() -> None:
         assert game.decisions <= SpiritIslandGame.MAX_DECISIONS
         lengths.append(game.decisions)
     # recorded in docs/rules/spirit_island.md: about 43 decisions, at most about 80
-    assert 20 < np.mean(lengths) < 100 and max(lengths) < SpiritIslandGame.MAX_DECISIONS // 10
+    assert 20 < np.mean(lengths) < 100 and max(lengths) < 200
 
 
 def test_actions_read_as_a_person_would_say_them() -> None:

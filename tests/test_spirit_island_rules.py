@@ -428,7 +428,7 @@ def test_random_games_end_within_max_decisions_and_keep_invariants() -> None:
         assert game.outcome in (-1, 1) and game.end_reason
         assert not list(game.check_invariants())
         longest = max(longest, game.decisions)
-    assert longest < SpiritIslandGame.MAX_DECISIONS // 4
+    assert longest < 200 < SpiritIslandGame.MAX_DECISIONS
 
 
 def test_a_choice_offers_two_to_four_effects() -> None:

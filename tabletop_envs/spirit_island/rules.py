@@ -134,9 +134,14 @@ class SpiritIslandGame(PlainState, GameCore):
     MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 1, len(ISLANDS), 1
     COOPERATIVE = True
     LAYOUT = LAYOUT
-    MAX_DECISIONS = 6000
-    """An upper bound on decisions in one game (random games use about a tenth: see the
-    tests); a game lasts at most 13 turns, as the 12-card Invader deck runs out."""
+    MAX_DECISIONS = 40_000
+    """An upper bound on decisions in one game, for up to 4 boards. A game lasts at most 12
+    turns (the Invader deck holds 11 cards after setup; the 12th Explore loses). Each point
+    of Damage is one decision and only while an Invader can take it, so a turn asks at most
+    the Invaders' total health: each board starts with 5 and gains at most 32 a turn (8
+    Explorers, 8 Cities), about 10,000 over a 4-board game. Everything else (growth, card
+    plays, Power choices, targets, pushes, gathers, cascades, Fear cards) stays under 200 per
+    Spirit per turn, about 9,600. Random games use well under 1% of it (tests)."""
     OPTIONS: ClassVar = {
         "blight_card": Option(
             "random",
