@@ -181,11 +181,12 @@ def test_skipping_powers_and_time_passes() -> None:
 
 def test_a_power_without_a_legal_target_is_not_offered() -> None:
     game = SpiritIslandGame(1, seed=0)
-    wash = card_named("Wash Away")  # needs Invaders within range 1
-    game.pieces = [[0] * spec.KINDS for _ in game.lands]
-    game.pieces[A["A3"]][spec.CITY] = 1  # 2 lands from A5
-    resolve_to_powers(game, [wash])
-    assert not game.usable(0, wash)
+    gift = card_named("Gift of Sunlight")  # targets another Spirit: none in a solo game
+    resolve_to_powers(game, [gift])
+    assert not game.usable(0, gift)
+    assert purpose(game) != "power" or gift not in game.legal_options()
+    flooding = spec.MAX_CARDS  # Massive Flooding needs 1 Sun 2 Water: not met
+    assert not game.usable(0, flooding)
 
 
 def test_reclaim_one_on_the_card_track() -> None:

@@ -580,7 +580,7 @@ RIVER_UNIQUES = (
         "cost": 1,
         "speed": "slow",
         "range": 1,
-        "target": (("invaders",),),
+        "target": (),
         "elements": ("water", "earth"),
         "effect": (("push", ("explorer", "town"), 3, True),),
     },
@@ -590,7 +590,7 @@ RIVER_INNATE = {
     "name": "Massive Flooding",
     "speed": "slow",
     "range": ("sacred", 1),
-    "target": (("invaders",),),
+    "target": (),
     "elements": (),
     "tiers": (
         ({"sun": 1, "water": 2}, False, (("push", ("explorer", "town"), 1),)),
