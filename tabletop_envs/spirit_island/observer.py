@@ -1,0 +1,311 @@
+"""Spirit Island's observer: what one Spirit's player may know, as schema fields.
+
+The game is cooperative and nearly open: the island, every Spirit's panel, hand, played
+cards and discards, the Invader cards face up, the Fear and Blight state are public. Hidden
+are the orders of the Invader, Fear and Power decks, the earned Fear cards until they are
+resolved (they lie face down), the Blight card's back until it flips, and the 4 cards a
+Spirit draws when gaining a Power (seen only by that Spirit until it keeps one). Seats are
+relative: row 0 is the observer, row r the seat r places after it; rows past the player
+count stay zero.
+
+:func:`view` is the plain reference, written straight from the state; :func:`observation`
+is the per-step path, a sparse encoder checked against it by the conformance suite.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
+from tabletop_envs.spirit_island.spec import (
+    BLIGHT_CARDS,
+    DRAW,
+    ELEMENTS,
+    FEAR_CARDS,
+    FEAR_DECK_SIZE,
+    INVADER_CARDS,
+    INVADER_DECK_STAGES,
+    KINDS,
+    MAX_CARDS,
+    MAX_INNATES,
+    MAX_LANDS,
+    MAX_PLAYERS,
+    MAX_SPIRITS,
+    PURPOSE_NAMES,
+    PURPOSES,
+    TERRAINS,
+    Decision,
+)
+
+if TYPE_CHECKING:
+    from tabletop_envs.spirit_island.rules import SpiritIslandGame
+
+P, L, C = MAX_PLAYERS, MAX_LANDS, MAX_CARDS
+POWERS = MAX_CARDS + MAX_INNATES
+PURPOSE_COUNT = len(PURPOSE_NAMES)
+PIECE_SCALE = 12
+"""Pieces of one kind in one land shown up to this many (more are shown as this)."""
+ENERGY_SCALE = 30
+MAX_TURNS = len(INVADER_DECK_STAGES) + 1
+CONTEXT_LAND = ("land",)
+
+SCHEMA = ObservationSchema(
+    [
+        Field("decision", (len(Decision),)),
+        Field("purpose", (PURPOSE_COUNT,)),
+        Field("decider", (P,)),
+        Field("context_land", (L,)),
+        Field("context_power", (POWERS,)),
+        Field("context_kinds", (KINDS,)),
+        Field("context_count", (1,), 20),
+        Field("drawn", (DRAW, C)),
+        Field("turn", (1,), MAX_TURNS),
+        Field("terrain", (L, len(TERRAINS))),
+        Field("coastal", (L,)),
+        Field("in_play", (L,)),
+        Field("pieces", (L, KINDS), PIECE_SCALE),
+        Field("presence", (P, L), 6),
+        Field("defend", (L,), 10),
+        Field("turn_flags", (L, 4)),
+        Field("spirit", (P, MAX_SPIRITS)),
+        Field("energy", (P,), ENERGY_SCALE),
+        Field("energy_track", (P,), 6),
+        Field("card_track", (P,), 6),
+        Field("plays_left", (P,), 5),
+        Field("destroyed_presence", (P,), 13),
+        Field("elements", (P, len(ELEMENTS)), 10),
+        Field("hand", (P, C)),
+        Field("played", (P, C)),
+        Field("discard", (P, C)),
+        Field("unresolved", (P, POWERS)),
+        Field("forgotten", (C,)),
+        Field("power_discards", (C,)),
+        Field("power_deck_sizes", (2,), 36),
+        Field("invader_slots", (3, len(INVADER_CARDS))),
+        Field("invader_discard", (len(INVADER_CARDS),)),
+        Field("invader_deck_size", (1,), len(INVADER_DECK_STAGES)),
+        Field("fear_pool", (1,), 4 * P),
+        Field("fear_earned", (1,), FEAR_DECK_SIZE),
+        Field("fear_discard", (len(FEAR_CARDS),)),
+        Field("blight_pool", (1,), 20),
+        Field("blighted", (1,)),
+        Field("blight_card", (len(BLIGHT_CARDS),)),
+    ]
+)
+
+
+def _context(names: tuple[str, ...]) -> dict[int, int]:
+    """Purpose number -> where the first context entry named one of ``names`` sits."""
+    found = {}
+    for number, purpose in enumerate(PURPOSE_NAMES):
+        for index, name in enumerate(PURPOSES[purpose][1]):
+            if name in names:
+                found[number] = index
+                break
+    return found
+
+
+_LAND_CTX = _context(("land", "land?"))
+_COUNT_CTX = _context(("count", "range"))
+_MASK_CTX = _context(("mask",))
+_KIND_CTX = _context(("kind",))
+_POWER_CTX = _context(("power",))
+
+
+def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
+    """What ``player`` knows, written from the state alone (sharing no code with
+    :func:`observation`)."""
+    n = game.num_players
+    lands = len(game.pieces)
+    seats = [(player + offset) % n for offset in range(n)]
+    v: dict[str, Any] = {field.name: np.zeros(field.shape) for field in SCHEMA.fields}
+    if game.pending:
+        kind, seat, purpose, *ctx = game.pending
+        v["decision"][kind] = 1
+        v["purpose"][purpose] = 1
+        v["decider"][(seat - player) % n] = 1
+        if purpose in _LAND_CTX and ctx[_LAND_CTX[purpose]] >= 0:
+            v["context_land"][ctx[_LAND_CTX[purpose]]] = 1
+        if purpose in _POWER_CTX:
+            v["context_power"][ctx[_POWER_CTX[purpose]]] = 1
+        if purpose in _COUNT_CTX:
+            v["context_count"][0] = min(ctx[_COUNT_CTX[purpose]], 20)
+        if purpose in _MASK_CTX:
+            for k in range(KINDS):
+                if ctx[_MASK_CTX[purpose]] >> k & 1:
+                    v["context_kinds"][k] = 1
+        if purpose in _KIND_CTX:
+            v["context_kinds"][:] = 0
+            v["context_kinds"][ctx[_KIND_CTX[purpose]]] = 1
+    if game.drawn_by == player:
+        for slot, card in enumerate(game.drawn):
+            v["drawn"][slot][card] = 1
+    v["turn"][0] = min(game.turn, MAX_TURNS)
+    for land in range(lands):
+        v["terrain"][land][game.island.terrain[land]] = 1
+        v["coastal"][land] = game.island.coastal[land]
+        v["in_play"][land] = 1
+        for k in range(KINDS):
+            v["pieces"][land][k] = min(game.pieces[land][k], PIECE_SCALE)
+        v["defend"][land] = min(game.defend[land], 10)
+        for action in range(3):
+            v["turn_flags"][land][action] = game.skips[land] >> action & 1
+        v["turn_flags"][land][3] = game.isolated[land]
+    for row, seat in enumerate(seats):
+        for land in range(lands):
+            v["presence"][row][land] = min(game.presence[seat][land], 6)
+        v["spirit"][row][game.spirit_of[seat]] = 1
+        v["energy"][row] = min(game.energy[seat], ENERGY_SCALE)
+        v["energy_track"][row] = game.energy_track[seat]
+        v["card_track"][row] = game.card_track[seat]
+        v["plays_left"][row] = min(game.plays_left[seat], 5)
+        v["destroyed_presence"][row] = min(game.destroyed_presence[seat], 13)
+        for e in range(len(ELEMENTS)):
+            v["elements"][row][e] = min(game.elements[seat][e], 10)
+        for card in game.hand[seat]:
+            v["hand"][row][card] = 1
+        for card in game.played[seat]:
+            v["played"][row][card] = 1
+        for card in game.discard[seat]:
+            v["discard"][row][card] = 1
+        for power in game.unresolved[seat]:
+            v["unresolved"][row][power] = 1
+    for card in game.forgotten:
+        v["forgotten"][card] = 1
+    for card in game.minor_discard + game.major_discard:
+        v["power_discards"][card] = 1
+    v["power_deck_sizes"][:] = [len(game.minor_deck), len(game.major_deck)]
+    for slot, card in enumerate(game.invader_slots):
+        if card >= 0:
+            v["invader_slots"][slot][card] = 1
+    for card in game.invader_discard:
+        v["invader_discard"][card] = 1
+    v["invader_deck_size"][0] = len(game.invader_deck)
+    v["fear_pool"][0] = game.fear_pool
+    v["fear_earned"][0] = len(game.fear_earned)
+    for card in game.fear_discard:
+        v["fear_discard"][card] = 1
+    v["blight_pool"][0] = min(game.blight_pool, 20)
+    v["blighted"][0] = game.blighted
+    if game.blighted:
+        v["blight_card"][game.blight_card] = 1
+    return v
+
+
+_AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
+_ROW = {field.name: field.size // field.shape[0] for field in SCHEMA.fields}
+
+
+def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
+    """``SCHEMA.encode(view(game, player))``, written sparsely into the vector."""
+    sparse = SparseView()
+    ones, put = sparse.ones.append, sparse.set
+    at, row_of = _AT, _ROW
+    n = game.num_players
+    pending = game.pending
+    if pending:
+        kind, seat, purpose = pending[0], pending[1], pending[2]
+        ones(at["decision"] + kind)
+        ones(at["purpose"] + purpose)
+        ones(at["decider"] + (seat - player) % n)
+        ctx = pending[3:]
+        index = _LAND_CTX.get(purpose)
+        if index is not None and ctx[index] >= 0:
+            ones(at["context_land"] + ctx[index])
+        index = _POWER_CTX.get(purpose)
+        if index is not None:
+            ones(at["context_power"] + ctx[index])
+        index = _COUNT_CTX.get(purpose)
+        if index is not None and ctx[index]:
+            put(at["context_count"], min(ctx[index], 20))
+        index = _KIND_CTX.get(purpose)
+        if index is not None:
+            ones(at["context_kinds"] + ctx[index])
+        elif purpose in _MASK_CTX:
+            mask = ctx[_MASK_CTX[purpose]]
+            base = at["context_kinds"]
+            for k in range(KINDS):
+                if mask >> k & 1:
+                    ones(base + k)
+    if game.drawn_by == player:
+        base = at["drawn"]
+        for slot, card in enumerate(game.drawn):
+            ones(base + slot * C + card)
+    if game.turn:
+        put(at["turn"], min(game.turn, MAX_TURNS))
+    island = game.island
+    t_at, c_at, p_at = at["terrain"], at["coastal"], at["pieces"]
+    for land, row in enumerate(game.pieces):
+        ones(t_at + 4 * land + island.terrain[land])
+        if island.coastal[land]:
+            ones(c_at + land)
+        ones(at["in_play"] + land)
+        base = p_at + KINDS * land
+        for k, count in enumerate(row):
+            if count:
+                put(base + k, min(count, PIECE_SCALE))
+        if game.defend[land]:
+            put(at["defend"] + land, min(game.defend[land], 10))
+        skips = game.skips[land]
+        for action in range(3):
+            if skips >> action & 1:
+                ones(at["turn_flags"] + 4 * land + action)
+        if game.isolated[land]:
+            ones(at["turn_flags"] + 4 * land + 3)
+    for row in range(n):
+        seat = (player + row) % n
+        base = at["presence"] + row * L
+        for land, count in enumerate(game.presence[seat]):
+            if count:
+                put(base + land, min(count, 6))
+        ones(at["spirit"] + row * MAX_SPIRITS + game.spirit_of[seat])
+        for name, value, cap in (
+            ("energy", game.energy[seat], ENERGY_SCALE),
+            ("energy_track", game.energy_track[seat], 99),
+            ("card_track", game.card_track[seat], 99),
+            ("plays_left", game.plays_left[seat], 5),
+            ("destroyed_presence", game.destroyed_presence[seat], 13),
+        ):
+            if value:
+                put(at[name] + row, min(value, cap))
+        base = at["elements"] + row * len(ELEMENTS)
+        for e, count in enumerate(game.elements[seat]):
+            if count:
+                put(base + e, min(count, 10))
+        for name, cards in (
+            ("hand", game.hand[seat]),
+            ("played", game.played[seat]),
+            ("discard", game.discard[seat]),
+            ("unresolved", game.unresolved[seat]),
+        ):
+            base = at[name] + row * row_of[name]
+            for card in set(cards):
+                ones(base + card)
+    for card in game.forgotten:
+        ones(at["forgotten"] + card)
+    for card in {*game.minor_discard, *game.major_discard}:
+        ones(at["power_discards"] + card)
+    if game.minor_deck:
+        put(at["power_deck_sizes"], len(game.minor_deck))
+    if game.major_deck:
+        put(at["power_deck_sizes"] + 1, len(game.major_deck))
+    for slot, card in enumerate(game.invader_slots):
+        if card >= 0:
+            ones(at["invader_slots"] + slot * len(INVADER_CARDS) + card)
+    for card in game.invader_discard:
+        ones(at["invader_discard"] + card)
+    if game.invader_deck:
+        put(at["invader_deck_size"], len(game.invader_deck))
+    put(at["fear_pool"], game.fear_pool)
+    if game.fear_earned:
+        put(at["fear_earned"], len(game.fear_earned))
+    for card in game.fear_discard:
+        ones(at["fear_discard"] + card)
+    if game.blight_pool:
+        put(at["blight_pool"], min(game.blight_pool, 20))
+    if game.blighted:
+        ones(at["blighted"])
+        ones(at["blight_card"] + game.blight_card)
+    return SCHEMA.encode(sparse)

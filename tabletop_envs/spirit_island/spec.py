@@ -1,0 +1,958 @@
+"""Spirit Island's spec: the island, the Invader, Fear and Blight cards, the Spirit, the Power
+cards in the effect language, the decision kinds and the action layout.
+
+Everything here is plain data fixed at import and checked when loaded: a board's neighbours
+must be symmetric, and every card's effect is parsed by :func:`compile_effect`, so an unknown
+effect, a bad range or a missing field raises a :class:`CardError` naming the card. The
+action layout is sized for 4 boards and the full card set, so adding content never changes
+it. Mechanical data (terrains, neighbours, costs, tracks) follows the published game's public
+facts; names and effects of the Minor, Major and Fear cards here are this project's own.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any, NamedTuple
+
+from tabletop_envs.core.actions import ActionLayout
+
+# ----- sizes fixed for the full game ----------------------------------------------------------
+MAX_PLAYERS = 4
+MAX_BOARDS = 4
+LANDS_PER_BOARD = 8
+MAX_LANDS = MAX_BOARDS * LANDS_PER_BOARD
+MAX_CARDS = 96
+"""Card ids 0..95: room for 16 uniques, 36 Minors, 22 Majors and more."""
+MAX_INNATES = 8
+MAX_GROWTH = 8
+MAX_SPIRITS = 4
+MAX_CHOICE = 4
+"""The most effects a "choose" offers."""
+
+# ----- terrains, elements, pieces ---------------------------------------------------------
+TERRAINS = ("Mountain", "Wetland", "Jungle", "Sands")
+M, W, J, S = range(4)
+TERRAIN_CODE = {"M": M, "W": W, "J": J, "S": S}
+ELEMENTS = ("sun", "moon", "fire", "air", "water", "earth", "plant", "animal")
+ELEMENT_INDEX = {name: i for i, name in enumerate(ELEMENTS)}
+
+# piece kinds in a land: each damaged state of a piece is its own kind (damage heals at
+# Time Passes)
+EXPLORER, TOWN, TOWN_1, CITY, CITY_1, CITY_2, DAHAN, DAHAN_1, BLIGHT = range(9)
+KINDS = 9
+KIND_NAMES = (
+    "Explorer",
+    "Town",
+    "damaged Town",
+    "City",
+    "City (1 damage)",
+    "City (2 damage)",
+    "Dahan",
+    "damaged Dahan",
+    "Blight",
+)
+INVADER_KINDS = (EXPLORER, TOWN, TOWN_1, CITY, CITY_1, CITY_2)
+TOWN_KINDS = (TOWN, TOWN_1)
+CITY_KINDS = (CITY, CITY_1, CITY_2)
+DAHAN_KINDS = (DAHAN, DAHAN_1)
+DAMAGED = {
+    TOWN: TOWN_1,
+    TOWN_1: None,
+    CITY: CITY_1,
+    CITY_1: CITY_2,
+    CITY_2: None,
+    EXPLORER: None,
+    DAHAN: DAHAN_1,
+    DAHAN_1: None,
+}
+"""The kind a piece becomes after 1 damage (None: destroyed)."""
+HEALED = {TOWN_1: TOWN, CITY_1: CITY, CITY_2: CITY, DAHAN_1: DAHAN}
+HEALTH = {EXPLORER: 1, TOWN: 2, TOWN_1: 1, CITY: 3, CITY_1: 2, CITY_2: 1, DAHAN: 2, DAHAN_1: 1}
+"""Health left of each kind (full health: Explorer 1, Town 2, City 3, Dahan 2)."""
+INVADER_DAMAGE = {EXPLORER: 1, TOWN: 2, TOWN_1: 2, CITY: 3, CITY_1: 3, CITY_2: 3}
+"""Damage each Invader deals when it Ravages (a damaged piece deals its full damage)."""
+FEAR_OF = {TOWN: 1, TOWN_1: 1, CITY: 2, CITY_1: 2, CITY_2: 2}
+"""Fear generated when a piece of this kind is destroyed."""
+PIECE_WORDS = {
+    "explorer": (EXPLORER,),
+    "town": TOWN_KINDS,
+    "city": CITY_KINDS,
+    "dahan": DAHAN_KINDS,
+    "blight": (BLIGHT,),
+    "invader": INVADER_KINDS,
+}
+"""Words the effect language uses for groups of kinds."""
+PIECE_STOP = 15
+"""The PIECE option meaning "no more" (only offered where a Power says "up to")."""
+PRESENCE_OPTION = 9
+"""PIECE options 9..12: one Presence of Spirit 0..3."""
+
+# ----- the island -------------------------------------------------------------------------
+
+
+class BoardError(ValueError):
+    """Board data that is inconsistent (asymmetric neighbours, unknown terrain...)."""
+
+
+BOARD_DATA: dict[str, dict[str, Any]] = {
+    # land number: (terrain, setup pieces, neighbours; 0 is the Ocean)
+    "A": {
+        1: ("M", "", (0, 2, 4, 5, 6)),
+        2: ("W", "CD", (0, 1, 3, 4)),
+        3: ("J", "DD", (0, 2, 4)),
+        4: ("S", "B", (1, 2, 3, 5)),
+        5: ("W", "", (1, 4, 6, 7, 8)),
+        6: ("M", "D", (1, 5, 8)),
+        7: ("S", "DD", (5, 8)),
+        8: ("J", "T", (5, 6, 7)),
+    },
+    # boards B-D (public data; not in play until their cross-board neighbours are set)
+    "B": {
+        1: ("W", "D", (0, 2, 4, 5, 6)),
+        2: ("M", "C", (0, 1, 3, 4)),
+        3: ("S", "DD", (0, 2, 4)),
+        4: ("J", "B", (1, 2, 3, 5, 7)),
+        5: ("S", "", (1, 4, 6, 7)),
+        6: ("W", "T", (1, 5, 7, 8)),
+        7: ("M", "D", (4, 5, 6, 8)),
+        8: ("J", "DD", (6, 7)),
+    },
+    "C": {
+        1: ("J", "D", (0, 2, 5, 6)),
+        2: ("S", "C", (0, 1, 3, 4, 5)),
+        3: ("M", "DD", (0, 2, 4)),
+        4: ("J", "", (2, 3, 5, 7)),
+        5: ("W", "DDB", (1, 2, 4, 6, 7)),
+        6: ("S", "D", (1, 5, 7, 8)),
+        7: ("M", "T", (4, 5, 6, 8)),
+        8: ("W", "", (6, 7)),
+    },
+    "D": {
+        1: ("W", "DD", (0, 2, 5, 7, 8)),
+        2: ("J", "CD", (0, 1, 3, 4, 5)),
+        3: ("W", "", (0, 2, 4)),
+        4: ("S", "", (2, 3, 5, 6)),
+        5: ("M", "DB", (1, 2, 4, 6, 7)),
+        6: ("J", "", (4, 5, 7)),
+        7: ("S", "TDD", (1, 5, 6, 8)),
+        8: ("M", "", (1, 7)),
+    },
+}
+SETUP_CODE = {"E": EXPLORER, "T": TOWN, "C": CITY, "D": DAHAN, "B": BLIGHT}
+
+
+class Board(NamedTuple):
+    name: str
+    terrain: tuple[int, ...]
+    coastal: tuple[bool, ...]
+    setup: tuple[tuple[int, ...], ...]
+    """Per land: pieces of each kind at setup."""
+    neighbours: tuple[tuple[int, ...], ...]
+    """Per land (0..7): the neighbouring lands of the same board (0..7), Ocean left out."""
+
+
+def load_board(name: str, data: dict[int, tuple[str, str, tuple[int, ...]]]) -> Board:
+    if sorted(data) != list(range(1, LANDS_PER_BOARD + 1)):
+        raise BoardError(f"board {name}: lands must be numbered 1..{LANDS_PER_BOARD}")
+    terrain, coastal, setup, neighbours = [], [], [], []
+    for number in range(1, LANDS_PER_BOARD + 1):
+        kind, pieces, adjacent = data[number]
+        if kind not in TERRAIN_CODE:
+            raise BoardError(f"board {name}: land {number} has unknown terrain {kind!r}")
+        counts = [0] * KINDS
+        for code in pieces:
+            if code not in SETUP_CODE:
+                raise BoardError(f"board {name}: land {number} has unknown setup piece {code!r}")
+            counts[SETUP_CODE[code]] += 1
+        for other in adjacent:
+            if other == number or not 0 <= other <= LANDS_PER_BOARD:
+                raise BoardError(f"board {name}: land {number} has bad neighbour {other}")
+            if other and number not in data[other][2]:
+                raise BoardError(
+                    f"board {name}: land {number} lists {other} as a neighbour but "
+                    f"{other} does not list {number}"
+                )
+        terrain.append(TERRAIN_CODE[kind])
+        coastal.append(0 in adjacent)
+        setup.append(tuple(counts))
+        neighbours.append(tuple(sorted(other - 1 for other in adjacent if other)))
+    return Board(name, tuple(terrain), tuple(coastal), tuple(setup), tuple(neighbours))
+
+
+BOARDS = {name: load_board(name, data) for name, data in BOARD_DATA.items()}
+BOARD_ORDER = ("A",)
+"""The boards in play by player count: seat s starts on board BOARD_ORDER[s]."""
+
+
+class Island(NamedTuple):
+    """The lands in play: board b's land n (1..8) is land index 8*b + n - 1."""
+
+    boards: tuple[str, ...]
+    terrain: tuple[int, ...]
+    coastal: tuple[bool, ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    distance: tuple[tuple[int, ...], ...]
+    """Steps between two lands over the island (the Ocean is no land)."""
+
+
+CROSS_BOARD: dict[tuple[str, ...], tuple[tuple[int, int], ...]] = {}
+"""Explicit neighbours across boards for each layout (land index pairs); none yet."""
+
+
+def build_island(boards: tuple[str, ...]) -> Island:
+    terrain, coastal = [], []
+    neighbours: list[set[int]] = []
+    for b, name in enumerate(boards):
+        board = BOARDS[name]
+        terrain += board.terrain
+        coastal += board.coastal
+        neighbours += [{LANDS_PER_BOARD * b + n for n in adj} for adj in board.neighbours]
+    for a, b in CROSS_BOARD.get(boards, ()):
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    n = len(terrain)
+    far = 99
+    distance = [[far] * n for _ in range(n)]
+    for start in range(n):
+        distance[start][start] = 0
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for land in frontier:
+                for other in neighbours[land]:
+                    if distance[start][other] == far:
+                        distance[start][other] = distance[start][land] + 1
+                        nxt.append(other)
+            frontier = nxt
+    return Island(
+        boards,
+        tuple(terrain),
+        tuple(coastal),
+        tuple(tuple(sorted(s)) for s in neighbours),
+        tuple(tuple(row) for row in distance),
+    )
+
+
+ISLANDS = {
+    players: build_island(BOARD_ORDER[:players]) for players in range(1, len(BOARD_ORDER) + 1)
+}
+
+
+def land_name(land: int) -> str:
+    return f"{BOARD_ORDER[land // LANDS_PER_BOARD]}{land % LANDS_PER_BOARD + 1}"
+
+
+# ----- Invader cards ----------------------------------------------------------------------
+COASTAL = 4
+"""The pseudo-terrain of the Stage II Coastal Lands card."""
+
+
+class InvaderCard(NamedTuple):
+    stage: int
+    terrains: tuple[int, ...]
+    """The terrains shown, or (COASTAL,)."""
+    name: str
+
+
+INVADER_CARDS: tuple[InvaderCard, ...] = (
+    *(InvaderCard(1, (t,), TERRAINS[t]) for t in (M, W, J, S)),
+    *(InvaderCard(2, (t,), TERRAINS[t]) for t in (M, W, J, S)),
+    InvaderCard(2, (COASTAL,), "Coastal Lands"),
+    *(
+        InvaderCard(3, (a, b), f"{TERRAINS[a]} + {TERRAINS[b]}")
+        for a, b in ((M, W), (M, J), (M, S), (W, J), (W, S), (J, S))
+    ),
+)
+INVADER_STAGE_CARDS = {
+    s: tuple(i for i, c in enumerate(INVADER_CARDS) if c.stage == s) for s in (1, 2, 3)
+}
+INVADER_DECK_STAGES = (1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3)
+"""The Invader deck from the top: 3 Stage I atop 4 Stage II atop 5 Stage III."""
+
+# ----- the effect language ------------------------------------------------------------------
+
+
+class CardError(ValueError):
+    """A card whose data is not valid; the message names the card."""
+
+
+LAND_CONDITIONS = {
+    "coastal": 0,
+    "inland": 0,
+    "blight": 0,
+    "no_blight": 0,
+    "invaders": 0,
+    "no_invaders": 0,
+    "dahan": 1,  # at least n Dahan
+    "explorers": 1,  # at least n Explorers
+    "towns": 1,
+    "cities": 1,
+    "buildings": 1,  # at least n Towns and Cities together
+    "terrain": -1,  # one of the terrains listed
+}
+OTHER_CONDITIONS = {"elements": -1, "target_self": 0, "target_other": 0, "terror": 1}
+ACTIONS = ("ravage", "build", "explore")
+
+# op name -> (argument kinds); "kinds" is a piece word or a tuple of them, "n" a count,
+# "ops" a nested effect, "filter" a tuple of land conditions, "cond" one condition
+OPS: dict[str, tuple[str, ...]] = {
+    "damage": ("n",),  # n Damage to Invaders in the land, split by the Spirit
+    "damage_each": ("n",),  # n Damage to each Invader in the land
+    "destroy": ("kinds", "n"),  # destroy up to n pieces (None: all)
+    "remove": ("kinds", "n"),  # remove n pieces (no Fear, no Dahan counted as destroyed)
+    "push": ("kinds", "n", "upto"),  # push n pieces to neighbouring lands
+    "gather": ("kinds", "n", "upto"),  # gather n pieces from neighbouring lands
+    "add": ("kind", "n"),  # add n pieces from the supply (Blight cascades)
+    "remove_blight": ("n",),
+    "defend": ("n",),
+    "fear": ("n",),
+    "energy": ("n",),
+    "energy_per_card": (),  # the target Spirit gains 1 Energy per card it played
+    "isolate": (),
+    "skip": ("action",),  # skip one Invader action in the land this turn
+    "dahan_damage": ("n",),  # each Dahan in the land deals n Damage to Invaders
+    "if": ("cond", "ops"),
+    "choose": ("ops", "ops"),  # the Spirit chooses one of 2 to MAX_CHOICE effects
+    "each_land": ("filter", "ops"),  # in every land that matches
+    "spirit_land": ("filter", "ops"),  # each Spirit picks one land that matches
+    "each_spirit": ("ops",),  # each Spirit does the effect
+    "destroy_presence": ("n",),  # the Spirit destroys n of its Presence (its choice of land)
+    "gather_presence": ("n",),  # the Spirit moves up to n of its Presence in from neighbours
+    "forget": (),  # the Spirit forgets a Power card
+}
+
+Op = tuple[Any, ...]
+
+
+def _kinds(value: Any, card: str) -> tuple[int, ...]:
+    words = value if isinstance(value, tuple) else (value,)
+    kinds: list[int] = []
+    for word in words:
+        if word not in PIECE_WORDS:
+            raise CardError(f"{card}: unknown piece {word!r}")
+        kinds += PIECE_WORDS[word]
+    return tuple(kinds)
+
+
+def _condition(value: Any, card: str) -> tuple[Any, ...]:
+    if not isinstance(value, tuple) or not value:
+        raise CardError(f"{card}: a condition must be a tuple, not {value!r}")
+    name, *args = value
+    if name == "elements":
+        if len(args) != 1 or not isinstance(args[0], dict):
+            raise CardError(f"{card}: elements condition needs a dict of element counts")
+        needs = [0] * len(ELEMENTS)
+        for element, count in args[0].items():
+            if element not in ELEMENT_INDEX:
+                raise CardError(f"{card}: unknown element {element!r}")
+            needs[ELEMENT_INDEX[element]] = int(count)
+        return ("elements", tuple(needs))
+    if name == "terrain":
+        if not args or any(t not in TERRAIN_CODE for t in args):
+            raise CardError(f"{card}: terrain condition needs terrain letters M, W, J, S")
+        return ("terrain", tuple(TERRAIN_CODE[t] for t in args))
+    arity = LAND_CONDITIONS.get(name, OTHER_CONDITIONS.get(name))
+    if arity is None:
+        raise CardError(f"{card}: unknown condition {name!r}")
+    if len(args) != arity or not all(isinstance(a, int) and a >= 0 for a in args):
+        raise CardError(f"{card}: condition {name!r} takes {arity} count(s), not {args!r}")
+    return (name, *args)
+
+
+def _filter(value: Any, card: str) -> tuple[tuple[Any, ...], ...]:
+    if not isinstance(value, tuple):
+        raise CardError(f"{card}: a land filter must be a tuple of conditions, not {value!r}")
+    conditions = tuple(_condition(c, card) for c in value)
+    for condition in conditions:
+        if condition[0] not in LAND_CONDITIONS:
+            raise CardError(f"{card}: {condition[0]!r} is no condition on a land")
+    return conditions
+
+
+def compile_effect(ops: Any, card: str) -> tuple[Op, ...]:
+    """The effect ``ops`` checked and normalised: piece words become kind tuples, elements
+    become counts. Raises :class:`CardError` naming ``card`` on anything unknown."""
+    if not isinstance(ops, tuple):
+        raise CardError(f"{card}: an effect must be a tuple of operations, not {ops!r}")
+    out: list[Op] = []
+    for op in ops:
+        if not isinstance(op, tuple) or not op or not isinstance(op[0], str):
+            raise CardError(f"{card}: an operation must be a tuple naming it, not {op!r}")
+        name, *args = op
+        if name not in OPS:
+            raise CardError(f"{card}: unknown effect {name!r}")
+        shape = OPS[name]
+        if name == "choose" and 2 <= len(args) <= MAX_CHOICE:
+            shape = ("ops",) * len(args)
+        if name in ("push", "gather") and len(args) == 2:
+            args = [*args, False]
+        if len(args) != len(shape):
+            raise CardError(f"{card}: {name} takes {len(shape)} argument(s) {shape}, got {args!r}")
+        parsed: list[Any] = []
+        for kind, arg in zip(shape, args, strict=True):
+            if kind == "n":
+                ok = (isinstance(arg, int) and not isinstance(arg, bool) and arg >= 0) or (
+                    arg is None and name == "destroy"
+                )
+                if not ok:
+                    raise CardError(f"{card}: {name} needs a count, not {arg!r}")
+                parsed.append(99 if arg is None else arg)
+            elif kind == "kinds":
+                parsed.append(_kinds(arg, card))
+            elif kind == "kind":
+                kinds = _kinds(arg, card)
+                parsed.append(kinds[0])
+            elif kind == "upto":
+                if not isinstance(arg, bool):
+                    raise CardError(f"{card}: {name}'s 'up to' flag must be a bool")
+                parsed.append(arg)
+            elif kind == "action":
+                if arg not in ACTIONS:
+                    raise CardError(f"{card}: skip needs one of {ACTIONS}, not {arg!r}")
+                parsed.append(ACTIONS.index(arg))
+            elif kind == "cond":
+                parsed.append(_condition(arg, card))
+            elif kind == "filter":
+                parsed.append(_filter(arg, card))
+            else:  # ops
+                parsed.append(compile_effect(arg, card))
+        out.append((name, *parsed))
+    return tuple(out)
+
+
+# ----- Power cards --------------------------------------------------------------------------
+UNIQUE, MINOR, MAJOR = range(3)
+FAST, SLOW = 0, 1
+TARGETS_LAND, TARGETS_SPIRIT = 0, 1
+
+
+class Power(NamedTuple):
+    """A Power card or an innate Power, checked and compiled."""
+
+    name: str
+    kind: int
+    """UNIQUE, MINOR, MAJOR (innates: UNIQUE)."""
+    cost: int
+    speed: int
+    target: int
+    """TARGETS_LAND or TARGETS_SPIRIT."""
+    source_sacred: bool
+    """Range counted from Sacred Sites only."""
+    range: int
+    spirit_target: str
+    """For Spirit targets: "any", "self" or "other"."""
+    filter: tuple[tuple[Any, ...], ...]
+    """Conditions the target land must meet."""
+    elements: tuple[int, ...]
+    effect: tuple[Op, ...]
+    tiers: tuple[tuple[tuple[int, ...], bool, tuple[Op, ...]], ...] = ()
+    """Innates: (element threshold, replaces the tiers below, effect) per tier."""
+
+
+MAX_RANGE = 3
+CARD_FIELDS = ("name", "cost", "speed", "target", "elements", "effect")
+
+
+def load_power(data: dict[str, Any], kind: int) -> Power:
+    name = data.get("name", "<unnamed card>")
+    missing = [
+        f
+        for f in CARD_FIELDS
+        if f not in data and not (f in ("cost", "effect") and "tiers" in data)
+    ]
+    if missing:
+        raise CardError(f"{name}: missing field(s) {missing}")
+    unknown = sorted(set(data) - {*CARD_FIELDS, "range", "tiers"})
+    if unknown:
+        raise CardError(f"{name}: unknown field(s) {unknown}")
+    if data["speed"] not in ("fast", "slow"):
+        raise CardError(f"{name}: speed must be 'fast' or 'slow', not {data['speed']!r}")
+    cost = data.get("cost", 0)
+    if not isinstance(cost, int) or cost < 0:
+        raise CardError(f"{name}: bad cost {cost!r}")
+    target = data["target"]
+    source_sacred, distance, spirit_target, land_filter = False, 0, "any", ()
+    if isinstance(target, str) and target in ("spirit", "self", "other"):
+        if "range" in data:
+            raise CardError(f"{name}: a Power targeting a Spirit has no range")
+        target_kind = TARGETS_SPIRIT
+        spirit_target = "any" if target == "spirit" else target
+    else:
+        target_kind = TARGETS_LAND
+        land_filter = _filter(target, name)
+        if "range" not in data:
+            raise CardError(f"{name}: missing field ['range'] for a land target")
+        source = data["range"]
+        if isinstance(source, tuple) and len(source) == 2 and source[0] == "sacred":
+            source_sacred, distance = True, source[1]
+        else:
+            distance = source
+        if (
+            not isinstance(distance, int)
+            or isinstance(distance, bool)
+            or not 0 <= distance <= MAX_RANGE
+        ):
+            raise CardError(f"{name}: bad range {data['range']!r} (0..{MAX_RANGE})")
+    elements = [0] * len(ELEMENTS)
+    for element in data["elements"]:
+        if element not in ELEMENT_INDEX:
+            raise CardError(f"{name}: unknown element {element!r}")
+        elements[ELEMENT_INDEX[element]] += 1
+    tiers = []
+    for tier in data.get("tiers", ()):
+        needs, replaces, ops = tier
+        threshold = _condition(("elements", needs), name)[1]
+        tiers.append((threshold, bool(replaces), compile_effect(ops, name)))
+    effect = compile_effect(data.get("effect", ()), name)
+    return Power(
+        name,
+        kind,
+        cost,
+        FAST if data["speed"] == "fast" else SLOW,
+        target_kind,
+        source_sacred,
+        distance,
+        spirit_target,
+        land_filter,
+        tuple(elements),
+        effect,
+        tuple(tiers),
+    )
+
+
+# ----- the Spirits ------------------------------------------------------------------------
+GROWTH_ACTIONS = ("reclaim_all", "reclaim_one", "gain_card", "energy", "presence")
+
+
+class Spirit(NamedTuple):
+    name: str
+    energy_track: tuple[int, ...]
+    """Energy per turn by the highest uncovered space (index 0 uncovered at the start)."""
+    card_track: tuple[int, ...]
+    """Card plays by space; -1 is "Reclaim One" (plays stay as the space before)."""
+    growth: tuple[tuple[tuple[str, int], ...], ...]
+    """Growth groups: (action, amount; for presence the range)."""
+    setup: tuple[tuple[int, int], ...]
+    """(terrain, count): Presence in the highest-numbered land of that terrain."""
+    uniques: tuple[int, ...]
+    innates: tuple[Power, ...]
+    wetland_sacred: bool
+    """River's special rule: its Presence in Wetlands counts as Sacred Sites."""
+
+
+RECLAIM_ONE = -1
+
+RIVER_UNIQUES = (
+    {
+        "name": "Boon of Vigor",
+        "cost": 0,
+        "speed": "fast",
+        "target": "spirit",
+        "elements": ("sun", "water", "plant"),
+        "effect": (
+            ("if", ("target_self",), (("energy", 1),)),
+            ("if", ("target_other",), (("energy_per_card",),)),
+        ),
+    },
+    {
+        "name": "Flash Floods",
+        "cost": 2,
+        "speed": "fast",
+        "range": 1,
+        "target": (),
+        "elements": ("sun", "water"),
+        "effect": (("damage", 1), ("if", ("coastal",), (("damage", 1),))),
+    },
+    {
+        "name": "River's Bounty",
+        "cost": 0,
+        "speed": "slow",
+        "range": 0,
+        "target": (),
+        "elements": ("sun", "water", "animal"),
+        "effect": (
+            ("gather", "dahan", 2, True),
+            ("if", ("dahan", 2), (("add", "dahan", 1), ("energy", 1))),
+        ),
+    },
+    {
+        "name": "Wash Away",
+        "cost": 1,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("water", "earth"),
+        "effect": (("push", ("explorer", "town"), 3, True),),
+    },
+)
+
+RIVER_INNATE = {
+    "name": "Massive Flooding",
+    "speed": "slow",
+    "range": ("sacred", 1),
+    "target": (),
+    "elements": (),
+    "tiers": (
+        ({"sun": 1, "water": 2}, False, (("push", ("explorer", "town"), 1),)),
+        (
+            {"sun": 2, "water": 3},
+            True,
+            (("damage", 2), ("push", ("explorer", "town"), 3, True)),
+        ),
+        ({"sun": 3, "water": 4, "earth": 1}, True, (("damage_each", 2),)),
+    ),
+}
+
+# ----- Minor and Major Powers (this project's own cards on the published frame) ------------
+# fmt: off
+MINOR_DATA = (
+    {"name": "Rising Mist", "cost": 0, "speed": "fast", "range": 1, "target": (),
+     "elements": ("moon", "air", "water"), "effect": (("defend", 2), ("fear", 1))},
+    {"name": "Startling Cry", "cost": 1, "speed": "fast", "range": 1, "target": (("invaders",),),
+     "elements": ("air", "animal"), "effect": (("fear", 1), ("push", "explorer", 1))},
+    {"name": "Tangled Roots", "cost": 1, "speed": "slow", "range": 1, "target": (),
+     "elements": ("earth", "plant"), "effect": (("skip", "build"),)},
+    {"name": "Stinging Swarm", "cost": 1, "speed": "fast", "range": 1, "target": (),
+     "elements": ("fire", "animal"), "effect": (("damage", 1),)},
+    {"name": "Call the Villagers", "cost": 1, "speed": "fast", "range": 1, "target": (),
+     "elements": ("sun", "animal"),
+     "effect": (("gather", "dahan", 1), ("if", ("dahan", 1), (("destroy", "explorer", 1),)))},
+    {"name": "Heat Shimmer", "cost": 1, "speed": "slow", "range": 2, "target": (("no_blight",),),
+     "elements": ("sun", "fire", "air"), "effect": (("fear", 2),)},
+    {"name": "Mending Rain", "cost": 1, "speed": "slow", "range": 1, "target": (("blight",),),
+     "elements": ("water", "plant"), "effect": (("remove_blight", 1),)},
+    {"name": "Drifting Sands", "cost": 0, "speed": "slow", "range": 1,
+     "target": (("terrain", "S", "M"),), "elements": ("air", "earth"),
+     "effect": (("push", "explorer", 2, True), ("push", "dahan", 1, True))},
+    {"name": "Warriors' Resolve", "cost": 1, "speed": "fast", "range": 1,
+     "target": (("dahan", 1),), "elements": ("sun", "fire", "animal"),
+     "effect": (("dahan_damage", 1),)},
+    {"name": "Whispered Warning", "cost": 0, "speed": "fast", "range": 2, "target": (),
+     "elements": ("moon", "air"), "effect": (("skip", "explore"),)},
+    {"name": "Quaking Ground", "cost": 2, "speed": "slow", "range": 0, "target": (),
+     "elements": ("fire", "earth"),
+     "effect": (("damage", 2), ("if", ("terrain", "M"), (("fear", 1),)))},
+    {"name": "Beckoning Path", "cost": 0, "speed": "fast", "range": 0, "target": (("no_blight",),),
+     "elements": ("moon", "air", "animal"), "effect": (("gather", "explorer", 1),)},
+    {"name": "Gift of Sunlight", "cost": 0, "speed": "fast", "target": "other",
+     "elements": ("sun", "plant"), "effect": (("energy", 2),)},
+    {"name": "Wandering Current", "cost": 0, "speed": "fast", "range": 1, "target": (),
+     "elements": ("moon", "water"), "effect": (("gather_presence", 1), ("defend", 1))},
+    {"name": "Tidal Reach", "cost": 1, "speed": "fast", "range": 2, "target": (("coastal",),),
+     "elements": ("water",), "effect": (("push", "explorer", 1), ("fear", 1))},
+)
+
+MAJOR_DATA = (
+    {"name": "Earthshaker's Wrath", "cost": 5, "speed": "slow", "range": 1, "target": (),
+     "elements": ("fire", "earth", "earth"),
+     "effect": (("damage", 4), ("fear", 2),
+                ("if", ("elements", {"earth": 3}), (("destroy", "town", 1),)))},
+    {"name": "Flood of Ages", "cost": 4, "speed": "slow", "range": 1, "target": (("coastal",),),
+     "elements": ("water", "water", "moon"),
+     "effect": (("damage_each", 1), ("if", ("elements", {"water": 3}), (("damage_each", 1),)))},
+    {"name": "Terror of the Deep Woods", "cost": 3, "speed": "fast", "range": 1,
+     "target": (("terrain", "J", "W"),), "elements": ("moon", "plant", "animal"),
+     "effect": (("fear", 3), ("push", "explorer", 2, True),
+                ("if", ("elements", {"plant": 2}), (("fear", 1),)))},
+    {"name": "Wildfire", "cost": 4, "speed": "fast", "range": 1, "target": (),
+     "elements": ("fire", "fire", "plant"),
+     "effect": (("damage", 3), ("add", "blight", 1),
+                ("if", ("elements", {"fire": 3}), (("damage", 2),)))},
+    {"name": "Awakened Guardians", "cost": 3, "speed": "slow", "range": 0, "target": (),
+     "elements": ("sun", "earth", "animal"),
+     "effect": (("add", "dahan", 2), ("defend", 4),
+                ("if", ("elements", {"sun": 2, "animal": 2}), (("dahan_damage", 1),)))},
+    {"name": "Cleansing Torrent", "cost": 3, "speed": "fast", "range": 2, "target": (),
+     "elements": ("water", "water", "air"),
+     "effect": (("push", "invader", 3, True), ("remove_blight", 1))},
+    {"name": "Storm of Spirits", "cost": 6, "speed": "slow", "range": ("sacred", 2), "target": (),
+     "elements": ("air", "air", "fire", "water"),
+     "effect": (("damage", 5), ("fear", 2),
+                ("if", ("elements", {"air": 3}), (("damage_each", 1),)))},
+    {"name": "Ancient Dread", "cost": 4, "speed": "fast", "range": 1, "target": (("invaders",),),
+     "elements": ("moon", "moon", "animal"),
+     "effect": (("fear", 4), ("remove", "explorer", 2),
+                ("if", ("elements", {"moon": 3}), (("fear", 2),)))},
+    {"name": "Homeland Rising", "cost": 5, "speed": "slow", "range": 1, "target": (("dahan", 1),),
+     "elements": ("sun", "fire", "animal"),
+     "effect": (("dahan_damage", 2), ("if", ("elements", {"animal": 2}), (("add", "dahan", 1),)))},
+    {"name": "Sinkhole", "cost": 4, "speed": "slow", "range": 1, "target": (("buildings", 1),),
+     "elements": ("earth", "earth", "moon"),
+     "effect": (("destroy", "town", 1), ("fear", 1),
+                ("if", ("elements", {"earth": 3}), (("destroy", "city", 1),)))},
+    {"name": "Veil of Stillness", "cost": 3, "speed": "fast", "range": 2, "target": (),
+     "elements": ("moon", "air", "plant"),
+     "effect": (("isolate",), ("skip", "ravage"), ("skip", "build"))},
+    {"name": "Overgrowth", "cost": 4, "speed": "slow", "range": 1, "target": (),
+     "elements": ("plant", "plant", "earth"),
+     "effect": (("choose", (("destroy", "explorer", None),), (("damage", 3),)),
+                ("remove_blight", 1))},
+)
+# fmt: on
+
+SPIRIT_DATA = {
+    "River Surges in Sunlight": {
+        "energy_track": (1, 2, 2, 3, 4, 4, 5),
+        "card_track": (1, 2, 2, 3, RECLAIM_ONE, 4, 5),
+        "growth": (
+            (("reclaim_all", 0), ("gain_card", 0), ("energy", 1)),
+            (("presence", 1), ("presence", 1)),
+            (("gain_card", 0), ("presence", 2)),
+        ),
+        "setup": ((W, 1),),
+        "uniques": RIVER_UNIQUES,
+        "innates": (RIVER_INNATE,),
+        "wetland_sacred": True,
+    },
+}
+
+# ----- building the card tables -------------------------------------------------------------
+POWERS: list[Power] = []
+SPIRITS: list[Spirit] = []
+for spirit_name, data in SPIRIT_DATA.items():
+    first = len(POWERS)
+    POWERS += [load_power(card, UNIQUE) for card in data["uniques"]]
+    innates = tuple(load_power(card, UNIQUE) for card in data["innates"])
+    for track in ("energy_track", "card_track"):
+        if not data[track] or data[track][0] < 0:
+            raise CardError(f"{spirit_name}: the {track} must start with a number")
+    for group in data["growth"]:
+        for action, _ in group:
+            if action not in GROWTH_ACTIONS:
+                raise CardError(f"{spirit_name}: unknown growth action {action!r}")
+    SPIRITS.append(
+        Spirit(
+            spirit_name,
+            data["energy_track"],
+            data["card_track"],
+            data["growth"],
+            data["setup"],
+            tuple(range(first, len(POWERS))),
+            innates,
+            data["wetland_sacred"],
+        )
+    )
+MINORS = tuple(range(len(POWERS), len(POWERS) + len(MINOR_DATA)))
+POWERS += [load_power(card, MINOR) for card in MINOR_DATA]
+MAJORS = tuple(range(len(POWERS), len(POWERS) + len(MAJOR_DATA)))
+POWERS += [load_power(card, MAJOR) for card in MAJOR_DATA]
+CARDS: tuple[Power, ...] = tuple(POWERS)
+if len(CARDS) > MAX_CARDS:
+    raise CardError(f"{len(CARDS)} Power cards exceed the action layout's {MAX_CARDS}")
+
+# ----- Fear cards (this project's own, three Terror Levels each) ------------------------------
+_ANY: tuple[Any, ...] = ()
+# fmt: off
+FEAR_DATA = (
+    ("Second Thoughts", (
+        (("spirit_land", (("explorers", 1),), (("remove", "explorer", 1),)),),
+        (("spirit_land", (("invaders",),), (("remove", ("explorer", "town"), 1),)),),
+        (("spirit_land", (("invaders",),), (("remove", ("explorer", "town"), 2),)),),
+    )),
+    ("Wary of the Interior", (
+        (("each_land", (("inland",),), (("skip", "explore"),)),),
+        (("each_land", (("inland",),), (("skip", "explore"), ("skip", "build"))),),
+        (("each_land", _ANY, (("skip", "explore"),)),),
+    )),
+    ("Uneasy Camps", (
+        (("spirit_land", (("explorers", 1),), (("push", "explorer", 1),)),),
+        (("spirit_land", (("invaders",),), (("push", ("explorer", "town"), 1),)),),
+        (("spirit_land", (("invaders",),), (("push", "invader", 2, True),)),),
+    )),
+    ("Dahan Emboldened", (
+        (("spirit_land", (("dahan", 1), ("invaders",)), (("damage", 1),)),),
+        (("spirit_land", (("dahan", 1), ("invaders",)), (("dahan_damage", 1),)),),
+        (("each_land", (("dahan", 1), ("invaders",)), (("dahan_damage", 1),)),),
+    )),
+    ("Hushed Fields", (
+        (("each_land", (("blight",),), (("defend", 1),)),),
+        (("each_land", _ANY, (("defend", 2),)),),
+        (("each_land", _ANY, (("defend", 4),)),),
+    )),
+    ("Fleeing Settlers", (
+        (("spirit_land", (("coastal",), ("explorers", 1)), (("remove", "explorer", 1),)),),
+        (("spirit_land", (("coastal",), ("invaders",)),
+          (("remove", ("explorer", "town"), 1),)),),
+        (("spirit_land", (("invaders",),), (("remove", "invader", 1),)),),
+    )),
+    ("Stalled Expansion", (
+        (("spirit_land", (("invaders",),), (("skip", "build"),)),),
+        (("each_land", (("dahan", 1),), (("skip", "build"),)),),
+        (("each_land", _ANY, (("skip", "build"),)),),
+    )),
+    ("Fraying Courage", (
+        (("spirit_land", (("towns", 1),), (("remove", "explorer", 1),)),),
+        (("spirit_land", (("towns", 1),), (("remove", "town", 1),)),),
+        (("spirit_land", (("buildings", 1),), (("remove", ("town", "city"), 1),)),),
+    )),
+    ("Nightly Terrors", (
+        (("each_land", (("explorers", 1), ("no_blight",)), (("defend", 1),)),),
+        (("spirit_land", (("invaders",),), (("damage", 2),)),),
+        (("spirit_land", (("invaders",),), (("damage", 3),)),),
+    )),
+    ("Avoid the Shadows", (
+        (("spirit_land", (("invaders",),), (("skip", "ravage"),)),),
+        (("each_land", (("terrain", "J"),), (("skip", "ravage"),)),),
+        (("each_land", (("terrain", "J", "W"),), (("skip", "ravage"),)),),
+    )),
+    ("Scattered Outposts", (
+        (("spirit_land", (("explorers", 2),), (("remove", "explorer", 1),)),),
+        (("spirit_land", (("explorers", 1),), (("remove", "explorer", 2),)),),
+        (("each_land", (("explorers", 1),), (("remove", "explorer", 1),)),),
+    )),
+    ("Retreat to the Coast", (
+        (("spirit_land", (("inland",), ("explorers", 1)), (("push", "explorer", 1),)),),
+        (("spirit_land", (("inland",), ("invaders",)),
+          (("push", ("explorer", "town"), 2, True),)),),
+        (("each_land", (("inland",), ("explorers", 1)), (("remove", "explorer", 1),)),),
+    )),
+    ("Quiet Resolve", (
+        (("each_spirit", (("energy", 1),)),),
+        (("each_spirit", (("energy", 2),)),),
+        (("each_spirit", (("energy", 2),)),
+         ("spirit_land", (("invaders",),), (("damage", 1),))),
+    )),
+    ("Broken Supply Lines", (
+        (("spirit_land", (("terrain", "S"),), (("skip", "build"),)),),
+        (("each_land", (("terrain", "S", "M"),), (("skip", "build"),)),),
+        (("each_land", _ANY, (("skip", "build"),)),
+         ("spirit_land", (("towns", 1),), (("remove", "town", 1),))),
+    )),
+    ("Restless Dahan", (
+        (("spirit_land", (("dahan", 1),), (("gather", "dahan", 1, True),)),),
+        (("spirit_land", (("dahan", 2), ("invaders",)), (("dahan_damage", 1),)),),
+        (("each_land", (("dahan", 2), ("invaders",)), (("dahan_damage", 1),)),),
+    )),
+)
+# fmt: on
+FEAR_CARDS: tuple[tuple[str, tuple[tuple[Op, ...], ...]], ...] = tuple(
+    (name, tuple(compile_effect(tier, name) for tier in tiers)) for name, tiers in FEAR_DATA
+)
+FEAR_DECK_SIZE = 9
+TERROR_DIVIDERS = (3, 6)
+"""Terror Level 2 after 3 cards earned, 3 after 6 (the 3|3|3 dividers)."""
+FEAR_PER_PLAYER = 4
+
+# ----- Blight cards -------------------------------------------------------------------------
+# fmt: off
+BLIGHT_DATA = (
+    # name, Blight per player on the Blighted Island side, its effect each Invader Phase
+    ("A Fragile Balance (first game)", 4, ()),
+    ("Downward Spiral", 5, (("each_spirit", (("destroy_presence", 1),)),)),
+    ("Memory Fades to Dust", 4,
+     (("each_spirit", (("choose", (("forget",),), (("destroy_presence", 1),)),)),)),
+)
+# fmt: on
+BLIGHT_CARDS = tuple(
+    (name, per_player, compile_effect(effect, name)) for name, per_player, effect in BLIGHT_DATA
+)
+HEALTHY_PER_PLAYER = 2
+FIRST_GAME_BLIGHT = 0
+
+# ----- decisions and the action layout -----------------------------------------------------
+
+
+class Decision(IntEnum):
+    """The decision kinds, in the order of their action segments."""
+
+    GROWTH = 0  # choose a growth group of the Spirit panel
+    GROWTH_STEP = 1  # which action of the chosen group to do next
+    TRACK = 2  # which presence track to take Presence from
+    LAND = 3  # a land (target, destination, source, Blight cascade...)
+    CARD = 4  # a card of the hand to play, or done; forgetting; reclaiming one
+    POWER = 5  # which played Power (or innate) to resolve now, or pass for the phase
+    DECK = 6  # gain a Minor or a Major Power
+    KEEP = 7  # which of the 4 drawn cards to keep
+    PIECE = 8  # which piece (kind) to damage, push, gather, destroy, remove; or stop
+    CHOICE = 9  # which of 2 to 4 effects
+    SPIRIT = 10  # which Spirit a Power targets
+
+
+# ----- what a pending decision is for: its kind and the kinds of its context ----------------
+PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
+    "growth": (Decision.GROWTH, ()),
+    "growth_step": (Decision.GROWTH_STEP, ("group", "done")),
+    "track": (Decision.TRACK, ("range",)),
+    "presence_land": (Decision.LAND, ("range", "track")),
+    "play": (Decision.CARD, ()),
+    "power": (Decision.POWER, ("speed",)),
+    "target_land": (Decision.LAND, ("power",)),
+    "target_spirit": (Decision.SPIRIT, ("power",)),
+    "deck": (Decision.DECK, ()),
+    "keep": (Decision.KEEP, ()),
+    "forget": (Decision.CARD, ()),
+    "reclaim": (Decision.CARD, ()),
+    "damage": (Decision.PIECE, ("land", "count")),
+    "destroy": (Decision.PIECE, ("land", "mask", "count")),
+    "remove": (Decision.PIECE, ("land", "mask", "count")),
+    "push_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
+    "push_dest": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
+    "gather_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
+    "gather_source": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
+    "cascade": (Decision.LAND, ("land",)),
+    "spirit_land": (Decision.LAND, ("block", "pc")),
+    "choose": (Decision.CHOICE, ("block", "pc", "land?", "seat?")),
+    "destroy_presence": (Decision.LAND, ("count",)),
+    "presence_more": (Decision.PIECE, ("land", "count")),
+    "presence_source": (Decision.LAND, ("land", "count")),
+}
+PURPOSE_NAMES = tuple(PURPOSES)
+PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
+
+CARD_DONE = MAX_CARDS
+"""CARD option: stop playing cards (or reclaim nothing)."""
+POWER_PASS = MAX_CARDS + MAX_INNATES
+"""POWER option: resolve nothing more this phase."""
+DRAW = 4
+LAYOUT = ActionLayout.for_decisions(
+    Decision,
+    {
+        Decision.GROWTH: MAX_GROWTH,
+        Decision.GROWTH_STEP: MAX_GROWTH,
+        Decision.TRACK: 2,
+        Decision.LAND: MAX_LANDS,
+        Decision.CARD: MAX_CARDS + 1,
+        Decision.POWER: MAX_CARDS + MAX_INNATES + 1,
+        Decision.DECK: 2,
+        Decision.KEEP: DRAW,
+        Decision.PIECE: 16,
+        Decision.CHOICE: MAX_CHOICE,
+        Decision.SPIRIT: MAX_SPIRITS,
+    },
+)
+
+# ----- effect blocks: every effect (and nested effect) gets a number, for the saved queue ----
+BLOCKS: list[tuple[Op, ...]] = []
+BLOCK_ID: dict[tuple[Op, ...], int] = {}
+
+
+def block_of(ops: tuple[Op, ...]) -> int:
+    """The number of effect ``ops`` (registered with its nested effects at import)."""
+    return BLOCK_ID[ops]
+
+
+def _register(ops: tuple[Op, ...]) -> None:
+    if ops not in BLOCK_ID:
+        BLOCK_ID[ops] = len(BLOCKS)
+        BLOCKS.append(ops)
+    for op in ops:
+        for arg in op[1:]:
+            if (
+                isinstance(arg, tuple)
+                and arg
+                and isinstance(arg[0], tuple)
+                and isinstance(arg[0][0], str)
+                and arg[0][0] in OPS
+            ):
+                _register(arg)
+
+
+for _power in (*CARDS, *(i for s in SPIRITS for i in s.innates)):
+    _register(_power.effect)
+    for _tier in _power.tiers:
+        _register(_tier[2])
+for _name, _tiers in FEAR_CARDS:
+    for _tier in _tiers:
+        _register(_tier)
+for _name, _per, _effect in BLIGHT_CARDS:
+    _register(_effect)

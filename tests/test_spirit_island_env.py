@@ -1,0 +1,122 @@
+"""Spirit Island as an environment: whole random games, readable actions, what the view
+hides, rewards and progress."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
+from tabletop_envs.spirit_island import spec
+from tabletop_envs.spirit_island.observer import SCHEMA, view
+from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, STEP, SpiritIslandGame
+from tabletop_envs.spirit_island.spec import EXPLORER, TOWN
+
+A = {f"A{n}": n - 1 for n in range(1, 9)}
+
+
+def play_random(seed: int, **options: object) -> SpiritIslandGame:
+    game = SpiritIslandGame(1, seed=seed, **options)
+    rng = np.random.default_rng(seed)
+    while not game.is_terminal:
+        game.apply(int(rng.choice(game.legal_actions())))
+    return game
+
+
+def test_a_thousand_seeded_random_games_finish_within_max_decisions() -> None:
+    lengths = []
+    for seed in range(1000):
+        game = play_random(seed)
+        assert game.outcome in (-1, 1) and game.end_reason
+        assert game.decisions <= SpiritIslandGame.MAX_DECISIONS
+        lengths.append(game.decisions)
+    # recorded in docs/rules/spirit_island.md: about 43 decisions, at most about 80
+    assert 20 < np.mean(lengths) < 100 and max(lengths) < 200
+
+
+def test_actions_read_as_a_person_would_say_them() -> None:
+    game = SpiritIslandGame(1, seed=0)
+    game.pieces[A["A5"]][EXPLORER] = 1
+    game.pieces[A["A5"]][TOWN] = 1
+    game.pending, game.options_ = [], []
+    game.queue.append([STEP["push"], A["A5"], 0, 1 << EXPLORER | 1 << TOWN, 1, 0])
+    game.run()
+    assert PURPOSE_NAMES[game.pending[2]] == "push_piece"
+    piece = spec.LAYOUT.segment_of(spec.Decision.PIECE)
+    assert game.action_to_str(piece.offset + EXPLORER) == "Push 1 Explorer from A5"
+    game.apply(piece.offset + EXPLORER)
+    land = spec.LAYOUT.segment_of(spec.Decision.LAND)
+    assert game.action_to_str(land.offset + A["A7"]) == "Push 1 Explorer from A5 to A7"
+    first = SpiritIslandGame(1, seed=0)
+    growth = spec.LAYOUT.segment_of(spec.Decision.GROWTH)
+    assert first.action_to_str(growth.offset + 1) == (
+        "grow: add a Presence within range 1, add a Presence within range 1"
+    )
+
+
+def test_the_view_hides_deck_orders_the_blight_card_and_face_down_fear() -> None:
+    game = SpiritIslandGame(1, seed=4)
+    game.add_fear(4)  # one Fear card earned, face down
+    other = game.clone()
+    other.minor_deck.reverse()
+    other.major_deck.reverse()
+    other.invader_deck[:2] = other.invader_deck[1::-1]
+    other.blight_card = (game.blight_card + 1) % len(spec.BLIGHT_CARDS)
+    other.fear_earned = [other.fear_deck.pop()]
+    other.fear_deck.insert(0, game.fear_earned[0])
+    for field, value in view(game, 0).items():
+        assert np.array_equal(value, view(other, 0)[field]), field
+    game.blighted = True
+    assert view(game, 0)["blight_card"][game.blight_card] == 1  # shown once flipped
+
+
+def test_drawn_cards_are_seen_by_the_spirit_that_drew_them() -> None:
+    game = SpiritIslandGame(1, seed=0)
+    layout_growth = spec.LAYOUT.segment_of(spec.Decision.GROWTH)
+    game.apply(layout_growth.offset + 0)  # reclaim, gain a card, energy
+    step = spec.LAYOUT.segment_of(spec.Decision.GROWTH_STEP)
+    game.apply(step.offset + 1)  # gain the card now
+    game.apply(spec.LAYOUT.segment_of(spec.Decision.DECK).offset)  # a Minor
+    drawn = SCHEMA.decode(game.observation(0))["drawn"]
+    assert [int(np.argmax(row)) for row in drawn] == game.drawn
+    assert game.drawn_by == 0
+
+
+def test_team_rewards_and_the_shaped_option() -> None:
+    lost = play_random(0)
+    assert list(lost.returns()) == [-1.0] and lost.winners() == []
+    assert 0 <= lost.progress() < 1
+    shaped = play_random(0, shaped_reward=True)
+    assert shaped.returns()[0] == pytest.approx(-1 + 0.5 * shaped.progress())
+    won = SpiritIslandGame(1, seed=0)
+    won.pieces = [[0] * spec.KINDS for _ in won.lands]
+    won.check_end()
+    won.run()
+    assert won.is_terminal and list(won.returns()) == [1.0] and won.progress() == 1.0
+
+
+def test_gather_presence_moves_the_spirits_own_presence() -> None:
+    game = SpiritIslandGame(1, seed=0)
+    game.presence[0][A["A7"]] = 1
+    game.energy_track[0] = 1
+    game.pending, game.options_ = [], []
+    game.queue.append([STEP["gather_presence"], A["A5"], 0, 1])
+    game.run()
+    assert PURPOSE_NAMES[game.pending[2]] == "presence_more"
+    game.apply(spec.LAYOUT.segment_of(spec.Decision.PIECE).offset + spec.PRESENCE_OPTION)
+    # A7 is the only neighbouring source: taken at once
+    assert game.presence[0][A["A7"]] == 0 and game.presence[0][A["A5"]] == 2
+
+
+def test_defend_skips_and_isolate_show_in_the_observation_for_the_turn() -> None:
+    game = SpiritIslandGame(1, seed=0)
+    game.defend[A["A3"]] = 2
+    game.skips[A["A4"]] = 2  # Build skipped
+    game.isolated[A["A6"]] = True
+    fields = SCHEMA.decode(game.observation(0))
+    assert fields["defend"][A["A3"]] == 2
+    assert list(fields["turn_flags"][A["A4"]]) == [0, 1, 0, 0]
+    assert list(fields["turn_flags"][A["A6"]]) == [0, 0, 0, 1]
+    game.step_time_passes()
+    fields = SCHEMA.decode(game.observation(0))
+    assert fields["defend"].sum() == 0 and fields["turn_flags"].sum() == 0
