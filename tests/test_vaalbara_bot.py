@@ -50,7 +50,7 @@ def test_bot_is_reproducible_for_a_seed() -> None:
 
 
 def test_registered_as_the_vaalbara_heuristic() -> None:
-    assert isinstance(heuristic_agent("vaalbara_v0", seed=1), VaalbaraHeuristicAgent)
+    assert isinstance(heuristic_agent("vaalbara_v1", seed=1), VaalbaraHeuristicAgent)
 
 
 def test_bot_refuses_an_empty_mask() -> None:
