@@ -7,15 +7,15 @@ import importlib
 from agents.base import Agent
 
 HEURISTIC_BOTS: dict[str, str] = {
-    "vaalbara_v0": "agents.vaalbara_bot:VaalbaraHeuristicAgent",
+    "vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent",
     "valiant_wars_v0": "agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
     "valenor_v0": "agents.valenor_bot:ValenorHeuristicAgent",
 }
-"""One line per game, e.g. ``"vaalbara_v0": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
+"""One line per game, e.g. ``"vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
 
 
 def heuristic_agent(game: str, seed: int | None = None) -> Agent:
-    """The scripted bot for environment ``game`` (a registered name, e.g. ``vaalbara_v0``)."""
+    """The scripted bot for environment ``game`` (a registered name, e.g. ``vaalbara_v1``)."""
     try:
         target = HEURISTIC_BOTS[game]
     except KeyError:

@@ -14,7 +14,8 @@ round, expected before). Future rates come from the lands not yet seen plus the 
 *Choosing a character.* For each card in hand the bot samples the other seats' hidden picks
 (each unplayed card weighted by the chance it is in that hand), orders the round by
 initiative and Omens, lets the seats ahead take the land best for them, and scores its own
-turn: the character's effect (Hunter and Crafter by position against the neighbours, the
+turn: the character's effect (Hunter and Crafter by position against the neighbours; a
+Crafter tie is a coin flip among the tied when a Tracker may change the Omens first; the
 Oracle's odd neighbours, the Carpenter's Forests, the Falconer's steal, the Tracker's and
 Rider's chance of a better land, the Pioneer's best swap) plus the best land left, valued
 with this card's initiative (a River pays up to 6 per River) and the Farmer's doubling. The
@@ -366,7 +367,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if card == C.HUNTER:
             return 3.0 * all(order.index(n) > place for n in neighbours)
         if card == C.CRAFTER:
-            return 5.0 * all(order.index(n) < place for n in neighbours)
+            return 5.0 * self._crafter_chance(seen, picks, neighbours)
         if card == C.ORACLE:
             return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in neighbours)
         if card == C.CARPENTER:
@@ -382,6 +383,20 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if card == C.PIONEER:
             return pioneer
         return 0.0
+
+    @staticmethod
+    def _crafter_chance(seen: Seen, picks: list[int], neighbours: list[int]) -> float:
+        """Chance that the Crafter gains its 5: every neighbour plays a lower initiative, or
+        ties and ranks higher in the Omens as they stand when the Crafter resolves. A Tracker
+        this round puts an unseen back on top, so a tie is then won with chance 1 / (ties + 1)."""
+        tied = [n for n in neighbours if picks[n] == C.CRAFTER]
+        if any(picks[n] > C.CRAFTER for n in neighbours):
+            return 0.0
+        if not tied:
+            return 1.0
+        if C.TRACKER in picks:
+            return 1.0 / (len(tied) + 1)
+        return float(all(seen.omen[n] < seen.omen[0] for n in tied))
 
     def _tracker_gain(self, model: LandModel, values: list[float]) -> float:
         """Swapping the worst land left for the top card, then taking the best."""

@@ -1,7 +1,7 @@
 """tabletop-envs: PettingZoo AEC environments for tabletop card and board games.
 
 ``GAMES`` maps each environment name to the package that registers it;
-``from tabletop_envs import vaalbara_v0`` imports that package on first use and gives its
+``from tabletop_envs import vaalbara_v1`` imports that package on first use and gives its
 ``env()``, ``raw_env()`` and ``Game``. ``make(name, **kwargs)`` builds the wrapped
 environment, and ``make(name, raw=True, ...)`` the raw one.
 """
@@ -19,7 +19,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 GAMES: dict[str, str] = {
-    "vaalbara_v0": "tabletop_envs.vaalbara",
+    "vaalbara_v1": "tabletop_envs.vaalbara",
     "valenor_v0": "tabletop_envs.valenor",
     "valiant_wars_v0": "tabletop_envs.valiant_wars",
     "spirit_island_v0": "tabletop_envs.spirit_island",
@@ -34,7 +34,7 @@ def add_game(name: str, package: str) -> None:
 
 
 def resolve_name(name: str) -> str:
-    """The registered environment name for ``name`` (``vaalbara`` means ``vaalbara_v0``)."""
+    """The registered environment name for ``name`` (``vaalbara`` means ``vaalbara_v1``)."""
     if name in GAMES:
         return name
     versioned = sorted(key for key in GAMES if key.rsplit("_v", 1)[0] == name)

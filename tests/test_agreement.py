@@ -5,7 +5,7 @@ from __future__ import annotations
 from agents.loading import make_agent
 from benchmarks import agreement
 
-GAME = "vaalbara_v0"
+GAME = "vaalbara_v1"
 
 
 def test_a_bot_agrees_with_itself_and_random_play_does_not() -> None:

@@ -141,13 +141,13 @@ def test_a_broken_invariant_is_refused_on_load_naming_the_field() -> None:
 
 
 def test_registration_builds_the_env_module_both_import_styles_find() -> None:
-    from tabletop_envs.vaalbara_v0 import Game, env, raw_env
+    from tabletop_envs.vaalbara_v1 import Game, env, raw_env
 
-    from tabletop_envs import vaalbara_v0
+    from tabletop_envs import vaalbara_v1
 
-    assert vaalbara_v0.Game is Game and Game.NAME == "vaalbara"
-    assert raw_env.metadata["name"] == "vaalbara_v0" and env().metadata["name"] == "vaalbara_v0"
-    assert tabletop_envs.game_module("vaalbara") is vaalbara_v0
+    assert vaalbara_v1.Game is Game and Game.NAME == "vaalbara"
+    assert raw_env.metadata["name"] == "vaalbara_v1" and env().metadata["name"] == "vaalbara_v1"
+    assert tabletop_envs.game_module("vaalbara") is vaalbara_v1
 
 
 def test_registration_refuses_an_incomplete_observer() -> None:

@@ -23,7 +23,7 @@ def test_targets_cover_every_registered_game_at_every_player_count() -> None:
 
 def test_named_games_keep_the_reference_and_unknown_names_fail() -> None:
     targets = throughput.choose_targets(["vaalbara"])
-    assert {t.name for t in targets} == {"connect_four_v3", "null_core", "vaalbara_v0"}
+    assert {t.name for t in targets} == {"connect_four_v3", "null_core", "vaalbara_v1"}
     only_four = throughput.choose_targets(["valiant_wars"], players=[4])
     assert [(t.name, t.players) for t in only_four] == [
         ("connect_four_v3", 2),
@@ -60,7 +60,7 @@ def test_one_repetition_gives_every_figure_and_ratios() -> None:
 
 
 def test_harness_scaling_and_results_section(tmp_path) -> None:
-    rows = throughput.harness_scaling(["vaalbara_v0"], seconds=0.01)
+    rows = throughput.harness_scaling(["vaalbara_v1"], seconds=0.01)
     assert rows[0]["scaling"] > 0 and rows[0]["games_per_s_1_worker"] > 0
     path = tmp_path / "RESULTS.md"
     path.write_text("# Benchmark results\n\n## Someone else's section\n\ntext\n")

@@ -47,7 +47,7 @@ def test_bounded_view_caches_give_the_same_observations(monkeypatch) -> None:
     from tabletop_envs.vaalbara import observer as vaalbara_view
 
     monkeypatch.setattr(vaalbara_view, "REALM_CACHE_SIZE", 2)
-    game = tabletop_envs.game_module("vaalbara_v0").Game(3, seed=11)
+    game = tabletop_envs.game_module("vaalbara_v1").Game(3, seed=11)
     rng = np.random.default_rng(11)
     while not game.is_terminal:
         seat = game.current_player

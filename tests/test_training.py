@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
-from tabletop_envs.vaalbara_v0 import Game
+from tabletop_envs.vaalbara_v1 import Game
 
 from agents.base import RandomAgent
 from agents.loading import make_agent
@@ -20,7 +20,7 @@ from training.opponents import BotOpponent, OpponentPool
 from training.selfplay import SelfPlayEnv, SelfPlayVecEnv, advance_opponents
 from training.train import main as train_main
 
-GAME = "vaalbara_v0"
+GAME = "vaalbara_v1"
 
 
 def random_opponent() -> BotOpponent:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -50,7 +52,7 @@ def test_bot_is_reproducible_for_a_seed() -> None:
 
 
 def test_registered_as_the_vaalbara_heuristic() -> None:
-    assert isinstance(heuristic_agent("vaalbara_v0", seed=1), VaalbaraHeuristicAgent)
+    assert isinstance(heuristic_agent("vaalbara_v1", seed=1), VaalbaraHeuristicAgent)
 
 
 def test_bot_refuses_an_empty_mask() -> None:
@@ -119,3 +121,17 @@ def test_rider_brings_the_second_mountain_within_reach() -> None:
     while game.current_player == 0 and game.decision != Decision.SELECT:
         game.apply(bot_choice(game))
     assert realm_kinds(game, 0).count(K.MOUNTAIN) == 2
+
+
+def test_the_bot_values_a_crafter_tie_by_the_omens_and_a_possible_tracker() -> None:
+    """A Crafter tie goes to the lower Omen on the top card when the Crafter resolves; a Tracker
+    in the round puts an unseen back on top first, so the bot counts the tie as a coin flip."""
+    chance = VaalbaraHeuristicAgent._crafter_chance
+    below = SimpleNamespace(omen=[2, 0, 1])  # the bot (seat 0) ranks last: it wins ties
+    above = SimpleNamespace(omen=[0, 1, 2])
+    assert chance(below, [C.CRAFTER, C.CRAFTER, C.BARD], [1, 2]) == 1.0
+    assert chance(above, [C.CRAFTER, C.CRAFTER, C.BARD], [1, 2]) == 0.0
+    assert chance(above, [C.CRAFTER, C.CRAFTER, C.TRACKER], [1, 2]) == 0.5
+    assert chance(below, [C.CRAFTER, C.CRAFTER, C.CRAFTER], [1, 2]) == 1.0
+    assert chance(above, [C.CRAFTER, C.CRAFTER, C.FARMER], [1, 2]) == 0.0
+    assert chance(above, [C.CRAFTER, C.BARD, C.FIGHTER], [1, 2]) == 1.0

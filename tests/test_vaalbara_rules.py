@@ -146,6 +146,20 @@ def test_setup(players: int, cards: int) -> None:
     assert all(len(deck) == 7 for deck in game.clan_decks)
 
 
+@pytest.mark.parametrize(("players", "most"), [(2, 3), (3, 5), (4, 8), (5, 8)])
+def test_no_fourth_mountain_with_two_players(players: int, most: int) -> None:
+    """ "For a 2-player game, keep the 2+ cards": they hold 3 Mountains, so "Gain 20 additional
+    Victory Points if this is the 4th Mountain" can never happen with 2 players."""
+    pool = [LAND_CARDS[c][0] for c in land_cards_for(players)]
+    assert pool.count(K.MOUNTAIN) == most
+    if players == 2:
+        with pytest.raises(ValueError, match="no Mountain card left"):
+            VaalbaraGame.from_position(2, realms=[[K.MOUNTAIN] * 4, []])
+    else:
+        game = VaalbaraGame.from_position(players, realms=[[K.MOUNTAIN] * 3] + [[]] * (players - 1))
+        assert game.land_reward(0, game.realms[0][0], 1) == 0  # a realm may reach a 4th
+
+
 def test_land_card_data() -> None:
     assert len(LAND_CARDS) == 51
     types = Counter(kind.land_type for kind, _ in LAND_CARDS)
@@ -291,21 +305,66 @@ def test_tracker_swaps_with_the_deck_top_and_changes_the_omens() -> None:
     assert game.view(1)["deck_top_known"][LAND_CARDS[row_card][0]] == 1
 
 
-def test_tied_crafters_follow_the_turn_order_even_after_a_tracker() -> None:
-    """A Tracker flips the omens between two tied Crafters; the turn order still decides."""
+def put_back_on_top_card(game: VaalbaraGame, card: int, ranking: list[int]) -> None:
+    """Give land ``card`` the Omen back that ranks the seats as ``ranking`` (best first)."""
+    back = next(b for b in range(len(OMEN_BACKS)) if omen_order(b, game.num_players) == ranking)
+    holder = game.back_of.index(back)
+    game.back_of[card], game.back_of[holder] = back, game.back_of[card]
+
+
+@pytest.mark.parametrize(
+    ("after_tracker", "gains"),
+    [([0, 2, 1], [5, 0]), ([0, 1, 2], [0, 5])],
+    ids=["tracker-flips-the-tie", "tracker-keeps-the-tie"],
+)
+def test_a_crafter_tie_reads_the_omens_as_the_tracker_left_them(after_tracker, gains) -> None:
+    """Tracker: "This effect changes the Omens for the rest of the round." Crafter: "In case
+    of a tie, only the player that ranks the lowest in the Clans' Omens gains 5 Victory
+    Points." The tie is read on the top card when the Crafters resolve; the turn order
+    stays as revealed."""
     game = VaalbaraGame.from_position(
         3, hands=hands_with(C.TRACKER, C.CRAFTER, C.CRAFTER), omens=[0, 1, 2], row1=mountains(3)
     )
     select(game, C.TRACKER, C.CRAFTER, C.CRAFTER)
-    assert game.turn_order == [0, 1, 2]
-    flipped = next(b for b in range(51) if omen_order(b, 3).index(2) < omen_order(b, 3).index(1))
-    card = game.rows[1][0]
-    holder = game.back_of.index(flipped)
-    game.back_of[card], game.back_of[holder] = flipped, game.back_of[card]
-    choose(game, "tracker", 5)
-    assert game.omen_rank(2) < game.omen_rank(1)
-    gains = round_gains(game)
-    assert gains[1:] == [0, 5]
+    assert game.turn_order == [0, 1, 2]  # at the reveal, seat 1's Omen beats seat 2's
+    put_back_on_top_card(game, game.rows[1][0], after_tracker)
+    choose(game, "tracker", 5)  # row 2 slot 0 goes face down on the deck: its back ranks now
+    assert omen_order(game.top_back(), 3) == after_tracker
+    assert game.turn_order == [0, 1, 2]  # the Tracker changed the Omens, not the turn order
+    start = list(game.vp)
+    while game.round == 0:
+        game.apply(game.legal_actions()[0])
+    assert [v - s for v, s in zip(game.vp, start, strict=True)][1:] == gains
+
+
+def test_a_crafter_tie_without_a_tracker_goes_to_the_lowest_omen() -> None:
+    """ "In case of a tie, only the player that ranks the lowest in the Clans' Omens gains 5."""
+    game = VaalbaraGame.from_position(
+        3, hands=hands_with(C.BARD, C.CRAFTER, C.CRAFTER), omens=[0, 1, 2], row1=mountains(3)
+    )
+    assert round_gains(game, C.BARD, C.CRAFTER, C.CRAFTER) == [0, 2, 5]  # the Bard gave seat 1 2
+    game = VaalbaraGame.from_position(
+        3, hands=hands_with(C.BARD, C.CRAFTER, C.CRAFTER), omens=[0, 2, 1], row1=mountains(3)
+    )
+    assert round_gains(game, C.BARD, C.CRAFTER, C.CRAFTER) == [0, 2 + 5, 0]
+
+
+def test_a_hunter_tie_goes_to_the_highest_omen_before_any_tracker() -> None:
+    """Hunter: "In case of a tie, only the player that ranks the highest in the Clans' Omens
+    gains 3." A Hunter (3) always resolves before a Tracker (7), so it reads the Omens of the
+    reveal; a later Tracker changes nothing it gained."""
+    for omens, gains in (([1, 0, 2], [0, 3]), ([0, 1, 2], [3, 0])):
+        game = VaalbaraGame.from_position(
+            3, hands=hands_with(C.HUNTER, C.HUNTER, C.TRACKER), omens=omens, row1=mountains(3)
+        )
+        start = list(game.vp)
+        select(game, C.HUNTER, C.HUNTER, C.TRACKER)
+        while game.decision != Decision.TRACKER:
+            game.apply(game.legal_actions()[0])
+        assert [v - s for v, s in zip(game.vp, start, strict=True)][:2] == gains
+        put_back_on_top_card(game, game.rows[1][0], list(reversed(omens)))
+        choose(game, "tracker", 5)
+        assert [v - s for v, s in zip(game.vp, start, strict=True)][:2] == gains
 
 
 def test_bard_gives_the_chosen_player_two() -> None:
@@ -344,6 +403,36 @@ def test_fighter_poll_asks_everyone_whose_fighter_is_not_public_and_applies_toge
     assert asked == [2, 1]  # turn order after the Fighter: Hunter, Rider (Farmer's is public)
     assert [v - s for v, s in zip(game.vp, start, strict=True)] == [0, 1, 0, 0]
     assert game.known_in_hand[1] >> C.FIGHTER & 1
+
+
+def test_fighter_poll_starts_after_the_fighter_and_wraps() -> None:
+    """ "All players with a Fighter in hand may reveal her": asked in the turn order from the
+    seat after the Fighter's, wrapping past the end to the seats before it. Those can only be
+    other Fighters (nothing plays before initiative 1), public picks that are not asked; so
+    the wrap never reaches a seat and two Fighters ask the same seats in the same order."""
+    hands = [
+        fill_hand([C.FARMER, C.FIGHTER]),
+        fill_hand([C.HUNTER, C.FIGHTER]),
+        fill_hand([C.FIGHTER]),
+        fill_hand([C.RIDER, C.FIGHTER]),
+        fill_hand([C.FIGHTER]),
+    ]
+    game = VaalbaraGame.from_position(5, hands=hands, omens=[4, 1, 2, 3, 0], row1=mountains(5))
+    select(game, C.FARMER, C.HUNTER, C.FIGHTER, C.RIDER, C.FIGHTER)
+    assert game.turn_order == [4, 2, 1, 3, 0]
+    polls = []
+    for fighter in (4, 2):
+        assert game.active == fighter and game.decision == Decision.FIGHTER
+        position = game.turn_order.index(fighter)
+        wrapped = game.turn_order[position + 1 :] + game.turn_order[:position]
+        assert game.fighter_poll == [s for s in wrapped if game.picks[s] != C.FIGHTER]
+        asked = []
+        while game.decision == Decision.FIGHTER:
+            asked.append(game.decider)
+            choose(game, "fighter", 1)
+        polls.append(asked)
+        game.apply(game.legal_actions()[0])
+    assert polls == [[1, 3, 0], [1, 3, 0]]  # Hunter, Rider, Farmer; never the other Fighter
 
 
 def test_hunter_needs_to_play_before_both_neighbours() -> None:

@@ -4,6 +4,6 @@ from tabletop_envs.core.registry import register
 from tabletop_envs.vaalbara import observer, text
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 
-ENV = register(VaalbaraGame, observer=observer, text=text, version=0)
+ENV = register(VaalbaraGame, observer=observer, text=text, version=1)
 
 __all__ = ["ENV", "VaalbaraGame"]

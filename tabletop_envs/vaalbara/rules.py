@@ -198,9 +198,13 @@ class VaalbaraGame(PlainState, GameCore):
     def initiative(self, seat: int) -> int:
         return self.picks[seat] + 1
 
-    def plays_before(self, a: int, b: int) -> bool:
-        """Whether ``a`` acts before ``b`` in this round's turn order."""
-        return self.turn_order.index(a) < self.turn_order.index(b)
+    def ahead_now(self, a: int, b: int) -> bool:
+        """Whether ``a`` counts as playing before ``b`` for the Hunter and the Crafter: a lower
+        initiative, or the same one and a better Omen on the top land card *now* (a Tracker
+        "changes the Omens for the rest of the round"; the turn order stays as revealed)."""
+        if self.picks[a] != self.picks[b]:
+            return self.picks[a] < self.picks[b]
+        return self.omen_rank(a) < self.omen_rank(b)
 
     def realm_kinds(self, seat: int) -> list[int]:
         return [int(LAND_CARDS[card][0]) for card in self.realms[seat]]
@@ -520,7 +524,7 @@ class VaalbaraGame(PlainState, GameCore):
     def _automatic_effect(self, seat: int, character: int) -> None:
         """Effects that need no decision (Farmer acts during the land pick)."""
         others = self.neighbours(seat)
-        if character == C.HUNTER and all(self.plays_before(seat, n) for n in others):
+        if character == C.HUNTER and all(self.ahead_now(seat, n) for n in others):
             self.vp[seat] += 3
         elif character == C.ORACLE:
             self.vp[seat] += 2 * sum(self.initiative(n) % 2 == 1 for n in others)
@@ -531,7 +535,7 @@ class VaalbaraGame(PlainState, GameCore):
             stolen = min(2, self.vp[victim])
             self.vp[victim] -= stolen
             self.vp[seat] += stolen
-        elif character == C.CRAFTER and all(self.plays_before(n, seat) for n in others):
+        elif character == C.CRAFTER and all(self.ahead_now(n, seat) for n in others):
             self.vp[seat] += 5
 
     def _start_fighter_poll(self, seat: int) -> None:
