@@ -2,7 +2,7 @@
 
 A game package's ``__init__.py`` calls :func:`register` once; that binds the observer and
 the text to the core and builds the PettingZoo module users import
-(``from tabletop_envs import vaalbara_v0``): ``env()``, ``raw_env`` and ``Game``. No game
+(``from tabletop_envs import vaalbara_v1``): ``env()``, ``raw_env`` and ``Game``. No game
 writes an env class or an ``env()`` of its own.
 """
 
@@ -21,7 +21,7 @@ OBSERVER_NAMES = ("SCHEMA", "view", "observation")
 TEXT_NAMES = ("action_to_str", "readable_view", "render_text")
 
 ENV_MODULES: dict[str, ModuleType] = {}
-"""Environment name (``vaalbara_v0``) -> its module, for every registered game."""
+"""Environment name (``vaalbara_v1``) -> its module, for every registered game."""
 
 
 def _require(module: ModuleType, names: tuple[str, ...], role: str) -> None:
@@ -35,7 +35,7 @@ def register(
 ) -> ModuleType:
     """Bind ``observer`` and ``text`` to ``game`` and build its env module.
 
-    The module is ``<parent package>.<NAME>_v<version>`` (``tabletop_envs.vaalbara_v0`` for
+    The module is ``<parent package>.<NAME>_v<version>`` (``tabletop_envs.vaalbara_v1`` for
     a game in ``tabletop_envs/vaalbara``), also placed in ``sys.modules``.
     """
     _require(observer, OBSERVER_NAMES, "observer")
