@@ -201,10 +201,15 @@ def test_bad_numeric_flags_name_the_flag(tmp_path: Path, capsys, flags, message)
     assert not (tmp_path / "run").exists()
 
 
-def test_an_out_through_a_file_is_refused_before_training(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [("file/run", "is a file, not a folder"), ("/proc/self/run", "cannot write in /proc/self")],
+)
+def test_an_unwritable_out_is_refused_before_training(tmp_path: Path, where, message) -> None:
     (tmp_path / "file").write_text("")
-    code, _, err = run_train(["vaalbara", "--steps", "64", "--out", str(tmp_path / "file" / "run")])
-    assert code == 2 and "is a file, not a folder" in err and "Traceback" not in err
+    out = where if where.startswith("/") else str(tmp_path / where)
+    code, _, err = run_train(["vaalbara", "--steps", "64", "--out", out])
+    assert code == 2 and message in err and "Traceback" not in err
 
 
 # ----- resume: the run's own settings -------------------------------------------------------

@@ -35,7 +35,7 @@ from agents.cli import (
     positive_int,
     seed_int,
 )
-from agents.files import write_atomic
+from agents.files import check_output_folder, write_atomic
 from agents.loading import agent_factory
 from agents.policy import PolicyNetwork, read_policy
 from training import warmstart
@@ -168,6 +168,7 @@ class SelfPlayCallback(BaseCallback):
         self.next_checkpoint = steps + config.checkpoint_every
         if not self.trainer.pool.snapshots:
             self.add_snapshot()
+        self.show_postfix()
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
@@ -190,11 +191,8 @@ class SelfPlayCallback(BaseCallback):
             parts.append(f"ETA {int(left // 60):02d}:{int(left % 60):02d}")
         self.bar.set_postfix_str(", ".join(parts))
 
-    def network(self) -> PolicyNetwork:
-        return self.trainer.network()
-
     def add_snapshot(self) -> None:
-        network = self.network()
+        network = self.trainer.network()
         path = self.run.pool_dir / f"snapshot_{self.num_timesteps}.npz"
         network.save(path)
         self.trainer.pool.add_snapshot(network, path.stem)
@@ -253,6 +251,7 @@ class Trainer:
             self.previous_minutes = checkpoint.minutes
             self.session.start_steps = checkpoint.steps
             self.session.start_updates = checkpoint.updates
+            self.restore_pool(checkpoint.steps)
 
     def minutes(self) -> float:
         """Training minutes of the run so far, all sessions together."""
@@ -316,12 +315,8 @@ class Trainer:
                 model.learn(total, callback=callback, reset_num_timesteps=not resume)
             except KeyboardInterrupt:
                 steps = run.checkpoint_steps()
-                saved = (
-                    f"the latest checkpoint is {run.checkpoint_path(steps[-1])}"
-                    if steps
-                    else ("no checkpoint was saved")
-                )
-                raise Interrupted(f"stopped without saving; {saved}") from None
+                latest = f"the latest is {run.checkpoint_path(steps[-1])}" if steps else "none yet"
+                raise Interrupted(f"stopped without saving a checkpoint ({latest})") from None
         path = self.checkpoint()
         self.session.end_steps = int(model.num_timesteps)
         self.session.end_updates = int(model._n_updates)
@@ -337,8 +332,10 @@ class Trainer:
         self.network().save(final)
         return final
 
-    def restore_pool(self) -> None:
-        for path in self.run.snapshots()[-self.pool.max_snapshots :]:
+    def restore_pool(self, steps: int) -> None:
+        """The pool as it was at ``steps`` (a damaged snapshot file raises ValueError)."""
+        snapshots = [p for p in self.run.snapshots() if int(p.stem[9:]) <= steps]
+        for path in snapshots[-self.pool.max_snapshots :]:
             self.pool.add_snapshot(read_policy(path), path.stem)
 
 
@@ -385,7 +382,6 @@ def train(trainer: Trainer, resume: bool) -> Path:
     run = trainer.run
     if resume:
         run.drop_after(trainer.session.start_steps)
-        trainer.restore_pool()
         print(
             f"resuming {run.out} at step {trainer.session.start_steps:,} "
             f"for {trainer.budget.describe()} more"
@@ -438,7 +434,7 @@ def print_results(results: Sequence[EvalResult], run: Run, policy: Path, trained
 
     first = "team (every seat)" if is_cooperative(run.game) else "against"
     console = Console()
-    console.print(f"{policy}: {trained}", markup=False, highlight=False)
+    console.print(f"{policy}: {trained}", markup=False, highlight=False, soft_wrap=True)
     table = Table(title=f"{run.game}, {run.config.players} players, seats rotated")
     for column in (first, "games", "wins", "win rate", "95% interval", "mean return"):
         table.add_column(column, justify="right")
@@ -560,7 +556,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings, out = resolve_settings(args)
         run = Run(out, settings)
-        if not args.resume:
+        if args.resume:
+            check_output_folder(out, "--out")
+        else:
             run.check_fresh(args.overwrite)
         trainer = Trainer(run, budget_from(args), args.resume)
     except ValueError as error:
