@@ -12,6 +12,7 @@ the game is written there as JSON and ``--load FILE`` continues it; without, not
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from agents.base import Agent
 from agents.cli import (
@@ -82,7 +84,7 @@ def read_saved_game(path: Path, name: str) -> GameCore:
         raise ValueError(f"--load {path}: {error}") from None
 
 
-def check_setup(args) -> Setup:
+def check_setup(args: argparse.Namespace) -> Setup:
     """The checked setup, or a UsageError saying what is wrong and what is accepted."""
     try:
         name = resolve_name(args.game)
@@ -148,11 +150,12 @@ def play(setup: Setup, stdin: TextIO, stdout: TextIO) -> int:
         return EXIT_INTERRUPTED
     show_result(env.unwrapped.game, setup.seat, human)
     if setup.save is not None:
-        human.say(keep(env.unwrapped.game, setup.save).capitalize() + ".")
+        kept = keep(env.unwrapped.game, setup.save)
+        human.say(kept[0].upper() + kept[1:] + ".")
     return 0
 
 
-def play_to_the_end(env, agents: list[Agent], human: HumanAgent, seat: int) -> None:
+def play_to_the_end(env: AECEnv, agents: list[Agent], human: HumanAgent, seat: int) -> None:
     """Every decision until the game ends; the others' moves are told to the human."""
     for agent_name in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()

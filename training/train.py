@@ -9,6 +9,7 @@ tabletop-play) and final_eval.json.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -494,7 +495,7 @@ def build_parser() -> OneLineParser:
     return parser
 
 
-def resolve_settings(args: Any) -> tuple[RunSettings, Path]:
+def resolve_settings(args: argparse.Namespace) -> tuple[RunSettings, Path]:
     """The run's settings and folder: a fresh run's from its config and flags, a resumed
     run's from its config.json, refusing flags that contradict it (ValueError)."""
     game = tabletop_envs.resolve_name(args.game)
@@ -518,7 +519,11 @@ def resolve_settings(args: Any) -> tuple[RunSettings, Path]:
 
 
 def check_resume_flags(
-    args: Any, game: str, config: TrainConfig, settings: RunSettings, out: Path
+    args: argparse.Namespace,
+    game: str,
+    config: TrainConfig,
+    settings: RunSettings,
+    out: Path,
 ) -> None:
     """Refuse --resume flags that contradict the run in ``out``."""
     conflicts = []
@@ -545,7 +550,7 @@ def check_resume_flags(
         )
 
 
-def budget_from(args: Any) -> Budget:
+def budget_from(args: argparse.Namespace) -> Budget:
     if args.steps is None and args.minutes is None:
         return Budget(None, DEFAULT_MINUTES)
     return Budget(args.steps, args.minutes)
