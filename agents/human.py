@@ -67,15 +67,43 @@ def is_record_list(value: Any) -> bool:
     )
 
 
+def is_seat_mapping(value: Any) -> bool:
+    """A mapping keyed by seat numbers (``{"0": ..., "1": ...}``) whose values are records or
+    lists: one row per seat reads better than one long line."""
+    return (
+        isinstance(value, Mapping)
+        and bool(value)
+        and all(str(key).isdigit() for key in value)
+        and all(isinstance(item, (Mapping, list, tuple)) for item in value.values())
+    )
+
+
 def records_table(title: str, records: list[Mapping[str, Any]]) -> Table:
-    """A rich table with one row per record and one column per key."""
+    """A rich table with one row per record and one column per key; records without a seat
+    are numbered from 1, as the actions name them (``place at Location 2``)."""
     table = Table(title=title)
     columns = list(dict.fromkeys(key for record in records for key in record))
+    numbered = not {"seat", "player"} & set(columns)
+    if numbered:
+        table.add_column("#", justify="right")
     for column in columns:
         table.add_column(str(column))
-    for record in records:
-        table.add_row(*(escape(format_value(record[c])) if c in record else "" for c in columns))
+    for number, record in enumerate(records, start=1):
+        cells = [escape(format_value(record[c])) if c in record else "" for c in columns]
+        table.add_row(*([str(number)] if numbered else []), *cells)
     return table
+
+
+def seat_table(title: str, by_seat: Mapping[str, Any]) -> Table:
+    """One row per seat: a record's fields as columns, or a list as one column."""
+    rows = [
+        {
+            "player": f"player_{key}",
+            **(dict(value) if isinstance(value, Mapping) else {title: value}),
+        }
+        for key, value in by_seat.items()
+    ]
+    return records_table(title, rows)
 
 
 class HumanAgent(Agent):
@@ -94,27 +122,48 @@ class HumanAgent(Agent):
         self.console = Console(
             file=output_stream if output_stream is not None else sys.stdout, highlight=False
         )
+        self.news: list[str] = []
+
+    def say(self, text: str) -> None:
+        """One message as it is: no markup, never wrapped (paths stay whole)."""
+        self.console.print(text, markup=False, soft_wrap=True)
+
+    def tell(self, line: str) -> None:
+        """Something the person should know before their next decision (another's move)."""
+        self.news.append(line)
+
+    def show_news(self) -> None:
+        """What happened since the person's last turn, then forget it."""
+        if self.news:
+            self.say("Since your last turn:")
+            for line in self.news:
+                self.say(f"  {line}")
+            self.news.clear()
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if not legal:
             raise ValueError(f"{agent} has no legal action to choose from")
-        self.show_view(agent)
+        self.show_view(f"{agent}: your view")
         self.show_actions(legal)
         return legal[self.ask_choice(len(legal)) - 1]
 
-    def show_view(self, agent: str) -> None:
-        """The seat's readable view: plain entries in one table, lists of records as tables."""
-        summary = Table(title=f"{agent}: your view", show_header=False)
+    def show_view(self, title: str) -> None:
+        """What happened since the last turn, then the seat's readable view: plain entries in
+        one table, lists of records and per-seat data as tables of their own."""
+        self.show_news()
+        summary = Table(title=title, show_header=False)
         summary.add_column(style="bold")
         summary.add_column()
-        record_tables = []
+        tables = []
         for key, value in self.window.readable_view().items():
             if is_record_list(value):
-                record_tables.append(records_table(str(key), value))
+                tables.append(records_table(str(key), value))
+            elif is_seat_mapping(value):
+                tables.append(seat_table(str(key), value))
             else:
                 summary.add_row(escape(str(key)), escape(format_value(value)))
-        for table in (*record_tables, summary):
+        for table in (*tables, summary):
             self.console.print(table)
 
     def show_actions(self, legal: list[int]) -> None:

@@ -5,17 +5,33 @@ Example::
     tabletop-play vaalbara --players 4 --seat 0 --opponents heuristic --seed 7
 
 Opponents are ``random``, ``heuristic`` or the path of a trained policy. You see only your
-own seat's view. Enter ``q`` (or end the input) to stop; the game is left as it was.
+own seat's view, and what the others did since your last turn (a choice they made in secret
+shows as such). Enter ``q`` (or end the input, or press Ctrl-C) to stop: with ``--save FILE``
+the game is written there as JSON and ``--load FILE`` continues it; without, nothing is kept.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
+import numpy as np
+from pettingzoo import AECEnv
+
 from agents.base import Agent
-from agents.cli import OneLineParser, UsageError, fail, positive_int
+from agents.cli import (
+    EXIT_INTERRUPTED,
+    OneLineParser,
+    UsageError,
+    fail,
+    positive_int,
+    seed_int,
+)
+from agents.files import check_output_file, write_atomic
 from agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from agents.loading import agent_factory, describe_accepted
 from tabletop_envs import GAMES, game_module, make, resolve_name
@@ -24,78 +40,191 @@ from tabletop_envs.core.game import GameCore
 PROG = "tabletop-play"
 
 
+@dataclass(frozen=True)
+class Setup:
+    """A checked command line: the game, the seats, the opponents and the files."""
+
+    name: str
+    players: int
+    seat: int
+    opponents: str
+    seed: int | None
+    save: Path | None
+    saved_game: GameCore | None
+
+
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help=f"environment name, one of {sorted(GAMES)}")
     parser.add_argument("--players", type=positive_int, help="players (default: the game's)")
-    parser.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    parser.add_argument("--seat", type=int, default=0, help="your seat, from 0")
+    parser.add_argument("--opponents", default="heuristic", help=describe_accepted())
     parser.add_argument(
-        "--opponents", default="heuristic", help=f"{describe_accepted()} (default heuristic)"
+        "--seed", type=seed_int, help="seed for the deal and the bots, from 0 (default: random)"
     )
-    parser.add_argument("--seed", type=int, help="seed for the deal and the bots")
+    parser.add_argument(
+        "--save", type=Path, help="write the game here as JSON when you stop (default: not kept)"
+    )
+    parser.add_argument(
+        "--load", type=Path, help="continue a game written by --save (default: a new deal)"
+    )
     return parser
 
 
-def check_setup(game: str, players: int | None, seat: int, opponents: str) -> tuple[str, int]:
-    """The environment name and player count, or a UsageError saying what is accepted."""
+def read_saved_game(path: Path, name: str) -> GameCore:
     try:
-        name = resolve_name(game)
+        text = path.read_text()
+    except OSError as error:
+        raise ValueError(f"--load {path}: cannot read it ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"--load {path}: not a saved game (not text)") from None
+    try:
+        return game_module(name).Game.from_json(text)
+    except ValueError as error:
+        raise ValueError(f"--load {path}: {error}") from None
+
+
+def check_setup(args: argparse.Namespace) -> Setup:
+    """The checked setup, or a UsageError saying what is wrong and what is accepted."""
+    try:
+        name = resolve_name(args.game)
         game_class = game_module(name).Game
-        count = game_class.check_players(game_class.DEFAULT_PLAYERS if players is None else players)
-        if not 0 <= seat < count:
-            raise ValueError(f"--seat {seat} is not a seat; expected 0 to {count - 1}")
-        agent_factory(opponents, name, count)
+        saved = None if args.load is None else read_saved_game(args.load, name)
+        players = args.players or (saved.num_players if saved else game_class.DEFAULT_PLAYERS)
+        count = game_class.check_players(players)
+        if saved is not None and saved.num_players != count:
+            raise ValueError(f"--load {args.load} is a {saved.num_players}-player game")
+        if not 0 <= args.seat < count:
+            raise ValueError(f"--seat {args.seat} is not a seat; expected 0 to {count - 1}")
+        agent_factory(args.opponents, name, count)
+        if args.save is not None:
+            check_output_file(args.save, "--save")
     except ValueError as error:
         raise UsageError(str(error)) from None
-    return name, count
+    return Setup(name, count, args.seat, args.opponents, args.seed, args.save, saved)
 
 
-def play(
-    name: str,
-    players: int,
-    seat: int,
-    opponents: str,
-    seed: int | None,
-    stdin: TextIO,
-    stdout: TextIO,
-) -> int:
-    env = make(name, num_players=players)
-    env.reset(seed=seed)
-    human = HumanAgent(EnvSeatWindow(env, seat), stdin, stdout)
-    factory = agent_factory(opponents, name, players)
+def seat_name(game: GameCore, seat: int) -> str:
+    """A seat as the game names it (``player_1 (Purple)``), else ``player_1``."""
+    label = game.readable_view(seat).get("you")
+    return label if isinstance(label, str) and label.startswith("player_") else f"player_{seat}"
+
+
+def seen_after(game: GameCore, viewer: int, action: int) -> np.ndarray:
+    after = game.clone()
+    after.apply(action)
+    return after.observation(viewer)
+
+
+def describe_move(game: GameCore, viewer: int, action: int) -> str:
+    """What ``viewer`` learns of the mover's ``action`` (call before it is applied): its name,
+    or only that a choice was made when another legal action would look the same to them."""
+    mover = seat_name(game, game.current_player)
+    seen = seen_after(game, viewer, action)
+    for other in game.legal_actions():
+        if other != action and np.array_equal(seen_after(game, viewer, other), seen):
+            return f"{mover} made a choice you cannot see"
+    return f"{mover}: {game.action_to_str(action)}"
+
+
+def play(setup: Setup, stdin: TextIO, stdout: TextIO) -> int:
+    env = make(setup.name, num_players=setup.players)
+    env.reset(seed=setup.seed)
+    if setup.saved_game is not None:
+        env.load_game(setup.saved_game)
+    human = HumanAgent(EnvSeatWindow(env, setup.seat), stdin, stdout)
+    factory = agent_factory(setup.opponents, setup.name, setup.players)
     agents: list[Agent] = [
-        human if other == seat else factory(None if seed is None else seed + 1 + other)
-        for other in range(players)
+        human
+        if other == setup.seat
+        else factory(None if setup.seed is None else setup.seed + 1 + other)
+        for other in range(setup.players)
     ]
+    try:
+        play_to_the_end(env, agents, human, setup.seat)
+    except QuitGame:
+        human.say(f"You left the game; {keep(env.unwrapped.game, setup.save)}.")
+        return 0
+    except KeyboardInterrupt:
+        human.say(f"\nInterrupted: you left the game; {keep(env.unwrapped.game, setup.save)}.")
+        return EXIT_INTERRUPTED
+    show_result(env.unwrapped.game, setup.seat, human)
+    if setup.save is not None:
+        kept = keep(env.unwrapped.game, setup.save)
+        human.say(kept[0].upper() + kept[1:] + ".")
+    return 0
+
+
+def play_to_the_end(env: AECEnv, agents: list[Agent], human: HumanAgent, seat: int) -> None:
+    """Every decision until the game ends; the others' moves are told to the human."""
     for agent_name in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue
-        try:
-            action = agents[env.unwrapped.agent_name_mapping[agent_name]].act(
-                observation, agent_name
-            )
-        except QuitGame:
-            human.console.print("You left the game; it stays as it was.")
-            return 0
+        mover = env.unwrapped.agent_name_mapping[agent_name]
+        action = agents[mover].act(observation, agent_name)
+        if mover != seat:
+            human.tell(describe_move(env.unwrapped.game, seat, action))
         env.step(action)
-    show_result(env.unwrapped.game, seat, human)
-    return 0
+
+
+def keep(game: GameCore, save: Path | None) -> str:
+    """Save the game where asked; say what was kept."""
+    if save is None:
+        return "nothing was saved (--save FILE keeps a game)"
+    write_atomic(save, game.to_json())
+    if game.is_terminal:
+        return f"the finished game is saved in {save}"
+    return f"the game is saved in {save} (continue it with --load {save})"
+
+
+def shown_points(game: GameCore, seat: int) -> float | None:
+    """The points ``seat``'s own view shows (``your_vp``, or its ``vp`` among ``players``)."""
+    view = game.readable_view(seat)
+    if isinstance(view.get("your_vp"), (int, float)):
+        return float(view["your_vp"])
+    for record in view.get("players", []):
+        if isinstance(record, dict) and record.get("seat") == seat and "vp" in record:
+            return float(record["vp"])
+    return None
+
+
+def points_text(game: GameCore, seat: int, scores: list[float]) -> str:
+    """``49 points, incl. +5 end bonus`` (the bonus: the score beyond what the view shows)."""
+    shown = shown_points(game, seat)
+    bonus = None if shown is None else scores[seat] - shown
+    return f"{scores[seat]:g} points" + (f", incl. {bonus:+g} end bonus" if bonus else "")
+
+
+def verdict(game: GameCore, seat: int) -> str:
+    """The result in one line."""
+    winners = list(game.winners())
+    if game.COOPERATIVE:
+        progress = game.progress()
+        reached = "" if progress is None else f" (progress {progress:.0%})"
+        return ("The team wins!" if winners else "The team loses") + reached
+    scores = game.scores()
+    named = [
+        seat_name(game, w) + ("" if scores is None else f" with {points_text(game, w, scores)}")
+        for w in winners
+    ]
+    if not named:
+        return "Nobody wins"
+    line = ("Winner: " if len(named) == 1 else "Winners (shared): ") + ", ".join(named)
+    return line + (" — you win!" if seat in winners else "")
 
 
 def show_result(game: GameCore, seat: int, human: HumanAgent) -> None:
-    """The final table, every player's return and score, and who won."""
-    human.console.print(game.render_text(), markup=False)
+    """Your final view, every seat's score (with its end bonus) and return, the verdict."""
+    human.show_view(f"{seat_name(game, seat)}: final view")
     scores = game.scores()
     returns = game.returns()
     for player in range(game.num_players):
         you = " (you)" if player == seat else ""
-        score = "" if scores is None else f", score {scores[player]:g}"
-        human.console.print(f"player_{player}{you}: return {returns[player]:+g}{score}")
-    winners = list(game.winners())
-    verdict = "You win!" if seat in winners else f"Winner(s): {winners}"
-    human.console.print(verdict)
+        score = "" if scores is None else f": {points_text(game, player, scores)}"
+        human.say(f"{seat_name(game, player)}{you}{score}, return {returns[player]:+g}")
+    human.say(verdict(game, seat))
 
 
 def main(
@@ -103,15 +232,11 @@ def main(
 ) -> int:
     args = build_parser().parse_args(argv)
     try:
-        name, players = check_setup(args.game, args.players, args.seat, args.opponents)
+        setup = check_setup(args)
     except UsageError as error:
         return fail(PROG, str(error))
     return play(
-        name,
-        players,
-        args.seat,
-        args.opponents,
-        args.seed,
+        setup,
         stdin if stdin is not None else sys.stdin,
         stdout if stdout is not None else sys.stdout,
     )

@@ -8,10 +8,10 @@ it is asked to play and says clearly what does not match.
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import tempfile
 import zipfile
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,9 +20,11 @@ from typing import Any
 import numpy as np
 
 from agents.base import SeededAgent
+from agents.files import write_atomic
 
 FORMAT = "tabletop-envs-policy"
 FORMAT_VERSION = 1
+HEADER_FIELDS = ("game", "activation", "layers")
 ACTIVATIONS = {
     "tanh": np.tanh,
     "relu": lambda x: np.maximum(x, 0.0),
@@ -43,6 +45,8 @@ class PolicyNetwork:
             raise ValueError(
                 f"activation {self.activation!r} unknown; expected one of {sorted(ACTIVATIONS)}"
             )
+        if not self.weights or len(self.weights) != len(self.biases):
+            raise ValueError("a policy needs at least one layer, each with a weight and a bias")
         for weight, bias in zip(self.weights, self.biases, strict=True):
             if weight.ndim != 2 or bias.shape != (weight.shape[0],):
                 raise ValueError("policy layers have inconsistent shapes")
@@ -81,16 +85,11 @@ class PolicyNetwork:
         for index, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"weight_{index}"] = weight.astype(np.float32)
             arrays[f"bias_{index}"] = bias.astype(np.float32)
+        buffer = io.BytesIO()
+        np.savez(buffer, **arrays)
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                np.savez(stream, **arrays)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomic(path, buffer.getvalue())
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -119,40 +118,146 @@ def masked_choice(
     return np.minimum((cumulative < draws).sum(axis=-1), logits.shape[-1] - 1)
 
 
+ZIP_MAGIC = b"PK\x03\x04"
+TRAINING_CHECKPOINT_ENTRIES = ("policy.pth", "data")  # a stable-baselines3 model zip
+
+
+class PolicyFileError(ValueError):
+    """A policy file that cannot be read; the message names the file and the problem."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"policy file {path}: {problem}")
+
+
 def read_policy(path: Path) -> PolicyNetwork:
-    """Read a policy file; a missing, corrupt or foreign file raises ValueError."""
+    """Read a policy file; a missing, damaged or foreign file raises :class:`PolicyFileError`.
+
+    Only numbers and a JSON header are read (never pickled objects), so any file is safe to
+    read, whoever wrote it.
+    """
+    path = Path(path)
+    with _open_archive(path) as archive:
+        meta = _read_header(path, archive)
+        count = meta["layers"]
+        weights = [_read_array(path, archive, f"weight_{i}", 2) for i in range(count)]
+        biases = [_read_array(path, archive, f"bias_{i}", 1) for i in range(count)]
     try:
-        with np.load(Path(path), allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            if meta.get("format") != FORMAT:
-                raise ValueError("it is not a tabletop-envs policy file")
-            count = int(meta["layers"])
-            weights = [np.array(data[f"weight_{i}"], dtype=np.float32) for i in range(count)]
-            biases = [np.array(data[f"bias_{i}"], dtype=np.float32) for i in range(count)]
-    except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, TypeError) as error:
-        raise ValueError(f"cannot read policy file {path}: {error}") from None
+        return PolicyNetwork(weights, biases, meta["activation"], meta)
     except ValueError as error:
-        raise ValueError(f"cannot read policy file {path}: {error}") from None
+        raise PolicyFileError(path, str(error)) from None
+
+
+def _open_archive(path: Path) -> zipfile.ZipFile:
+    if not path.exists():
+        raise PolicyFileError(path, "no such file")
+    if path.is_dir():
+        raise PolicyFileError(path, "is a folder, not a file")
+    try:
+        with path.open("rb") as stream:
+            start = stream.read(len(ZIP_MAGIC))
+        archive = zipfile.ZipFile(path)
+    except OSError as error:
+        raise PolicyFileError(path, f"cannot be read ({error.strerror or error})") from None
+    except zipfile.BadZipFile:
+        if not start:
+            raise PolicyFileError(path, "is empty") from None
+        if start != ZIP_MAGIC:
+            raise PolicyFileError(path, "is not a policy file (not an .npz archive)") from None
+        raise PolicyFileError(path, "is truncated or damaged (an incomplete archive)") from None
+    _refuse_checkpoint(path, set(archive.namelist()))
+    return archive
+
+
+def _refuse_checkpoint(path: Path, names: set[str]) -> None:
+    """A training checkpoint given where a policy is expected: say so and where its policy is."""
+    sb3 = all(name in names for name in TRAINING_CHECKPOINT_ENTRIES)
+    torch_file = any(name.endswith("/data.pkl") for name in names)
+    if not (sb3 or torch_file):
+        return
+    steps = "".join(ch for ch in path.stem if ch.isdigit())
+    beside = path.with_name(f"policy_{steps}.npz")
+    where = (
+        f"use the policy saved beside it, {beside}"
+        if steps and beside.is_file()
+        else "use the run's policy.npz, or a checkpoints/policy_N.npz written with it"
+    )
+    kind = "a stable-baselines3 model zip" if sb3 else "a tabletop-train checkpoint"
+    raise PolicyFileError(path, f"is {kind}, not a policy file; {where}")
+
+
+def _member(path: Path, archive: zipfile.ZipFile, key: str) -> np.ndarray:
+    name = f"{key}.npy"
+    if name not in archive.namelist():
+        raise PolicyFileError(path, f"has no {key!r} entry")
+    try:
+        with archive.open(name) as stream:
+            return np.lib.format.read_array(stream, allow_pickle=False)
+    except (zipfile.BadZipFile, EOFError, OSError, zlib.error):
+        raise PolicyFileError(path, f"is truncated or damaged (entry {key!r})") from None
+    except ValueError:
+        raise PolicyFileError(path, f"entry {key!r} is not a plain numeric array") from None
+
+
+def _read_header(path: Path, archive: zipfile.ZipFile) -> dict[str, Any]:
+    """The JSON header, with the fields loading relies on checked."""
+    raw = _member(path, archive, "meta")
+    if raw.dtype.kind != "U" or raw.shape != ():
+        raise PolicyFileError(path, "header 'meta' is not a JSON text")
+    try:
+        meta = json.loads(str(raw))
+    except json.JSONDecodeError as error:
+        raise PolicyFileError(path, f"header is not valid JSON ({error.msg})") from None
+    if not isinstance(meta, dict):
+        raise PolicyFileError(path, f"header is a JSON {type(meta).__name__}, expected an object")
+    if meta.get("format") != FORMAT:
+        raise PolicyFileError(path, f"is not a {FORMAT} file (format {meta.get('format')!r})")
     if meta.get("format_version") != FORMAT_VERSION:
-        raise ValueError(
-            f"policy file {path} has format version {meta.get('format_version')!r}; "
-            f"this package reads version {FORMAT_VERSION}"
+        raise PolicyFileError(
+            path,
+            f"has format version {meta.get('format_version')!r}; "
+            f"this package reads version {FORMAT_VERSION}",
         )
-    return PolicyNetwork(weights, biases, meta["activation"], meta)
+    for key in HEADER_FIELDS:
+        if key not in meta:
+            raise PolicyFileError(path, f"header has no {key!r} field")
+    layers = meta["layers"]
+    if not isinstance(layers, int) or isinstance(layers, bool) or layers < 1:
+        raise PolicyFileError(path, f"header 'layers' is {layers!r}; expected a whole number >= 1")
+    if meta["activation"] not in ACTIVATIONS:
+        raise PolicyFileError(
+            path,
+            f"header 'activation' is {meta['activation']!r}; expected one of {sorted(ACTIVATIONS)}",
+        )
+    return meta
+
+
+def _read_array(path: Path, archive: zipfile.ZipFile, key: str, ndim: int) -> np.ndarray:
+    array = _member(path, archive, key)
+    if array.dtype.kind not in "fiu" or array.ndim != ndim or 0 in array.shape:
+        shape = "x".join(map(str, array.shape))
+        raise PolicyFileError(
+            path, f"entry {key!r} is a {shape} {array.dtype} array; expected {ndim}-D numbers"
+        )
+    return array.astype(np.float32)
 
 
 def check_policy_fits(
     network: PolicyNetwork, game: str, players: int | None, sizes: tuple[int, int], path: Path
 ) -> None:
     """Raise ValueError naming each mismatch between the file and the game to play."""
-    meta = network.meta
+    found = {
+        "game": network.meta.get("game"),
+        "players": network.meta.get("players"),
+        "observation_size": network.observation_size,
+        "action_size": network.action_size,
+    }
     expected = {"game": game, "observation_size": sizes[0], "action_size": sizes[1]}
     if players is not None:
         expected["players"] = players
     wrong = [
-        f"{key} {meta.get(key)!r} (expected {value!r})"
+        f"{key} {found[key]!r} (expected {value!r})"
         for key, value in expected.items()
-        if meta.get(key) != value
+        if found[key] != value
     ]
     if wrong:
         raise ValueError(f"policy file {path} does not fit: " + ", ".join(wrong))

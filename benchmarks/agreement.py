@@ -18,7 +18,7 @@ import numpy as np
 
 import tabletop_envs
 from agents.base import Agent
-from agents.cli import OneLineParser, fail, positive_int
+from agents.cli import OneLineParser, fail, positive_int, seed_int
 from agents.loading import make_agent
 
 
@@ -88,9 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("game", help=f"one of {sorted(tabletop_envs.GAMES)}")
     parser.add_argument("agent", help="random, heuristic or a policy file")
     parser.add_argument("--reference", default="heuristic", help="the bot to compare with")
-    parser.add_argument("--players", type=positive_int, default=None)
-    parser.add_argument("--games", type=positive_int, default=20)
-    parser.add_argument("--seed", type=int, default=5000, help="first game seed")
+    parser.add_argument("--players", type=positive_int, help="players (default: the game's)")
+    parser.add_argument("--games", type=positive_int, default=20, help="games per driver")
+    parser.add_argument("--seed", type=seed_int, default=5000, help="first game seed, from 0")
     args = parser.parse_args(argv)
     try:
         game = tabletop_envs.resolve_name(args.game)

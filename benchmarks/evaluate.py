@@ -7,7 +7,8 @@ Example::
 Agents are ``random``, ``heuristic`` or the path of a trained policy; one per seat (so the
 number of agents is the number of players). Game ``i`` is dealt from ``(seed, i)`` and
 seats the agents in rotation ``i mod players``; results do not depend on ``--workers``.
-Writes results.json, results.csv and winrates.png to ``--out`` atomically, at the end.
+Writes results.json, results.csv and winrates.png to ``--out`` at the end, all three or none
+(a failed or interrupted run leaves the previous ones as they were).
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.arena import MatchSpec, play_games
-from agents.cli import OneLineParser, UsageError, fail, positive_int
+from agents.cli import (
+    EXIT_INTERRUPTED,
+    OneLineParser,
+    UsageError,
+    fail,
+    positive_int,
+    seed_int,
+)
+from agents.files import check_output_folder
 from agents.loading import agent_factory, describe_accepted
 from benchmarks.report import render_tables, summarise, write_results
 from tabletop_envs import GAMES, game_module, resolve_name
@@ -39,14 +48,14 @@ def build_parser() -> OneLineParser:
     parser.add_argument("--games", type=positive_int, default=100, help="games to play")
     parser.add_argument("--players", type=positive_int, help="players (default: one per agent)")
     parser.add_argument(
-        "--workers", type=positive_int, default=os.cpu_count() or 1, help="parallel processes"
+        "--workers",
+        type=positive_int,
+        default=os.cpu_count() or 1,
+        help="parallel processes (default: the CPU count, here %(default)s)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="master seed, from 0")
     parser.add_argument(
-        "--out",
-        type=Path,
-        default=Path("eval-results"),
-        help="output folder (default eval-results)",
+        "--out", type=Path, default=Path("eval-results"), help="output folder, new or existing"
     )
     return parser
 
@@ -77,8 +86,11 @@ def check_match(game: str, agents: Sequence[str], players: int | None, seed: int
 
 
 def check_out(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} is a file; expected a folder (new or existing)")
+    """A folder we can write in (checked before any game is played; nothing is created)."""
+    try:
+        check_output_folder(out, "--out")
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def run(match: MatchSpec, games: int, workers: int, out: Path) -> int:
@@ -94,7 +106,11 @@ def run(match: MatchSpec, games: int, workers: int, out: Path) -> int:
         console = Console(width=max(console.width, 120))  # files and pipes: no cramped tables
     for table in render_tables(summary):
         console.print(table)
-    for path in write_results(summary, records, out):
+    try:
+        paths = write_results(summary, records, out)
+    except OSError as error:
+        return fail(PROG, f"cannot write the results to {out}: {error}", code=1)
+    for path in paths:
         console.print(f"wrote {path}")
     return 0
 
@@ -110,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(match, args.games, args.workers, args.out)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; no results written", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

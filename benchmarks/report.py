@@ -13,7 +13,6 @@ import csv
 import io
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,19 +20,37 @@ from typing import Any
 import numpy as np
 
 from agents.arena import GameRecord, MatchSpec
+from agents.files import write_all_atomic
 from agents.stats import wilson_interval
 
 NA = "n/a"
 
 
 def agent_labels(specs: Sequence[str]) -> list[str]:
-    """Unique display names: ``random``, ``random#2``, ... (paths by file name)."""
+    """Unique display names: ``random``, ``random#2``, ...; a policy file by its name, with as
+    many of its folders as it takes to tell it from other files (``runA/policy.npz``)."""
+    paths = {spec for spec in specs if is_path(spec)}
     labels, seen = [], {}
     for spec in specs:
-        base = Path(spec).name if os.sep in spec or "." in spec else spec
+        base = path_label(spec, paths - {spec}) if spec in paths else spec
         seen[base] = seen.get(base, 0) + 1
         labels.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return labels
+
+
+def is_path(spec: str) -> bool:
+    return os.sep in spec or "." in spec
+
+
+def path_label(spec: str, others: set[str]) -> str:
+    """The shortest tail of ``spec``'s path that no other path ends with."""
+    parts = Path(os.path.abspath(spec)).parts
+    other_parts = [Path(os.path.abspath(other)).parts for other in others]
+    for length in range(1, len(parts) + 1):
+        tail = parts[-length:]
+        if all(other[-length:] != tail for other in other_parts):
+            return "/".join(tail)
+    return spec
 
 
 def _win_summary(wins: float, games: int) -> dict[str, float]:
@@ -321,22 +338,11 @@ def plot_png(summary: dict[str, Any]) -> bytes:
     return buffer.getvalue()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and ``os.replace``."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 def write_results(
     summary: dict[str, Any], records: Sequence[GameRecord], out_dir: Path
 ) -> list[Path]:
-    """results.json (summary and every game), results.csv and winrates.png in ``out_dir``."""
+    """results.json (summary and every game), results.csv and winrates.png in ``out_dir``:
+    all three are written before any replaces its previous version."""
     payload = {
         "results.json": json.dumps(
             {"summary": summary, "records": [r.to_dict() for r in records]}, indent=1
@@ -345,8 +351,6 @@ def write_results(
         "winrates.png": plot_png(summary),
     }
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, data in payload.items():
-        write_atomic(out_dir / name, data)
-        paths.append(out_dir / name)
-    return paths
+    files = {out_dir / name: data for name, data in payload.items()}
+    write_all_atomic(files)
+    return list(files)

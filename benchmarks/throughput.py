@@ -41,6 +41,7 @@ from pettingzoo.classic import connect_four_v3, texas_holdem_v4
 import tabletop_envs
 from agents.arena import MatchSpec, play_games
 from agents.cli import OneLineParser, positive_int
+from agents.files import check_output_file, write_atomic
 from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.game import NO_SEAT, GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame
@@ -485,7 +486,7 @@ def append_results(text: str, path: Path = RESULTS_MD) -> None:
     end = existing.find("\n## ", start + len(HEADING))
     end = len(existing) if end < 0 else end + 1
     before, after = existing[:end].rstrip("\n"), existing[end:]
-    path.write_text(before + "\n\n" + text + ("\n" + after if after else ""))
+    write_atomic(path, before + "\n\n" + text + ("\n" + after if after else ""))
 
 
 def positive_seconds(text: str) -> float:
@@ -493,7 +494,7 @@ def positive_seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
+    if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"{value} is not a positive number of seconds")
     return value
 
@@ -531,6 +532,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         targets = choose_targets(args.games, args.players)
+        check_output_file(args.out, "--out")
+        if not args.no_append:
+            check_output_file(RESULTS_MD, "RESULTS.md")
     except ValueError as error:
         print(f"python -m benchmarks.throughput: error: {error}", file=sys.stderr)
         return 2
@@ -539,7 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python -m benchmarks.throughput " + " ".join(sys.argv[1:] if argv is None else argv)
     text = markdown(report, command.strip())
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    write_atomic(args.out, json.dumps(report, indent=2) + "\n")
     print(text)
     if not args.no_append:
         append_results(text)

@@ -10,13 +10,13 @@ JSON round trip every few steps, so those paths are fingerprinted too.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 
 import numpy as np
 
 import tabletop_envs
+from agents.cli import OneLineParser, fail, positive_int
 
 
 def game_trace(name: str, players: int, seed: int) -> str:
@@ -61,11 +61,15 @@ def env_trace(name: str, players: int, seed: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    prog = "python -m benchmarks.trace"
+    parser = OneLineParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=None, help="games (default: all)")
-    parser.add_argument("--seeds", type=int, default=20, help="games per player count")
+    parser.add_argument("--seeds", type=positive_int, default=20, help="games per player count")
     args = parser.parse_args(argv)
-    names = [tabletop_envs.resolve_name(g) for g in args.games] if args.games else None
+    try:
+        names = [tabletop_envs.resolve_name(g) for g in args.games] if args.games else None
+    except ValueError as error:
+        return fail(prog, str(error))
     for name in names or sorted(tabletop_envs.GAMES):
         game_class = tabletop_envs.game_module(name).Game
         for players in range(game_class.MIN_PLAYERS, game_class.MAX_PLAYERS + 1):

@@ -97,9 +97,9 @@ def selfplay_rate(game: str, players: int, kwargs: dict, steps: int) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = OneLineParser(prog="training_throughput", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", default="vaalbara")
-    parser.add_argument("--players", type=positive_int, default=2)
-    parser.add_argument("--steps", type=positive_int, default=40_000)
+    parser.add_argument("--game", default="vaalbara", help="the game to train on")
+    parser.add_argument("--players", type=positive_int, default=2, help="players")
+    parser.add_argument("--steps", type=positive_int, default=40_000, help="steps per measurement")
     args = parser.parse_args(argv)
     torch.set_num_threads(2)
     game = tabletop_envs.resolve_name(args.game)

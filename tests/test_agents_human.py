@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 
 import pytest
+from tabletop_envs.vaalbara_v0 import Game
 
 from agents.human import EnvSeatWindow, HumanAgent, QuitGame
-from agents.play import main
+from agents.play import describe_move, main
 from tabletop_envs import make
 
 
@@ -23,8 +24,9 @@ def test_scripted_session_plays_a_whole_game_and_reasks_bad_input() -> None:
     assert code == 0
     for bad in ("'x'", "'0'", "'999'"):
         assert f"{bad} is not a choice: enter a number from 1 to" in text
-    assert "player_1 (you): return" in text
-    assert "You win!" in text or "Winner(s): [0]" in text
+    assert "player_1 (Purple) (you): " in text and "Winner(s)" not in text
+    verdicts = [line for line in text.splitlines() if line.startswith(("Winner", "Nobody"))]
+    assert len(verdicts) == 1 and " points" in verdicts[0]
     assert script.readline() == "1\n"  # the game ended before the script did
 
 
@@ -49,7 +51,67 @@ def test_q_quits_the_play_command_cleanly() -> None:
         stdin=io.StringIO("q\n"),
         stdout=out,
     )
-    assert code == 0 and "You left the game" in out.getvalue()
+    assert code == 0 and "You left the game; nothing was saved (--save FILE" in out.getvalue()
+
+
+def test_save_writes_the_game_and_load_continues_it(tmp_path) -> None:
+    saved = tmp_path / "game.json"
+    args = ["vaalbara", "--players", "3", "--opponents", "random", "--seed", "4"]
+    out = io.StringIO()
+    assert main([*args, "--save", str(saved)], stdin=io.StringIO("1\n1\nq\n"), stdout=out) == 0
+    assert f"the game is saved in {saved} (continue it with --load {saved})" in out.getvalue()
+    game = Game.from_json(saved.read_text())
+    assert game.num_players == 3 and not game.is_terminal
+    out = io.StringIO()
+    assert main([*args, "--load", str(saved)], stdin=io.StringIO("1\n" * 400), stdout=out) == 0
+    first_view = out.getvalue().split("Choose")[0]
+    assert ", ".join(game.readable_view(0)["your_hand"]) in first_view, "the saved deal goes on"
+    assert "Winner" in out.getvalue() or "Nobody wins" in out.getvalue()
+
+
+def test_ctrl_c_leaves_without_a_traceback_and_keeps_the_game_when_asked(tmp_path, capsys) -> None:
+    class CtrlC(io.StringIO):
+        def readline(self, *args) -> str:
+            raise KeyboardInterrupt
+
+    saved = tmp_path / "game.json"
+    out = io.StringIO()
+    args = ["vaalbara", "--players", "2", "--seed", "1", "--save", str(saved)]
+    assert main(args, stdin=CtrlC(), stdout=out) == 130
+    assert "Interrupted: you left the game; the game is saved in" in out.getvalue()
+    assert Game.from_json(saved.read_text()).num_players == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_others_moves_are_told_but_secret_choices_stay_secret() -> None:
+    game = Game(3, seed=6)
+    first = game.legal_actions()[0]
+    assert describe_move(game, 2, first) == "player_0 (Blue) made a choice you cannot see"
+    game.apply(first)
+    game.apply(game.legal_actions()[0])
+    last = game.legal_actions()[-1]
+    named = describe_move(game, 0, last)
+    assert named == f"player_2 (Yellow): {game.action_to_str(last)}", "the last pick reveals all"
+    out = io.StringIO()
+    main(
+        ["vaalbara", "--players", "2", "--opponents", "random", "--seed", "2"],
+        stdin=io.StringIO("1\n" * 3 + "q\n"),
+        stdout=out,
+    )
+    news = out.getvalue().split("Since your last turn:")[1].split("\n")[1]
+    assert news.startswith("  player_1 (Purple)"), news
+
+
+def test_valenor_view_is_tables_numbered_as_the_actions_name_locations() -> None:
+    out = io.StringIO()
+    script = io.StringIO("1\n" * 12 + "q\n")
+    main(["valenor", "--opponents", "heuristic", "--seed", "3"], stdin=script, stdout=out)
+    text = out.getvalue()
+    assert "{" not in text and "terrains:" not in text, "no raw dict dumps"
+    assert "place at Location 4" in text
+    locations = text.split("locations")[1]
+    assert "│ 4 │ Grass, Swamp" in locations
+    assert "│ 1 │ player_1" not in text and "│ player_1 │" in text, "seat tables are not renumbered"
 
 
 def test_human_sees_only_its_own_hand() -> None:
@@ -70,6 +132,11 @@ def test_human_sees_only_its_own_hand() -> None:
     ("args", "message"),
     [
         (["chess"], "unknown game 'chess'"),
+        (
+            ["vaalbara", "--save", "/proc/self/game.json"],
+            "--save /proc/self/game.json: cannot write",
+        ),
+        (["vaalbara", "--load", "/nonexistent.json"], "--load /nonexistent.json: cannot read it"),
         (["vaalbara", "--players", "9"], "takes 2 to 5 players"),
         (["vaalbara", "--players", "3", "--seat", "3"], "--seat 3 is not a seat; expected 0 to 2"),
         (["vaalbara", "--opponents", "nobody"], "unknown agent 'nobody'"),
@@ -79,3 +146,10 @@ def test_play_bad_input_is_one_line_exit_2(capsys, args, message) -> None:
     assert main(args, stdin=io.StringIO(""), stdout=io.StringIO()) == 2
     error = capsys.readouterr().err
     assert message in error and error.count("\n") == 1
+
+
+def test_play_negative_seed_names_the_flag(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["vaalbara", "--seed", "-1"], stdin=io.StringIO(""), stdout=io.StringIO())
+    error = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "argument --seed: -1 is negative" in error

@@ -4,16 +4,22 @@ reports, CLI."""
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
+import zipfile
 from typing import Any
 
 import numpy as np
 import pytest
+from toygame.observer import SCHEMA
 from toygame.spec import LAYOUT, Decision
 
+from agents import files
 from agents.arena import GameRecord, MatchSpec, game_seeds, lineup, play_games
 from agents.base import Agent
 from agents.heuristics import HEURISTIC_BOTS
+from agents.policy import PolicyNetwork
 from benchmarks.evaluate import main
 from benchmarks.report import agent_labels, summarise
 
@@ -161,12 +167,149 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, args, message) -> No
     assert not out.exists()
 
 
-def test_cli_damaged_policy_file_is_rejected(tmp_path, capsys) -> None:
-    policy = tmp_path / "policy.npz"
-    policy.write_bytes(b"weights")
-    assert main([TOY, "--agents", "random", str(policy), "--out", str(tmp_path / "o")]) == 2
-    assert "cannot read policy file" in capsys.readouterr().err
+def toy_policy() -> PolicyNetwork:
+    weight = np.zeros((LAYOUT.total, SCHEMA.size), dtype=np.float32)
+    bias = np.zeros(LAYOUT.total, dtype=np.float32)
+    return PolicyNetwork([weight], [bias], "relu", {"game": TOY, "players": 2})
+
+
+def npz_bytes(**arrays: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def damaged_policies(good: bytes) -> dict[str, tuple[bytes, str]]:
+    """File name -> (content, what the error must say)."""
+    network = toy_policy()
+    header = network.describe()
+    arrays = {"weight_0": network.weights[0], "bias_0": network.biases[0]}
+
+    def with_header(meta: object, **extra: np.ndarray) -> bytes:
+        return npz_bytes(meta=np.array(json.dumps(meta)), **{**arrays, **extra})
+
+    sb3 = io.BytesIO()
+    with zipfile.ZipFile(sb3, "w") as archive:
+        archive.writestr("data", "{}")
+        archive.writestr("policy.pth", b"")
+    no_layers = {key: value for key, value in header.items() if key != "layers"}
+    return {
+        "empty.npz": (b"", "is empty"),
+        "truncated.npz": (good[: len(good) // 2], "is truncated or damaged"),
+        "notes.txt": (b"my policy\n", "is not a policy file (not an .npz archive)"),
+        "no_field.npz": (with_header(no_layers), "header has no 'layers' field"),
+        "list.npz": (with_header([1, 2]), "header is a JSON list, expected an object"),
+        "zero.npz": (with_header({**header, "layers": 0}), "header 'layers' is 0"),
+        "objects.npz": (
+            with_header(header, weight_0=np.array([[object()]], dtype=object)),
+            "entry 'weight_0' is not a plain numeric array",
+        ),
+        "model_64.zip": (sb3.getvalue(), "is a stable-baselines3 model zip, not a policy file"),
+    }
+
+
+def test_cli_damaged_policy_files_are_named_in_one_line(tmp_path, capsys) -> None:
+    good = tmp_path / "good.npz"
+    toy_policy().save(good)
+    assert (
+        main(
+            [
+                TOY,
+                "--agents",
+                "random",
+                str(good),
+                "--games",
+                "2",
+                "--workers",
+                "1",
+                "--out",
+                str(tmp_path / "ok"),
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    for name, (content, message) in damaged_policies(good.read_bytes()).items():
+        policy = tmp_path / name
+        policy.write_bytes(content)
+        assert main([TOY, "--agents", "random", str(policy), "--out", str(tmp_path / "o")]) == 2
+        error = capsys.readouterr().err
+        assert f"policy file {policy}: {message}" in error, (name, error)
+        assert error.count("\n") == 1 and "allow_pickle" not in error
     assert not (tmp_path / "o").exists()
+
+
+def test_cli_names_the_checkpoint_a_policy_was_saved_beside(tmp_path, capsys) -> None:
+    checkpoint = tmp_path / "checkpoint_64.pt"
+    with zipfile.ZipFile(checkpoint, "w") as archive:
+        archive.writestr("checkpoint_64/data.pkl", b"")
+    toy_policy().save(tmp_path / "policy_64.npz")
+    assert main([TOY, "--agents", "random", str(checkpoint)]) == 2
+    error = capsys.readouterr().err
+    assert "is a tabletop-train checkpoint, not a policy file" in error
+    assert f"use the policy saved beside it, {tmp_path / 'policy_64.npz'}" in error
+
+
+def test_cli_policies_of_two_runs_get_their_folders_as_labels(tmp_path) -> None:
+    for run in ("run_a", "run_b"):
+        toy_policy().save(tmp_path / run / "policy.npz")
+    agents = [str(tmp_path / run / "policy.npz") for run in ("run_a", "run_b")]
+    out = tmp_path / "out"
+    assert (
+        main([TOY, "--agents", *agents, "--games", "2", "--workers", "1", "--out", str(out)]) == 0
+    )
+    summary = json.loads((out / "results.json").read_text())["summary"]
+    assert [a["label"] for a in summary["agents"]] == ["run_a/policy.npz", "run_b/policy.npz"]
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [("file/out", "is a file, not a folder"), ("/proc/self/out", "cannot write in /proc/self")],
+)
+def test_cli_unwritable_out_is_refused_before_any_game(
+    tmp_path, capsys, monkeypatch, where, message
+):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr("benchmarks.evaluate.play_games", pytest.fail)
+    out = where if where.startswith("/") else str(tmp_path / where)
+    assert main([TOY, "--agents", "random", "random", "--out", out]) == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in read-only folders")
+def test_cli_read_only_out_is_refused_before_any_game(tmp_path, capsys) -> None:
+    tmp_path.chmod(0o555)
+    try:
+        assert main([TOY, "--agents", "random", "random", "--out", str(tmp_path / "o")]) == 2
+    finally:
+        tmp_path.chmod(0o755)
+    assert "cannot write in" in capsys.readouterr().err
+
+
+def test_cli_a_failed_write_keeps_the_previous_results(tmp_path, capsys, monkeypatch) -> None:
+    out = tmp_path / "out"
+    args = [TOY, "--agents", "heuristic", "random", "--workers", "1", "--out", str(out)]
+    assert main([*args, "--games", "4"]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real = files._temporary_copy
+
+    def disk_full(path, data):
+        if path.name == "winrates.png":
+            raise OSError(28, "No space left on device")
+        return real(path, data)
+
+    monkeypatch.setattr(files, "_temporary_copy", disk_full)
+    assert main([*args, "--games", "6"]) == 1
+    assert "cannot write the results" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before, "all three or none"
+
+
+def test_cli_negative_seed_names_the_flag(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([TOY, "--agents", "random", "random", "--seed", "-1"])
+    error = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "argument --seed: -1 is negative" in error
 
 
 def test_cli_bad_flag_exits_2(capsys) -> None:

@@ -85,3 +85,22 @@ def test_bad_flags_exit_with_a_clear_error(capsys) -> None:
     assert "invalid choice: 'sundial'" in capsys.readouterr().err
     assert throughput.main(["--games", "chess", "--no-append"]) == 2
     assert "valid names" in capsys.readouterr().err
+
+
+def test_results_are_replaced_whole_or_not_at_all(tmp_path, monkeypatch, capsys) -> None:
+    from agents import files
+
+    path = tmp_path / "RESULTS.md"
+    path.write_text("# Benchmark results\n")
+
+    def disk_full(path, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files, "_temporary_copy", disk_full)
+    with pytest.raises(OSError):
+        throughput.append_results("new run\n", path)
+    assert path.read_text() == "# Benchmark results\n" and list(tmp_path.iterdir()) == [path]
+    (tmp_path / "file").write_text("")
+    out = tmp_path / "file" / "throughput.json"
+    assert throughput.main(["--games", "vaalbara", "--no-append", "--out", str(out)]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err

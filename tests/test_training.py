@@ -136,7 +136,7 @@ def test_policy_files_are_checked_against_the_game(tmp_path: Path) -> None:
         load_policy(path, GAME, players=4)
     broken = tmp_path / "broken.npz"
     broken.write_bytes(b"not a policy")
-    with pytest.raises(ValueError, match="cannot read policy file"):
+    with pytest.raises(ValueError, match=r"broken\.npz: is not a policy file"):
         make_agent(str(broken), GAME)
 
 
@@ -196,10 +196,6 @@ def test_train_command_rejects_bad_input(tmp_path: Path, capsys) -> None:
     assert train_main(["vaalbara", "--players", "9"]) == 2
     assert train_main(["vaalbara", "--resume", "--out", str(tmp_path / "empty")]) == 2
     assert "nothing to resume" in capsys.readouterr().err
-    (tmp_path / "run" / "checkpoints").mkdir(parents=True)
-    (tmp_path / "run" / "checkpoints" / "model_64.zip").write_bytes(b"garbage")
-    assert train_main(["vaalbara", "--resume", "--out", str(tmp_path / "run")]) == 2
-    assert "cannot resume" in capsys.readouterr().err
     bad = tmp_path / "bad.toml"
     bad.write_text("n_envz = 3\n")
     assert train_main(["vaalbara", "--config", str(bad)]) == 2
@@ -230,7 +226,7 @@ def test_cooperative_training_shares_one_policy_and_reports_teams(tmp_path: Path
     args = ["valenor", "--players", "3", "--steps", "64", "--config", str(config)]
     assert train_main([*args, "--out", str(out)]) == 0
     labels = [row["label"] for row in json.loads((out / "final_eval.json").read_text())]
-    assert labels == ["trained team", "random team", "heuristic team"]
+    assert labels == ["3 × trained policy", "3 × random", "3 × heuristic"]
 
 
 def test_make_demo_runs_with_a_tiny_budget(tmp_path: Path) -> None:

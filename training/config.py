@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from agents.policy import ACTIVATIONS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -45,6 +49,7 @@ class TrainConfig:
     warm_start_bot: str = ""
     warm_start_decisions: int = 0
     warm_start_epochs: int = 6
+    keep_checkpoints: int = 3
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -53,24 +58,89 @@ class TrainConfig:
         return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-def config_fields() -> dict[str, type]:
-    defaults = TrainConfig()
-    return {f.name: type(getattr(defaults, f.name)) for f in dataclasses.fields(TrainConfig)}
+@dataclass(frozen=True)
+class Rule:
+    """What a setting accepts, in words and as a test."""
+
+    accepted: str
+    test: Callable[[Any], bool]
+
+
+def is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> bool:
+    return (is_whole(value) or isinstance(value, float)) and math.isfinite(value)
+
+
+def whole(low: int) -> Rule:
+    return Rule(f"a whole number >= {low}", lambda v: is_whole(v) and v >= low)
+
+
+def number(low: float, high: float, low_open: bool = False) -> Rule:
+    bracket = "(" if low_open else "["
+    return Rule(
+        f"a number in {bracket}{low:g}, {high:g}]",
+        lambda v: is_number(v) and (v > low if low_open else v >= low) and v <= high,
+    )
+
+
+RULES: dict[str, Rule] = {
+    "players": whole(1),
+    "game_options": Rule("a table of the game's options", lambda v: isinstance(v, dict)),
+    "n_envs": whole(1),
+    "n_steps": whole(1),
+    "batch_size": whole(2),
+    "n_epochs": whole(1),
+    "learning_rate": number(0, 1, low_open=True),
+    "gamma": number(0, 1, low_open=True),
+    "gae_lambda": number(0, 1),
+    "ent_coef": number(0, 1),
+    "clip_range": number(0, 1, low_open=True),
+    "net_arch": Rule(
+        "a list of whole numbers >= 1 (hidden layer widths)",
+        lambda v: isinstance(v, list) and all(is_whole(w) and w >= 1 for w in v),
+    ),
+    "activation": Rule(f"one of {sorted(ACTIVATIONS)}", lambda v: v in ACTIVATIONS),
+    "snapshot_every": whole(1),
+    "newest_prob": number(0, 1),
+    "random_share": number(0, 1),
+    "heuristic_share": number(0, 1),
+    "max_snapshots": whole(1),
+    "eval_every": whole(1),
+    "eval_games": whole(1),
+    "checkpoint_every": whole(1),
+    "final_eval_games": whole(1),
+    "warm_start_bot": Rule(
+        "'' (none), 'random', 'heuristic' or a policy file", lambda v: isinstance(v, str)
+    ),
+    "warm_start_decisions": whole(0),
+    "warm_start_epochs": whole(1),
+    "keep_checkpoints": whole(1),
+}
+
+
+def check_config(config: TrainConfig, source: str) -> TrainConfig:
+    """``config`` if every setting is acceptable, else a ValueError naming the first bad one."""
+    for key, rule in RULES.items():
+        value = getattr(config, key)
+        if not rule.test(value):
+            raise ValueError(f"{source}: {key} = {value!r}; expected {rule.accepted}")
+    shares = config.random_share + config.heuristic_share
+    if shares > 1:
+        raise ValueError(
+            f"{source}: random_share + heuristic_share = {shares:g}; expected at most 1"
+        )
+    return config
 
 
 def config_from_mapping(values: dict[str, Any], source: str) -> TrainConfig:
-    """A TrainConfig from ``values``; unknown keys or wrong types raise ValueError."""
-    known = config_fields()
-    unknown = sorted(set(values) - set(known))
+    """A checked TrainConfig from ``values``; unknown keys or bad values raise ValueError."""
+    unknown = sorted(set(values) - set(RULES))
     if unknown:
-        raise ValueError(f"{source}: unknown setting(s) {unknown}; valid settings: {sorted(known)}")
-    for key, value in values.items():
-        expected = known[key]
-        if expected is float and isinstance(value, int):
-            continue
-        if not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
-            raise ValueError(f"{source}: {key} = {value!r} should be a {expected.__name__}")
-    return TrainConfig(**values)
+        raise ValueError(f"{source}: unknown setting(s) {unknown}; valid settings: {sorted(RULES)}")
+    return check_config(TrainConfig(**values), source)
 
 
 def read_settings(path: Path) -> dict[str, Any]:

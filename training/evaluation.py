@@ -15,6 +15,7 @@ from agents.heuristics import HEURISTIC_BOTS
 from agents.stats import wilson_interval
 
 BASELINES = ("random", "heuristic")
+TRAINED = "trained policy"
 
 
 @dataclass(frozen=True)
@@ -61,15 +62,20 @@ def versus(
     return _result(opponent, wins, returns, games)
 
 
+def team_label(member: str, players: int) -> str:
+    """A cooperative team by its makeup, e.g. ``3 × heuristic``."""
+    return f"{players} × {member}"
+
+
 def team(
-    spec: str, game: str, players: int, games: int, seed: int, workers: int = 1, label: str = ""
+    spec: str, game: str, players: int, games: int, seed: int, workers: int = 1, member: str = ""
 ) -> EvalResult:
     """A cooperative team of ``spec`` in every seat: its win rate."""
     match = MatchSpec(game, (spec,) * players, seed)
     records = play_games(match, games, workers)
     wins = sum(1.0 for record in records if record.winners)
     returns = sum(record.returns[0] for record in records)
-    return _result(label or f"{spec} team", wins, returns, games)
+    return _result(team_label(member or spec, players), wins, returns, games)
 
 
 def evaluate(
@@ -77,8 +83,14 @@ def evaluate(
 ) -> list[EvalResult]:
     """The policy against each baseline (competitive), or its team beside theirs (cooperative)."""
     if is_cooperative(game):
-        results = [team(str(policy), game, players, games, seed, workers, "trained team")]
+        results = [team(str(policy), game, players, games, seed, workers, TRAINED)]
         return results + [
             team(name, game, players, games, seed, workers) for name in baselines(game)
         ]
     return [versus(policy, game, players, name, games, seed, workers) for name in baselines(game)]
+
+
+def headline(results: list[EvalResult], game: str) -> EvalResult:
+    """The result that ranks policies: the trained team's (cooperative), else the win rate
+    against the strongest baseline (the heuristic bot where the game has one)."""
+    return results[0] if is_cooperative(game) else results[-1]

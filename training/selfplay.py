@@ -30,6 +30,8 @@ DrawOpponent = Callable[[], Opponent]
 class SeatGame:
     """One game seen from the learner's seat(s)."""
 
+    render_mode = None  # read by stable-baselines3's VecEnv, which warns when it is missing
+
     def __init__(self, game_name: str, players: int, options: dict[str, Any], seed: int) -> None:
         self.core_class: type[GameCore] = tabletop_envs.game_module(game_name).Game
         self.players = players

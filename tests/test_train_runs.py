@@ -1,0 +1,370 @@
+"""``tabletop-train`` runs that cannot go wrong silently: safe resume, run folders, settings,
+budgets, Ctrl-C, checkpoints kept, file modes and progress output (issue 15). Every test runs
+the real entry point in a temporary folder with a tiny budget."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import json
+import os
+import signal
+import stat
+import warnings
+import zipfile
+from pathlib import Path
+
+import pytest
+import torch
+
+from agents.policy import read_policy
+from training import train as train_module
+from training.train import main as train_main
+
+TINY = """
+warm_start_decisions = 0
+n_envs = 4
+n_steps = 32
+batch_size = 64
+n_epochs = 1
+snapshot_every = 1
+max_snapshots = 3
+eval_every = 128
+eval_games = 2
+checkpoint_every = 64
+final_eval_games = 2
+keep_checkpoints = 2
+"""
+
+
+def tiny_config(folder: Path, extra: str = "") -> Path:
+    path = folder / "tiny.toml"
+    path.write_text(TINY + extra)
+    return path
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``folder`` with its size and modification time."""
+    return {
+        str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def run_train(args: list[str]) -> tuple[int, str, str]:
+    """The entry point's exit code, standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = train_main(args)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str, list]:
+    """One finished 512-step run, trained under umask 027."""
+    folder = tmp_path_factory.mktemp("finished")
+    out = folder / "run"
+    previous = os.umask(0o027)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            args = ["vaalbara", "--players", "2", "--steps", "512", "--out", str(out)]
+            code, stdout, stderr = run_train([*args, "--config", str(tiny_config(folder))])
+    finally:
+        os.umask(previous)
+    assert code == 0, stderr
+    return out, stdout, stderr, [str(w.message) for w in caught]
+
+
+# ----- resuming loads numbers only ----------------------------------------------------------
+class Payload:
+    """Unpickling this runs ``touch MARKER``."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def write_run_settings(out: Path, **changes) -> None:
+    from training.config import load_config
+
+    config = load_config("vaalbara").replace(**changes)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(
+        json.dumps({"game": "vaalbara_v0", "seed": 0, **config.to_dict()})
+    )
+
+
+def test_resume_refuses_a_tampered_checkpoint_without_running_it(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    write_run_settings(out, n_envs=2, n_steps=16, batch_size=32, warm_start_decisions=0)
+    (out / "checkpoints").mkdir()
+    marker = tmp_path / "pwned"
+    torch.save(
+        {"format": "tabletop-envs-checkpoint", "x": Payload(marker)},
+        out / "checkpoints" / "checkpoint_64.pt",
+    )
+    before = snapshot(out)
+    code, _, err = run_train(["vaalbara", "--resume", "--out", str(out), "--steps", "64"])
+    assert code == 2 and not marker.exists()
+    assert "checkpoint_64.pt: not a readable tabletop-train checkpoint" in err
+    assert "weights_only" not in err and err.count("\n") == 1
+    assert snapshot(out) == before
+
+
+def test_resume_refuses_old_stable_baselines_zips(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    write_run_settings(out)
+    (out / "checkpoints").mkdir()
+    with zipfile.ZipFile(out / "checkpoints" / "model_64.zip", "w") as archive:
+        archive.writestr("data", "{}")
+        archive.writestr("policy.pth", b"")
+    code, _, err = run_train(["vaalbara", "--resume", "--out", str(out)])
+    assert code == 2 and "stable-baselines3 zips from an older version" in err
+
+
+# ----- run folders --------------------------------------------------------------------------
+def test_a_fresh_run_refuses_a_non_empty_out_and_overwrite_clears_only_a_run(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "notes"
+    out.mkdir()
+    (out / "mine.txt").write_text("keep me")
+    code, _, err = run_train(["vaalbara", "--steps", "64", "--out", str(out)])
+    assert code == 2 and "is not empty; continue that run with --resume" in err
+    code, _, err = run_train(["vaalbara", "--steps", "64", "--out", str(out), "--overwrite"])
+    assert code == 2 and "is not a training run" in err
+    assert (out / "mine.txt").read_text() == "keep me"
+
+    run = tmp_path / "run"
+    write_run_settings(run)
+    (run / "checkpoints").mkdir()
+    (run / "checkpoints" / "checkpoint_999.pt").write_bytes(b"old")
+    config = tiny_config(tmp_path)
+    args = [
+        "vaalbara",
+        "--players",
+        "2",
+        "--steps",
+        "64",
+        "--config",
+        str(config),
+        "--out",
+        str(run),
+    ]
+    code, _, err = run_train([*args, "--overwrite"])
+    assert code == 0, err
+    assert not (run / "checkpoints" / "checkpoint_999.pt").exists()
+    assert json.loads((run / "config.json").read_text())["n_envs"] == 4
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("n_envs = 0", "n_envs = 0; expected a whole number >= 1"),
+        ('net_arch = ["a"]', "net_arch = ['a']; expected a list of whole numbers >= 1"),
+        ("learning_rate = -0.1", "learning_rate = -0.1; expected a number in (0, 1]"),
+        ('activation = "gelu"', "activation = 'gelu'; expected one of ['relu', 'tanh']"),
+        ("random_share = 0.7\nheuristic_share = 0.7", "random_share + heuristic_share = 1.4"),
+        ("keep_checkpoints = 0", "keep_checkpoints = 0; expected a whole number >= 1"),
+    ],
+)
+def test_bad_settings_are_named_before_any_folder_exists(
+    tmp_path: Path, setting: str, message: str
+) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text(setting + "\n")
+    out = tmp_path / "run"
+    code, _, err = run_train(["vaalbara", "--config", str(config), "--out", str(out)])
+    assert code == 2 and message in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--minutes", "nan"], "argument --minutes: nan is not a positive finite number"),
+        (["--minutes", "-1"], "argument --minutes: -1 is not a positive finite number"),
+        (["--seed", "-1"], "argument --seed: -1 is negative"),
+        (["--keep-checkpoints", "0"], "argument --keep-checkpoints: 0 is not a positive"),
+    ],
+)
+def test_bad_numeric_flags_name_the_flag(tmp_path: Path, capsys, flags, message) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        train_main(["vaalbara", "--out", str(tmp_path / "run"), *flags])
+    error = capsys.readouterr().err
+    assert exit_info.value.code == 2 and message in error and error.count("\n") == 1
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [("file/run", "is a file, not a folder"), ("/proc/self/run", "cannot write in /proc/self")],
+)
+def test_an_unwritable_out_is_refused_before_training(tmp_path: Path, where, message) -> None:
+    (tmp_path / "file").write_text("")
+    out = where if where.startswith("/") else str(tmp_path / where)
+    code, _, err = run_train(["vaalbara", "--steps", "64", "--out", out])
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+# ----- resume: the run's own settings -------------------------------------------------------
+def test_resume_refuses_flags_that_contradict_the_run_and_touches_nothing(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "run"
+    write_run_settings(out, n_envs=4)
+    other = tmp_path / "other.toml"
+    other.write_text("n_envs = 8\n")
+    before = snapshot(out)
+    for flags, message in (
+        (["vaalbara", "--players", "3"], "--players 3 (the run's is 2)"),
+        (["valiant_wars"], "game valiant_wars_v0 (the run's is vaalbara_v0)"),
+        (["vaalbara", "--config", str(other)], "sets n_envs 8 (run: 4)"),
+        (["vaalbara", "--seed", "3"], "--seed 3 (the run's is 0)"),
+    ):
+        code, _, err = run_train([*flags, "--resume", "--out", str(out)])
+        assert code == 2 and message in err, err
+    assert snapshot(out) == before
+
+
+def test_ctrl_c_saves_a_checkpoint_and_the_run_resumes_with_its_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = train_module.SelfPlayCallback._on_rollout_end
+
+    def press_ctrl_c(self) -> None:
+        original(self)
+        if self.rollouts == 3:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(train_module.SelfPlayCallback, "_on_rollout_end", press_ctrl_c)
+    out = tmp_path / "run"
+    config = tiny_config(tmp_path)
+    args = ["vaalbara", "--players", "2", "--steps", "100000", "--config", str(config)]
+    code, _, err = run_train([*args, "--out", str(out)])
+    assert code == 130 and "Traceback" not in err
+    checkpoint = out / "checkpoints" / "checkpoint_388.pt"
+    assert f"checkpoint saved to {checkpoint}" in err
+    assert f"resume with: tabletop-train vaalbara_v0 --resume --out {out}" in err
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    settings = (out / "config.json").read_text()
+
+    monkeypatch.setattr(train_module.SelfPlayCallback, "_on_rollout_end", original)
+    code, stdout, err = run_train(["vaalbara", "--resume", "--out", str(out), "--steps", "128"])
+    assert code == 0, err
+    assert "resuming" in stdout and "at step 388 for 128 PPO steps more" in stdout
+    assert "resumed at step 388: 128 PPO steps (1 update), 516 in all" in stdout
+    assert (out / "config.json").read_text() == settings, "config.json is left as it was"
+    assert read_policy(out / "policy.npz").meta["trained_steps"] == 516
+    steps = [int(row.split(",")[0]) for row in (out / "learning_curve.csv").read_text().split()[1:]]
+    assert steps == sorted(steps) and len(steps) == len(set(steps)) * 2
+
+
+def test_ctrl_c_during_the_warm_start_exits_130_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_module.warmstart, "collect", interrupted)
+    config = tiny_config(tmp_path, 'warm_start_bot = "random"\n').read_text()
+    (tmp_path / "tiny.toml").write_text(
+        config.replace("warm_start_decisions = 0", "warm_start_decisions = 50")
+    )
+    code, _, err = run_train(
+        [
+            "vaalbara",
+            "--steps",
+            "64",
+            "--config",
+            str(tmp_path / "tiny.toml"),
+            "--out",
+            str(tmp_path / "run"),
+        ]
+    )
+    assert code == 130 and "interrupted during the warm start" in err and "Traceback" not in err
+
+
+# ----- the budget and what was trained ------------------------------------------------------
+def test_a_warm_start_that_eats_the_budget_is_shown_and_labelled(tmp_path: Path) -> None:
+    config = tiny_config(tmp_path).read_text().replace("warm_start_decisions = 0", "")
+    (tmp_path / "tiny.toml").write_text(
+        config + 'warm_start_bot = "heuristic"\nwarm_start_decisions = 200\nwarm_start_epochs = 1\n'
+    )
+    args = ["vaalbara", "--minutes", "0.001", "--config", str(tmp_path / "tiny.toml")]
+    code, stdout, err = run_train([*args, "--out", str(tmp_path / "run")])
+    assert code == 0, err
+    assert "of the 0.001-minute budget; 0 s left for PPO" in stdout
+    assert "warning: the warm start leaves little time for PPO" in stdout
+    assert "warm start (clone of heuristic, 2" in stdout and "no PPO update" in stdout
+    assert "no learning curve: no evaluation ran" in stdout
+
+
+# ----- what a finished run leaves -----------------------------------------------------------
+def test_only_the_last_checkpoints_and_the_best_are_kept(finished) -> None:
+    out = finished[0]
+    best = json.loads((out / "checkpoints" / "best.json").read_text())
+    kept = sorted(int(p.stem[11:]) for p in (out / "checkpoints").glob("checkpoint_*.pt"))
+    assert kept == sorted({448, 512, best["steps"]}), "checkpoints every 64 steps, 2 kept + best"
+    policies = sorted(int(p.stem[7:]) for p in (out / "checkpoints").glob("policy_*.npz"))
+    assert policies == kept
+    assert len(list((out / "pool").glob("snapshot_*.npz"))) == 3
+    assert best["steps"] % 128 == 0 and (out / "checkpoints" / best["policy"]).is_file()
+
+
+def test_every_file_has_the_umask_mode_and_no_temporary_is_left(finished) -> None:
+    out = finished[0]
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert {"policy.npz", "learning_curve.png", "learning_curve.csv", "config.json"} <= {
+        p.name for p in files
+    }
+    modes = {p.relative_to(out).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in files}
+    assert set(modes.values()) == {0o640}, modes
+    assert not [p for p in files if p.name.endswith(".tmp")]
+
+
+def test_the_curve_has_one_row_per_evaluation_and_baseline(finished) -> None:
+    rows = (finished[0] / "learning_curve.csv").read_text().splitlines()
+    assert rows[0] == "steps,minutes,against,games,win_rate,low,high"
+    assert [row.split(",")[0] for row in rows[1:]] == [
+        "128",
+        "128",
+        "256",
+        "256",
+        "384",
+        "384",
+        "512",
+        "512",
+    ]
+
+
+def test_progress_shows_one_rate_and_no_stable_baselines_warning(finished) -> None:
+    _, stdout, stderr, warned = finished
+    assert not [w for w in warned if "render_mode" in w]
+    progress = stderr.replace("\r", "\n").splitlines()
+    last = [line for line in progress if "training vaalbara_v0:" in line][-1]
+    assert last.count("/s") == 1 and "steps/s" in last and "512/512 steps" in last
+    assert "512 PPO steps (4 updates)" in stdout and "seats rotated" in stdout
+
+
+def test_a_time_budget_shows_an_eta(tmp_path: Path) -> None:
+    config = tiny_config(tmp_path)
+    args = ["vaalbara", "--minutes", "0.05", "--config", str(config), "--out", str(tmp_path / "r")]
+    code, _, err = run_train(args)
+    assert code == 0 and "ETA 00:0" in err
+
+
+@pytest.mark.parametrize("module", ["training.train", "agents.play", "benchmarks.evaluate"])
+def test_help_shows_every_default_and_no_markup(module: str) -> None:
+    parser = importlib.import_module(module).build_parser()
+    text = parser.format_help()
+    assert "``" not in text and "::" not in text
+    formatter = parser._get_formatter()
+    for action in parser._actions:
+        if action.option_strings and not action.required and action.dest != "help":
+            assert "(default" in formatter._get_help_string(action), action.dest
