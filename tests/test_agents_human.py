@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from tabletop_envs.vaalbara_v0 import Game
+from tabletop_envs.vaalbara_v1 import Game
 
 from agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from agents.play import describe_move, main

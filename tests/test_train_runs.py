@@ -95,7 +95,7 @@ def write_run_settings(out: Path, **changes) -> None:
     config = load_config("vaalbara").replace(**changes)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(
-        json.dumps({"game": "vaalbara_v0", "seed": 0, **config.to_dict()})
+        json.dumps({"game": "vaalbara_v1", "seed": 0, **config.to_dict()})
     )
 
 
@@ -223,7 +223,7 @@ def test_resume_refuses_flags_that_contradict_the_run_and_touches_nothing(
     before = snapshot(out)
     for flags, message in (
         (["vaalbara", "--players", "3"], "--players 3 (the run's is 2)"),
-        (["valiant_wars"], "game valiant_wars_v0 (the run's is vaalbara_v0)"),
+        (["valiant_wars"], "game valiant_wars_v0 (the run's is vaalbara_v1)"),
         (["vaalbara", "--config", str(other)], "sets n_envs 8 (run: 4)"),
         (["vaalbara", "--seed", "3"], "--seed 3 (the run's is 0)"),
     ):
@@ -250,7 +250,7 @@ def test_ctrl_c_saves_a_checkpoint_and_the_run_resumes_with_its_settings(
     assert code == 130 and "Traceback" not in err
     checkpoint = out / "checkpoints" / "checkpoint_388.pt"
     assert f"checkpoint saved to {checkpoint}" in err
-    assert f"resume with: tabletop-train vaalbara_v0 --resume --out {out}" in err
+    assert f"resume with: tabletop-train vaalbara_v1 --resume --out {out}" in err
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     settings = (out / "config.json").read_text()
 
@@ -347,7 +347,7 @@ def test_progress_shows_one_rate_and_no_stable_baselines_warning(finished) -> No
     _, stdout, stderr, warned = finished
     assert not [w for w in warned if "render_mode" in w]
     progress = stderr.replace("\r", "\n").splitlines()
-    last = [line for line in progress if "training vaalbara_v0:" in line][-1]
+    last = [line for line in progress if "training vaalbara_v1:" in line][-1]
     assert last.count("/s") == 1 and "steps/s" in last and "512/512 steps" in last
     assert "512 PPO steps (4 updates)" in stdout and "seats rotated" in stdout
 
