@@ -54,6 +54,8 @@ from tabletop_envs.valiant_wars.spec import (
     CODE_TYPE,
     GOLD,
     GOLD_BONUS,
+    IGNORE,
+    KEEP_OMEN,
     LAYOUT,
     LOCATION_BASE,
     MERCENARY_CAP,
@@ -68,6 +70,7 @@ from tabletop_envs.valiant_wars.spec import (
     ChampionType,
     Decision,
     Kind,
+    Terrain,
 )
 
 K = Kind
@@ -127,6 +130,7 @@ class ValiantWarsHeuristicAgent(SeededAgent):
             Decision.CHOOSE_PLAYER: self._choose_player,
             Decision.CHOOSE_CARD: self._choose_card,
             Decision.BUY: self._buy,
+            Decision.IGNORE_OMEN: self._ignore_omen,
         }[decision]
         return segment.offset + choose(view, options)
 
@@ -136,6 +140,14 @@ class ValiantWarsHeuristicAgent(SeededAgent):
             return REVEAL
         now = utility(view, 0, view["gold"][0], view["swords"][0])
         return REVEAL if expected_after_reveal(view) > now else STOP
+
+    # ----- the Saint -------------------------------------------------------------------
+    def _ignore_omen(self, view: dict[str, np.ndarray], options: list[int]) -> int:
+        """Keep the Omen's Gold while still drawing: the unused Saint ignores the next Omen
+        anyway. Ignore it now on a Haunted Location (2 Swords back), or once stopped (the
+        Gold is fixed; a Saint flipped later would no longer save the line)."""
+        haunted = bool(view["terrain"][Terrain.HAUNTED])
+        return IGNORE if haunted or view["stopped"][0] else KEEP_OMEN
 
     # ----- targeting --------------------------------------------------------------------
     def _choose_player(self, view: dict[str, np.ndarray], options: list[int]) -> int:
