@@ -259,8 +259,10 @@ def test_flipped_saint_cancels_nothing() -> None:
 
 
 # ----- purchases ------------------------------------------------------------------------------
-def _buying_game(gold: list[int], stop_steps: list[int], first: int = 0) -> ValiantWarsGame:
-    game = make_game(len(gold), first=first)
+def _buying_game(
+    gold: list[int], stop_steps: list[int], first: int = 0, **options: object
+) -> ValiantWarsGame:
+    game = make_game(len(gold), first=first, **options)
     for seat, amount in enumerate(gold):
         set_line(game, seat, [GOLD] * amount)
         game.stopped[seat], game.stop_step[seat] = 1, stop_steps[seat]
@@ -272,12 +274,12 @@ def _buying_game(gold: list[int], stop_steps: list[int], first: int = 0) -> Vali
 
 
 def test_first_to_stop_buys_first_and_ties_go_clockwise_from_first_player() -> None:
-    game = _buying_game([3, 3, 3], [2, 0, 0], first=2)
+    game = _buying_game([3, 3, 3], [3, 1, 1], first=2)
     assert game.buyers == [2, 1, 0]
 
 
 def test_one_champion_any_gold_one_free_soldier_and_market_refill() -> None:
-    game = _buying_game([6, 0], [0, 1])
+    game = _buying_game([6, 0], [1, 2], champion_limit=1)
     game.market[0] = int(Kind.FIGHTER)
     game.market[1] = int(Kind.SELLSWORD)
     game.pending_options = game._purchase_options()
@@ -297,7 +299,7 @@ def test_one_champion_any_gold_one_free_soldier_and_market_refill() -> None:
 
 
 def test_unaffordable_champions_are_masked() -> None:
-    game = _buying_game([2, 0], [0, 1])
+    game = _buying_game([2, 0], [1, 2])
     game.market[:] = [int(Kind.HERO), int(Kind.FIGHTER), int(Kind.WYRM_LORD), -1, -1]
     assert game._purchase_options() == [1, Buy.GOLD, Buy.SOLDIER, Buy.DONE]
 
@@ -574,7 +576,7 @@ def test_a_champion_flipped_after_stop_does_not_change_the_gold() -> None:
 # ----- purchase limits (ruling 1) --------------------------------------------------------------
 def test_purchase_limits_are_options() -> None:
     game = _buying_game([9, 0], [1, 2])
-    assert game.options["champion_limit"] == 1 and game.options["soldier_limit"] == 1
+    assert game.options["champion_limit"] is None and game.options["soldier_limit"] == 1
     for limits in ({"champion_limit": None, "soldier_limit": 2}, {"soldier_limit": None}):
         ValiantWarsGame(2, seed=0, **limits)
     with pytest.raises(ValueError, match="champion_limit"):
@@ -582,7 +584,7 @@ def test_purchase_limits_are_options() -> None:
 
 
 def test_unlimited_champions_and_two_soldiers() -> None:
-    game = make_game(2, champion_limit=None, soldier_limit=2)
+    game = make_game(2, soldier_limit=2)
     for seat, amount in enumerate([9, 0]):
         set_line(game, seat, [GOLD] * amount)
         game.stopped[seat], game.stop_step[seat], game.stop_gold[seat] = 1, seat + 1, amount

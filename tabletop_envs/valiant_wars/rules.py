@@ -126,7 +126,7 @@ class ValiantWarsGame(PlainState, GameCore):
             "VP needed to win; None: the rulebook's 10/9/8/8 for 2/3/4/5 players",
         ),
         "champion_limit": Option(
-            1,
+            None,
             PURCHASE_LIMITS,
             "Champions one player may buy per round; None: any number (ruling 1)",
         ),
