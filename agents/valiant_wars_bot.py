@@ -23,15 +23,22 @@ kind of card in the deck, so Mercenary reads the Gold cards, Retainer and Wing K
 Mystics, Paladin, Guard and Brigand the Rogues, Archer and Sentinel the Locations. Fixed
 bonuses are added for protection (Saint, General, Hero), for harassment (forced draws,
 flips), for copying (Dancer) and for extra cards, minus the Shaman's flip. It buys the
-Champion that adds most over spending the same Gold on Gold cards. It always takes the
-free Soldier, then buys Gold cards with what is left (they dilute the Omens and pay later).
+Champion that adds most over spending the same Gold on Gold cards, again while one still
+does (no Champion limit by default). It always takes the free Soldier, then buys Gold cards
+with what is left (they dilute the Omens and pay later).
+
+*The Saint's question.* While still drawing it keeps the Omen's Gold: the unused Saint will
+ignore the next Omen anyway, so keeping costs no safety. It lets the Saint ignore the Omen on a
+Haunted Location (2 Swords back) or once stopped (the Gold is fixed, and a Saint flipped
+later would no longer save the line).
 
 *Targeting that hurts the leader.* A forced draw on a player is worth the chance it knocks
 them OUT times what their line is worth, minus the cards it gives them. The chance is exact
 from their public deck composition, their face-up Omens and unused Saints. Everything is
 weighted up for players with more VP. When the bot may target itself (Apprentice,
-Priestess, Pyromancer), it compares the benefit to itself too. Optional effects target
-nobody when no choice helps. Flips (Assassin) take the best Champion from the strongest line
+Priestess, Pyromancer), it compares the benefit to itself too. Every choice of a player
+may target nobody; it does when no choice helps (a forced draw on a deck with no Omen left
+only gives cards). Flips (Assassin) take the best Champion from the strongest line
 of the VP leader. As the victim of a Lunar Witch or of its own Shaman, it gives up its
 least valuable card. The Dancer copies the Champion whose text is worth most now.
 
