@@ -99,12 +99,12 @@ def test_bot_targets_nobody_when_a_forced_draw_would_only_help() -> None:
     assert _act(game, 0) == LAYOUT["choose_player"].action(NOBODY), "no Omen left to draw"
 
 
-@pytest.mark.parametrize(("location", "stop", "choice"), [(0, (), KEEP_OMEN), (10, (), IGNORE)])
-def test_bot_keeps_the_omen_s_gold_unless_haunted(location: int, stop: tuple, choice: int) -> None:
+@pytest.mark.parametrize(("location", "choice"), [(0, KEEP_OMEN), (10, IGNORE)])
+def test_bot_keeps_the_omen_s_gold_unless_haunted(location: int, choice: int) -> None:
     game = make_game(
         2, {0: [OMEN, champion_code(Kind.SAINT), GOLD], 1: [GOLD] * 5}, location=location
     )
-    reveal_step(game, stop)
+    reveal_step(game)
     assert _act(game, 0) == LAYOUT["ignore_omen"].action(choice)
 
 
