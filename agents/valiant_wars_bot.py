@@ -23,15 +23,22 @@ kind of card in the deck, so Mercenary reads the Gold cards, Retainer and Wing K
 Mystics, Paladin, Guard and Brigand the Rogues, Archer and Sentinel the Locations. Fixed
 bonuses are added for protection (Saint, General, Hero), for harassment (forced draws,
 flips), for copying (Dancer) and for extra cards, minus the Shaman's flip. It buys the
-Champion that adds most over spending the same Gold on Gold cards. It always takes the
-free Soldier, then buys Gold cards with what is left (they dilute the Omens and pay later).
+Champion that adds most over spending the same Gold on Gold cards, again while one still
+does (no Champion limit by default). It always takes the free Soldier, then buys Gold cards
+with what is left (they dilute the Omens and pay later).
+
+*The Saint's question.* While still drawing it keeps the Omen's Gold: the unused Saint will
+ignore the next Omen anyway, so keeping costs no safety. It lets the Saint ignore the Omen on a
+Haunted Location (2 Swords back) or once stopped (the Gold is fixed, and a Saint flipped
+later would no longer save the line).
 
 *Targeting that hurts the leader.* A forced draw on a player is worth the chance it knocks
 them OUT times what their line is worth, minus the cards it gives them. The chance is exact
 from their public deck composition, their face-up Omens and unused Saints. Everything is
 weighted up for players with more VP. When the bot may target itself (Apprentice,
-Priestess, Pyromancer), it compares the benefit to itself too. Optional effects target
-nobody when no choice helps. Flips (Assassin) take the best Champion from the strongest line
+Priestess, Pyromancer), it compares the benefit to itself too. Every choice of a player
+may target nobody; it does when no choice helps (a forced draw on a deck with no Omen left
+only gives cards). Flips (Assassin) take the best Champion from the strongest line
 of the VP leader. As the victim of a Lunar Witch or of its own Shaman, it gives up its
 least valuable card. The Dancer copies the Champion whose text is worth most now.
 
@@ -54,6 +61,8 @@ from tabletop_envs.valiant_wars.spec import (
     CODE_TYPE,
     GOLD,
     GOLD_BONUS,
+    IGNORE,
+    KEEP_OMEN,
     LAYOUT,
     LOCATION_BASE,
     MERCENARY_CAP,
@@ -68,6 +77,7 @@ from tabletop_envs.valiant_wars.spec import (
     ChampionType,
     Decision,
     Kind,
+    Terrain,
 )
 
 K = Kind
@@ -127,6 +137,7 @@ class ValiantWarsHeuristicAgent(SeededAgent):
             Decision.CHOOSE_PLAYER: self._choose_player,
             Decision.CHOOSE_CARD: self._choose_card,
             Decision.BUY: self._buy,
+            Decision.IGNORE_OMEN: self._ignore_omen,
         }[decision]
         return segment.offset + choose(view, options)
 
@@ -136,6 +147,14 @@ class ValiantWarsHeuristicAgent(SeededAgent):
             return REVEAL
         now = utility(view, 0, view["gold"][0], view["swords"][0])
         return REVEAL if expected_after_reveal(view) > now else STOP
+
+    # ----- the Saint -------------------------------------------------------------------
+    def _ignore_omen(self, view: dict[str, np.ndarray], options: list[int]) -> int:
+        """Keep the Omen's Gold while still drawing: the unused Saint ignores the next Omen
+        anyway. Ignore it now on a Haunted Location (2 Swords back), or once stopped (the
+        Gold is fixed; a Saint flipped later would no longer save the line)."""
+        haunted = bool(view["terrain"][Terrain.HAUNTED])
+        return IGNORE if haunted or view["stopped"][0] else KEEP_OMEN
 
     # ----- targeting --------------------------------------------------------------------
     def _choose_player(self, view: dict[str, np.ndarray], options: list[int]) -> int:

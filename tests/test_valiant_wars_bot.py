@@ -11,7 +11,22 @@ from agents.heuristics import heuristic_agent
 from agents.valiant_wars_bot import ValiantWarsHeuristicAgent
 from tabletop_envs import make
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
-from tabletop_envs.valiant_wars.spec import GOLD, LAYOUT, OMEN, REVEAL, STOP, Kind, champion_code
+from tabletop_envs.valiant_wars.spec import (
+    GOLD,
+    IGNORE,
+    KEEP_OMEN,
+    LAYOUT,
+    LOCATIONS,
+    NOBODY,
+    OMEN,
+    REVEAL,
+    STOP,
+    Kind,
+    Terrain,
+    champion_code,
+)
+
+assert LOCATIONS[10].terrain == Terrain.HAUNTED
 
 
 def play(players: int, seed: int, bot_seats: set[int]) -> tuple[list[int], np.ndarray]:
@@ -66,7 +81,6 @@ def test_bot_reveals_when_no_omen_shows_and_stops_when_the_risk_is_high() -> Non
     game = make_game(2, {0: [OMEN, GOLD, GOLD, OMEN, OMEN, OMEN, OMEN], 1: [GOLD] * 6})
     reveal_step(game)
     reveal_step(game)
-    reveal_step(game)
     assert _act(game, 0) == LAYOUT["reveal_or_stop"].action(STOP), "4 of 4 cards are Omens"
 
 
@@ -76,12 +90,26 @@ def test_bot_forces_draws_on_the_player_likely_to_go_out() -> None:
         {0: [GOLD, champion_code(Kind.BRIGAND), GOLD], 1: [GOLD] * 5, 2: [OMEN, GOLD, OMEN, OMEN]},
     )
     reveal_step(game)
-    reveal_step(game)
     assert _act(game, 0) == LAYOUT["choose_player"].action(2)
 
 
+def test_bot_targets_nobody_when_a_forced_draw_would_only_help() -> None:
+    game = make_game(2, {0: [GOLD, champion_code(Kind.BRIGAND), GOLD], 1: [GOLD] * 5})
+    reveal_step(game)
+    assert _act(game, 0) == LAYOUT["choose_player"].action(NOBODY), "no Omen left to draw"
+
+
+@pytest.mark.parametrize(("location", "choice"), [(0, KEEP_OMEN), (10, IGNORE)])
+def test_bot_keeps_the_omen_s_gold_unless_haunted(location: int, choice: int) -> None:
+    game = make_game(
+        2, {0: [OMEN, champion_code(Kind.SAINT), GOLD], 1: [GOLD] * 5}, location=location
+    )
+    reveal_step(game)
+    assert _act(game, 0) == LAYOUT["ignore_omen"].action(choice)
+
+
 def test_registered_as_the_valiant_wars_heuristic() -> None:
-    assert isinstance(heuristic_agent("valiant_wars_v0", seed=1), ValiantWarsHeuristicAgent)
+    assert isinstance(heuristic_agent("valiant_wars_v1", seed=1), ValiantWarsHeuristicAgent)
 
 
 def test_bot_refuses_an_empty_mask() -> None:

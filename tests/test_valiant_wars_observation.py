@@ -10,11 +10,12 @@ from test_conformance import CONSTANT_FIELDS
 from test_valiant_wars_rules import act, assert_reference_view, make_game, reveal_step
 
 from agents.valiant_wars_bot import ValiantWarsHeuristicAgent
-from tabletop_envs import valiant_wars_v0
+from tabletop_envs import valiant_wars_v1
 from tabletop_envs.valiant_wars.observer import SCHEMA
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (
     GOLD,
+    IGNORE,
     LAYOUT,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -49,7 +50,7 @@ def test_reveal_choices_stay_hidden_until_everyone_has_chosen() -> None:
 
 def test_deck_order_is_hidden_from_its_owner() -> None:
     game = make_game(2, {0: [GOLD, OMEN, SOLDIER, C(Kind.FIGHTER)], 1: FILL})
-    other = make_game(2, {0: [C(Kind.FIGHTER), SOLDIER, OMEN, GOLD], 1: FILL})
+    other = make_game(2, {0: [GOLD, C(Kind.FIGHTER), SOLDIER, OMEN], 1: FILL})
     assert np.array_equal(game.observation(0), other.observation(0))
     assert np.array_equal(game.observation(1), other.observation(1))
 
@@ -78,7 +79,9 @@ def test_resampling_redraws_only_other_players_hidden_choices() -> None:
 def test_lines_decks_and_market_are_public_and_relative() -> None:
     game = make_game(3, {0: [C(Kind.DANCER), *FILL], 1: [C(Kind.SAINT), OMEN, *FILL], 2: FILL})
     reveal_step(game)
-    reveal_step(game)
+    assert game.decision == Decision.IGNORE_OMEN and game.decider == 1
+    assert game.view(1)["effect"][Kind.SAINT] == 1 and not game.view(2)["effect"].any()
+    act(game, "ignore_omen", IGNORE)
     view = game.view(2)
     seat0, seat1 = 1, 2  # seat 0 is player 2's left neighbour
     assert view["line_champions"][seat0, 0] == Kind.DANCER + 1
@@ -95,7 +98,6 @@ def test_lines_decks_and_market_are_public_and_relative() -> None:
 
 def test_pending_decision_context_is_shown_to_the_decider_only() -> None:
     game = make_game(3, {0: [C(Kind.BRIGAND), *FILL], 1: FILL, 2: FILL})
-    reveal_step(game)
     assert game.decision == Decision.CHOOSE_PLAYER and game.decider == 0
     mine, theirs = game.view(0), game.view(1)
     assert mine["decision"][Decision.CHOOSE_PLAYER] == 1 and mine["effect"][Kind.BRIGAND] == 1
@@ -118,7 +120,8 @@ def test_observation_decodes_back_to_the_view() -> None:
 def test_actions_are_named_in_words() -> None:
     game = make_game(3, {0: [C(Kind.BRIGAND), *FILL], 1: FILL, 2: FILL})
     assert game.action_to_str(LAYOUT["reveal_or_stop"].action(STOP)) == "STOP"
-    reveal_step(game)
+    assert "Saint ignores" in game.action_to_str(LAYOUT["ignore_omen"].action(1))
+    assert "keep the Dark Omen" in game.action_to_str(LAYOUT["ignore_omen"].action(0))
     assert game.action_to_str(LAYOUT["choose_player"].action(1)) == "target player_1"
     assert game.action_to_str(LAYOUT["choose_player"].action(5)) == "target nobody"
     assert "Gold card" in game.action_to_str(LAYOUT["buy"].action(5))
@@ -127,7 +130,7 @@ def test_actions_are_named_in_words() -> None:
 
 
 def test_env_plays_a_full_game() -> None:
-    env = valiant_wars_v0.env(num_players=3, render_mode="ansi")
+    env = valiant_wars_v1.env(num_players=3, render_mode="ansi")
     env.reset(seed=4)
     rng = np.random.default_rng(4)
     for _agent in env.agent_iter():
@@ -199,7 +202,7 @@ def test_kept_observation_sees_a_choice_that_only_turns_or_copies_a_card(
 ) -> None:
     """A Dancer's copy, or a Shaman turning a Soldier down, changes nothing else in the line."""
     game = make_game(2, {0: [*line, *FILL], 1: FILL})
-    for _ in range(3):
+    for _ in range(2):
         reveal_step(game)
     before = assert_kept_is_current(game)
     act(game, "choose_card", option)
@@ -210,12 +213,13 @@ def test_kept_observation_sees_a_choice_that_only_turns_or_copies_a_card(
 def test_heuristic_games_vary_the_fields_random_play_misses() -> None:
     """Uniform random play almost never holds the 4 Gold a Dancer costs, so a Dancer's copy
     (``line_champion_copy``) shows in about 1 random game of 4000, and a Priestess's choice
-    (``draw_amount``, seen by its decider) in 2-7% of them: the conformance suite's random
-    games miss both, and its CONSTANT_FIELDS excuse them for that reason only. The heuristic
+    (``draw_amount``, seen by its decider) in 2-7% of them, and a choice of a card
+    (``subject``) needs a bought Champion facing another: the conformance suite's random
+    games miss them, and its CONSTANT_FIELDS excuse them for that reason only. The heuristic
     bot buys and reveals them: along its games each excused field takes two values at
     least, and every seat's observation is the encoded reference view at every step."""
-    excused = sorted(field for game, field in CONSTANT_FIELDS if game == "valiant_wars_v0")
-    assert excused == ["draw_amount", "line_champion_copy"]
+    excused = sorted(field for game, field in CONSTANT_FIELDS if game == "valiant_wars_v1")
+    assert excused == ["draw_amount", "line_champion_copy", "subject"]
     seen: dict[str, set[bytes]] = {name: set() for name in excused}
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         game = ValiantWarsGame(players, seed=0)

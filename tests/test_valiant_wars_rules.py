@@ -12,6 +12,8 @@ from tabletop_envs.valiant_wars.spec import (
     CHAMPIONS,
     EMPTY,
     GOLD,
+    IGNORE,
+    KEEP_OMEN,
     LAYOUT,
     LOCATION_BASE,
     LOCATIONS,
@@ -49,8 +51,10 @@ def make_game(
     location: int = PLAIN_LOCATION,
     **options: object,
 ) -> ValiantWarsGame:
-    """A game at its first reveal step with chosen decks (listed top card first)."""
+    """A game with chosen decks (listed top card first), after the round's first card
+    (turned over by everyone at once), at its first reveal-or-STOP."""
     game = ValiantWarsGame(players, seed=0, **options)
+    game._start_round()  # the dealt first cards go back
     game.first = first
     for seat, cards in (decks or {}).items():
         game.decks[seat] = list(reversed(cards))
@@ -123,8 +127,9 @@ def player_options(game: ValiantWarsGame) -> set[int]:
 def test_setup_decks_supply_market_and_targets(players: int, target_vp: int) -> None:
     game = ValiantWarsGame(players, seed=1)
     assert game.target == target_vp
-    for deck in game.decks:
-        assert sorted(deck) == sorted([GOLD] * 5 + [OMEN] * 3 + [SOLDIER] * 2)
+    for deck, line in zip(game.decks, game.lines, strict=True):
+        assert sorted(deck + line) == sorted([GOLD] * 5 + [OMEN] * 3 + [SOLDIER] * 2)
+        assert len(line) == 1, "the round begins with everyone's first card revealed"
     assert game.supply == [
         SUPPLY_SOLDIERS - 2 * players,
         SUPPLY_GOLD - 5 * players,
@@ -155,19 +160,36 @@ def test_champion_table_totals() -> None:
 
 # ----- reveal steps and OUT -------------------------------------------------------------------
 def test_reveal_choices_are_collected_before_cards_turn_over() -> None:
-    game = make_game(3, {0: [GOLD, GOLD], 1: [SOLDIER, GOLD], 2: [GOLD, GOLD]}, first=1)
+    game = make_game(
+        3, {0: [GOLD, GOLD, GOLD], 1: [GOLD, SOLDIER, GOLD], 2: [GOLD, GOLD, GOLD]}, first=1
+    )
     assert game.choosers == [1, 2, 0]
     act(game, "reveal_or_stop", REVEAL)
     act(game, "reveal_or_stop", STOP)
-    assert game.lines == [[], [], []], "no card turns over before everyone has chosen"
+    assert game.lines == [[GOLD], [GOLD], [GOLD]], "no card turns over before all have chosen"
     act(game, "reveal_or_stop", REVEAL)
-    assert game.lines[1] == [SOLDIER] and game.lines[0] == [GOLD] and game.lines[2] == []
-    assert game.stopped == [0, 0, 1] and game.stop_step[2] == 0
+    assert game.lines[1] == [GOLD, SOLDIER] and game.lines[0] == [GOLD, GOLD]
+    assert game.lines[2] == [GOLD]
+    assert game.stopped == [0, 0, 1] and game.stop_step[2] == 1
+
+
+def test_the_round_begins_with_everyone_revealing_their_first_card() -> None:
+    """ "The Round begins by players all revealing their first card by drawing it placing
+    it in front of them. This is done at the same time by all players." STOP is offered
+    from the second card on."""
+    for seed in range(5):
+        game = ValiantWarsGame(3, seed=seed)
+        assert game.step == 1 and not any(game.stopped)
+        assert all(len(line) == 1 for line in game.lines) or any(game.tasks)
+        assert game.decision != Decision.REVEAL_OR_STOP or game.choosers == game.seat_order()
+    game = make_game(2, {0: [C(Kind.FIREBRAND), GOLD, GOLD], 1: [SOLDIER, GOLD]})
+    assert game.lines == [[C(Kind.FIREBRAND), GOLD], [SOLDIER]], "first cards resolve too"
+    assert game.decision == Decision.REVEAL_OR_STOP and game.pending_options == [REVEAL, STOP]
 
 
 def test_second_omen_is_out_with_no_gold_swords_or_purchase() -> None:
-    game = make_game(2, {0: [GOLD, OMEN, SOLDIER, OMEN, GOLD], 1: [GOLD, GOLD]})
-    for _ in range(3):
+    game = make_game(2, {0: [GOLD, OMEN, SOLDIER, OMEN, GOLD], 1: [GOLD, GOLD, GOLD]})
+    for _ in range(2):
         reveal_step(game)
     assert not game.out[0]
     assert game.gold(0) == 2 and game.swords(0) == 1
@@ -179,43 +201,72 @@ def test_second_omen_is_out_with_no_gold_swords_or_purchase() -> None:
 
 
 def test_empty_deck_forces_stop() -> None:
-    game = make_game(2, {0: [GOLD], 1: [GOLD, GOLD, GOLD]})
+    game = make_game(2, {0: [GOLD, GOLD], 1: [GOLD, GOLD, GOLD, GOLD]})
     reveal_step(game)
     assert game.choosers == [1], "player 0 is stopped without being asked"
-    assert game.stopped[0] and game.stop_step[0] == 1
+    assert game.stopped[0] and game.stop_step[0] == 2 and game.gold(0) == 2
 
 
-def test_saint_cancels_an_earlier_omen_and_it_gives_no_gold() -> None:
-    game = make_game(2, {0: [OMEN, GOLD, C(Kind.SAINT), OMEN, GOLD], 1: [GOLD] * 5})
-    for _ in range(4):
-        reveal_step(game)
-    assert not game.out[0]
-    assert game.face_up[0] == [0, 1, 1, 1]
-    assert game.gold(0) == 2, "the cancelled Omen gives no Gold; the new one does"
-
-
-def test_unused_saint_cancels_the_next_omen_before_the_out_check() -> None:
-    game = make_game(2, {0: [C(Kind.SAINT), OMEN, OMEN, OMEN], 1: [GOLD] * 5})
-    for _ in range(3):
-        reveal_step(game)
-    assert not game.out[0] and game.used[0][0] == 1
+@pytest.mark.parametrize("ignore", [True, False])
+def test_saint_revealed_beside_an_omen_lets_its_owner_ignore_it_or_not(ignore: bool) -> None:
+    """ "If you have a Dark Omen played, the Saint allows you to ignore it. This means you
+    don't get Gold from it either. Flip it facedown to indicate this." Allowed, not
+    forced: the owner chooses."""
+    game = make_game(2, {0: [OMEN, GOLD, C(Kind.SAINT), OMEN, GOLD], 1: [GOLD] * 6})
     reveal_step(game)
-    assert game.out[0], "one Saint cancels only one Omen"
+    reveal_step(game)
+    assert game.decision == Decision.IGNORE_OMEN and game.decider == 0
+    assert game.pending_options == [KEEP_OMEN, IGNORE] and game.pending == [2, 0]
+    act(game, "ignore_omen", IGNORE if ignore else KEEP_OMEN)
+    assert game.face_up[0] == [0 if ignore else 1, 1, 1]
+    assert game.gold(0) == (1 if ignore else 2), "an ignored Omen gives no Gold"
+    reveal_step(game)
+    assert not game.out[0], "kept, the Omen is ignored when the second one would put it OUT"
+    assert game.face_up[0] == ([0, 1, 1, 1] if ignore else [1, 1, 1, 0])
+    assert game.decision == Decision.REVEAL_OR_STOP, "no question: OUT is the alternative"
+
+
+def test_omen_revealed_beside_an_unused_saint_asks_its_owner() -> None:
+    game = make_game(2, {0: [C(Kind.SAINT), OMEN, OMEN, OMEN], 1: [GOLD] * 5})
+    reveal_step(game)
+    assert game.decision == Decision.IGNORE_OMEN and game.pending == [0, 1]
+    act(game, "ignore_omen", KEEP_OMEN)
+    assert game.used[0] == [0, 0] and game.gold(0) == 1
+    reveal_step(game)
+    assert not game.out[0] and game.used[0][0] == 1 and game.face_up[0] == [1, 1, 0]
+    reveal_step(game)
+    assert game.out[0], "one Saint ignores only one Omen"
+
+
+def test_a_forced_omen_beside_a_saint_asks_before_the_next_forced_card() -> None:
+    game = make_game(
+        2,
+        {0: [C(Kind.SAINT), GOLD, OMEN, GOLD, GOLD], 1: [GOLD, C(Kind.SABOTEUR), GOLD, GOLD]},
+    )
+    reveal_step(game)
+    target(game, 0)  # player 1's Saboteur: player 0 draws 2
+    assert game.lines[0] == [C(Kind.SAINT), GOLD, OMEN]
+    assert game.decision == Decision.IGNORE_OMEN and game.decider == 0
+    act(game, "ignore_omen", KEEP_OMEN)
+    assert game.lines[0] == [C(Kind.SAINT), GOLD, OMEN, GOLD], "then the second card"
 
 
 def test_flipped_saint_cancels_nothing() -> None:
     game = make_game(2)
-    set_line(game, 0, [C(Kind.SAINT), OMEN], down=(0,))
-    game._omen_revealed(0, 1)
-    assert game.face_up[0][1] == 1
+    set_line(game, 0, [C(Kind.SAINT), OMEN, OMEN], down=(0,))
+    game._omen_revealed(0, 2)
+    assert game.out[0]
 
 
 # ----- purchases ------------------------------------------------------------------------------
-def _buying_game(gold: list[int], stop_steps: list[int], first: int = 0) -> ValiantWarsGame:
-    game = make_game(len(gold), first=first)
+def _buying_game(
+    gold: list[int], stop_steps: list[int], first: int = 0, **options: object
+) -> ValiantWarsGame:
+    game = make_game(len(gold), first=first, **options)
     for seat, amount in enumerate(gold):
         set_line(game, seat, [GOLD] * amount)
         game.stopped[seat], game.stop_step[seat] = 1, stop_steps[seat]
+        game.stop_gold[seat] = amount
     game.choosers, game.decision = [], EMPTY
     game._start_buying()
     game._settle()
@@ -223,12 +274,12 @@ def _buying_game(gold: list[int], stop_steps: list[int], first: int = 0) -> Vali
 
 
 def test_first_to_stop_buys_first_and_ties_go_clockwise_from_first_player() -> None:
-    game = _buying_game([3, 3, 3], [2, 0, 0], first=2)
+    game = _buying_game([3, 3, 3], [3, 1, 1], first=2)
     assert game.buyers == [2, 1, 0]
 
 
 def test_one_champion_any_gold_one_free_soldier_and_market_refill() -> None:
-    game = _buying_game([6, 0], [0, 1])
+    game = _buying_game([6, 0], [1, 2], champion_limit=1)
     game.market[0] = int(Kind.FIGHTER)
     game.market[1] = int(Kind.SELLSWORD)
     game.pending_options = game._purchase_options()
@@ -248,7 +299,7 @@ def test_one_champion_any_gold_one_free_soldier_and_market_refill() -> None:
 
 
 def test_unaffordable_champions_are_masked() -> None:
-    game = _buying_game([2, 0], [0, 1])
+    game = _buying_game([2, 0], [1, 2])
     game.market[:] = [int(Kind.HERO), int(Kind.FIGHTER), int(Kind.WYRM_LORD), -1, -1]
     assert game._purchase_options() == [1, Buy.GOLD, Buy.SOLDIER, Buy.DONE]
 
@@ -302,7 +353,7 @@ def test_no_omen_when_the_supply_is_empty() -> None:
     game = make_game(2)
     game.supply[2] = 0
     game._score(0, next(i for i, loc in enumerate(LOCATIONS) if loc.vp == 3))
-    assert game.decks[0].count(OMEN) == 3
+    assert (game.decks[0] + game.lines[0]).count(OMEN) == 3
 
 
 @pytest.mark.parametrize(
@@ -330,6 +381,8 @@ def test_exhausted_locations_end_the_game_and_tied_leaders_share() -> None:
     game = make_game(3, reward="win")
     game.location_deck = game.location_deck[-1:]
     game.vp = [2, 2, 1]
+    for seat in range(3):
+        set_line(game, seat, [])
     _battle(game)
     assert game.is_terminal and list(game.winners()) == [0, 1]
     assert list(game.returns()) == [0.5, 0.5, -1.0]
@@ -488,3 +541,63 @@ def test_real_games_satisfy_every_invariant_at_every_step() -> None:
             assert not [*game.check_invariants()]
             game.apply(int(rng.choice(game.legal_actions())))
         assert not [*game.check_invariants()]
+
+
+# ----- Gold is fixed at STOP ---------------------------------------------------------------------
+def test_gold_is_calculated_when_stop_is_declared_and_forced_cards_add_only_swords() -> None:
+    """ "Gold is only ever calculated at the end of your turn when you have declared STOP."
+    "After you go out, you cannot be Targeted": a stopped player can still be made to
+    draw; the cards add Swords at the Battle, not Gold."""
+    game = make_game(
+        2,
+        {0: [GOLD, GOLD, GOLD, SOLDIER, GOLD], 1: [GOLD, C(Kind.SABOTEUR), GOLD, GOLD]},
+    )
+    reveal_step(game, stop=(0,))
+    assert game.stopped[0] and game.gold(0) == 1 and game.stop_gold[0] == 1
+    target(game, 0)  # player 1's Saboteur: player 0 draws Gold and Gold
+    assert game.lines[0] == [GOLD, GOLD, GOLD]
+    assert game.gold(0) == 1 and game.line_gold(0) == 3, "forced Gold after STOP adds nothing"
+    assert game.view(0)["gold"][0] == 1 and game.view(1)["gold"][1] == 1
+    reveal_step(game, stop=(1,))
+    assert game.phase == 1 and game.buyers == [0, 1] and game.gold_left == 1
+
+
+def test_a_champion_flipped_after_stop_does_not_change_the_gold() -> None:
+    game = make_game(
+        2, {0: [C(Kind.MONK), GOLD, GOLD], 1: [GOLD, GOLD, C(Kind.ASSASSIN), GOLD, GOLD]}
+    )
+    reveal_step(game, stop=(0,))
+    assert game.gold(0) == 2
+    reveal_step(game)
+    target(game, 0)  # the Assassin flips the Monk (the only choice: automatic)
+    assert game.face_up[0] == [0] and game.line_gold(0) == 0 and game.gold(0) == 2
+
+
+# ----- purchase limits (ruling 1) --------------------------------------------------------------
+def test_purchase_limits_are_options() -> None:
+    game = _buying_game([9, 0], [1, 2])
+    assert game.options["champion_limit"] is None and game.options["soldier_limit"] == 1
+    for limits in ({"champion_limit": None, "soldier_limit": 2}, {"soldier_limit": None}):
+        ValiantWarsGame(2, seed=0, **limits)
+    with pytest.raises(ValueError, match="champion_limit"):
+        ValiantWarsGame(2, seed=0, champion_limit=0)
+
+
+def test_unlimited_champions_and_two_soldiers() -> None:
+    game = make_game(2, soldier_limit=2)
+    for seat, amount in enumerate([9, 0]):
+        set_line(game, seat, [GOLD] * amount)
+        game.stopped[seat], game.stop_step[seat], game.stop_gold[seat] = 1, seat + 1, amount
+    game.choosers, game.decision = [], EMPTY
+    game._start_buying()
+    game._settle()
+    game.market[:2] = [int(Kind.FIGHTER), int(Kind.SELLSWORD)]
+    game.pending_options = game._purchase_options()
+    act(game, "buy", 0)
+    assert 1 in game.pending_options, "a second Champion"
+    act(game, "buy", 1)
+    assert game.bought_champion == 2 and game.gold_left == 9 - 2 - 1
+    act(game, "buy", Buy.SOLDIER)
+    act(game, "buy", Buy.SOLDIER)
+    assert Buy.SOLDIER not in game.pending_options and game.took_soldier == 2
+    assert game.view(0)["purchase"].tolist() == [6, 2, 2]

@@ -4,6 +4,6 @@ from tabletop_envs.core.registry import register
 from tabletop_envs.valiant_wars import observer, text
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 
-ENV = register(ValiantWarsGame, observer=observer, text=text, version=0)
+ENV = register(ValiantWarsGame, observer=observer, text=text, version=1)
 
 __all__ = ["ENV", "ValiantWarsGame"]

@@ -198,6 +198,8 @@ def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
         if subject >= 0:
             out[_AT["subject"] + (subject - player) % game.num_players] = 1.0
         out[_AT["draw_amount"]] = min(amount, SLOTS)
+    elif game.decision == Decision.IGNORE_OMEN:
+        out[_AT["effect"] + Kind.SAINT] = 1.0
     if game.phase == BUYING:
         purchase = _AT["purchase"]
         out[purchase] = min(game.gold_left, TOTAL_SCALE)
@@ -213,12 +215,14 @@ def _keep_seat(
     line, deck = game.lines[seat], game.decks[seat]
     vp, stopped, out = game.vp[seat], game.stopped[seat], game.out[seat]
     stop_step, known_top = game.stop_step[seat], game.known_top[seat]
+    stop_gold = game.stop_gold[seat]
     face_up, copies, used = game.face_up[seat], game.copies[seat], game.used[seat]
     key = (
         vp,
         stopped,
         out,
         stop_step,
+        stop_gold,
         known_top,
         revealing,
         terrain,
@@ -243,7 +247,7 @@ def _keep_seat(
     if line:
         swords, gold = game.line_totals(seat)
         values[at["swords"]] = min(swords, TOTAL_SCALE)
-        values[at["gold"]] = min(gold, TOTAL_SCALE)
+        values[at["gold"]] = min(stop_gold if stopped and not out else gold, TOTAL_SCALE)
         _keep_line(line, face_up, copies, used, values, at)
 
 
@@ -347,6 +351,8 @@ def view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
             if game.decision == Decision.CHOOSE_CARD:
                 fields["subject"][relative(game.pending[CTX_SUBJECT])] = 1
             fields["draw_amount"][0] = min(game.pending[CTX_AMOUNT], NUM_CHAMPION_CARDS)
+        if game.decision == Decision.IGNORE_OMEN:
+            fields["effect"][Kind.SAINT] = 1  # the Saint's question
         if game.decision == Decision.BUY:
             fields["purchase"][:] = [
                 min(game.gold_left, TOTAL_SCALE),
@@ -372,6 +378,8 @@ def view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
         fields["out"][row] = out
         fields["stop_step"][row] = 0 if game.stop_step[seat] == EMPTY else game.stop_step[seat] + 1
         swords, gold = _reference_totals(game, seat)
+        if stopped and not out:
+            gold = game.stop_gold[seat]  # fixed when the seat declared STOP
         fields["swords"][row] = min(swords, TOTAL_SCALE)
         fields["gold"][row] = min(gold, TOTAL_SCALE)
         _reference_line(game, seat, row, fields)

@@ -35,6 +35,8 @@ from tabletop_envs.valiant_wars.spec import (
     EMPTY,
     GOLD,
     GOLD_BONUS,
+    IGNORE,
+    KEEP_OMEN,
     LAYOUT,
     LOCATION_BASE,
     LOCATIONS,
@@ -50,10 +52,12 @@ from tabletop_envs.valiant_wars.spec import (
     NUM_KINDS,
     NUM_LOCATIONS,
     OMEN,
+    OMEN_POS,
     ORACLE_LOOK,
     OVER,
     REVEAL,
     REVEALING,
+    SAINT_POS,
     SOLDIER,
     SOLDIER_OPTION,
     STARTING_DECK,
@@ -74,8 +78,10 @@ from tabletop_envs.valiant_wars.spec import (
 )
 
 # Task-stack entries: [DRAW, player, count], [DOWN, player, line position, effect kind],
-# [ASK, player, stage, line position] (the Saboteur's second targeting, still to be posed).
-DRAW, DOWN, ASK = 0, 1, 2
+# [ASK, player, stage, line position] (the Saboteur's second targeting, still to be posed),
+# [OMEN_CHECK, player, line position] (a Dark Omen revealed in a reveal step, still to be
+# checked: Saint, then OUT).
+DRAW, DOWN, ASK, OMEN_CHECK = 0, 1, 2, 3
 # Supply piles.
 SOLDIERS_PILE, GOLD_PILE, OMENS_PILE = range(3)
 SUPPLY_TOTALS = (SUPPLY_SOLDIERS, SUPPLY_GOLD, SUPPLY_OMENS)
@@ -94,11 +100,15 @@ PLAYER_EFFECTS = frozenset(
         Kind.SABOTEUR,
     )
 )
-"""Effects that choose a player (``choose_player``)."""
-OPTIONAL_TARGET = frozenset((Kind.ASSASSIN, Kind.PYROMANCER))
-"""Effects that may target nobody ("you may")."""
+"""Effects that choose a player (``choose_player``). Each may target nobody: "Targeting is
+optional unless a card dictates that targeting must happen", and their "must" binds the
+player targeted, not the choice to target (docs/rules/valiant_wars.md, ruling 8)."""
 CARD_EFFECTS = frozenset((Kind.ASSASSIN, Kind.LUNAR_WITCH, Kind.SHAMAN, Kind.DANCER))
 """Effects that choose a card of a line (``choose_card``)."""
+
+
+PURCHASE_LIMITS = (None, *range(1, MARKET_SIZE + 1))
+"""Values of the ``champion_limit`` and ``soldier_limit`` options."""
 
 
 class ValiantWarsGame(PlainState, GameCore):
@@ -114,6 +124,16 @@ class ValiantWarsGame(PlainState, GameCore):
             None,
             (None, *range(1, MAX_TARGET_VP + 1)),
             "VP needed to win; None: the rulebook's 10/9/8/8 for 2/3/4/5 players",
+        ),
+        "champion_limit": Option(
+            None,
+            PURCHASE_LIMITS,
+            "Champions one player may buy per round; None: any number (ruling 1)",
+        ),
+        "soldier_limit": Option(
+            1,
+            PURCHASE_LIMITS,
+            "free Soldiers one player may take per round; None: any number (ruling 1)",
         ),
     }
     LAYOUT = LAYOUT
@@ -136,6 +156,7 @@ class ValiantWarsGame(PlainState, GameCore):
         "stopped": list[int],
         "out": list[int],
         "stop_step": list[int],
+        "stop_gold": list[int],
         "known_top": list[int],
         "step": int,
         "choosers": list[int],
@@ -255,7 +276,18 @@ class ValiantWarsGame(PlainState, GameCore):
         return self.line_totals(seat)[0]
 
     def gold(self, seat: int) -> int:
-        """Gold to spend after STOP: Gold cards, uncancelled Omens, Sellsword and Monk."""
+        """Gold to spend: fixed when ``seat`` declared STOP ("Gold is only ever calculated
+        at the end of your turn when you have declared STOP"), none once OUT; for a seat
+        still drawing, what STOP would fix now (:meth:`line_gold`)."""
+        if self.out[seat]:
+            return 0
+        if self.stopped[seat]:
+            return self.stop_gold[seat]
+        return self.line_totals(seat)[1]
+
+    def line_gold(self, seat: int) -> int:
+        """The Gold ``seat``'s line shows now: Gold cards, uncancelled Omens, Sellsword and
+        Monk (what STOP fixes)."""
         return self.line_totals(seat)[1]
 
     def line_totals(self, seat: int) -> tuple[int, int]:
@@ -326,6 +358,9 @@ class ValiantWarsGame(PlainState, GameCore):
         self.decision, self.decider, self.pending, self.pending_options = EMPTY, NO_SEAT, [], []
         if kind == Decision.REVEAL_OR_STOP:
             self._choose_reveal(seat, option)
+        elif kind == Decision.IGNORE_OMEN:
+            if option == IGNORE:
+                self._cancel_omen(seat, context[SAINT_POS], context[OMEN_POS])
         elif kind == Decision.CHOOSE_PLAYER:
             self._choose_player(seat, option, context)
         elif kind == Decision.CHOOSE_CARD:
@@ -360,6 +395,7 @@ class ValiantWarsGame(PlainState, GameCore):
         self.stopped = [0] * n
         self.out = [0] * n
         self.stop_step = [EMPTY] * n
+        self.stop_gold = [EMPTY] * n
         self.known_top = [0] * n
         self.step = 0
         self.choosers: list[int] = []
@@ -372,7 +408,15 @@ class ValiantWarsGame(PlainState, GameCore):
         self.took_soldier = 0
 
     def _start_step(self) -> None:
-        """Ask everyone still drawing, clockwise from the first player; or go to buying."""
+        """Ask everyone still drawing, clockwise from the first player; or go to buying.
+        The round's first step asks no one: "The Round begins by players all revealing
+        their first card", so STOP is offered from the second card on."""
+        if self.step == 0:
+            self.choosers = [seat for seat in self.seat_order() if self.decks[seat]]
+            for seat in self.choosers:
+                self.choices[seat] = REVEAL
+            self._resolve_step()
+            return
         self.choosers = []
         for seat in self.seat_order():
             if self.stopped[seat] or self.out[seat]:
@@ -387,8 +431,10 @@ class ValiantWarsGame(PlainState, GameCore):
             self._start_buying()
 
     def _stop(self, seat: int) -> None:
+        """STOP: the seat's Gold is calculated now and fixed for the round."""
         self.stopped[seat] = 1
         self.stop_step[seat] = self.step
+        self.stop_gold[seat] = self.line_gold(seat)
 
     def _choose_reveal(self, seat: int, option: int) -> None:
         self.choices[seat] = option
@@ -408,12 +454,11 @@ class ValiantWarsGame(PlainState, GameCore):
                 revealers.append(chooser)
         self.choosers, self.choices = [], [EMPTY] * self.num_players
         revealed = [(chooser, self._turn_over(chooser)) for chooser in revealers]
-        for chooser, pos in revealed:
-            if self.lines[chooser][pos] == OMEN:
-                self._omen_revealed(chooser, pos)
         for chooser, pos in reversed(revealed):
-            if not self.out[chooser]:
-                self._queue_down_effect(chooser, pos)
+            self._queue_down_effect(chooser, pos)
+        for chooser, pos in reversed(revealed):
+            if self.lines[chooser][pos] == OMEN:
+                self.tasks.append([OMEN_CHECK, chooser, pos])
         self.step += 1
 
     def _turn_over(self, seat: int) -> int:
@@ -435,12 +480,21 @@ class ValiantWarsGame(PlainState, GameCore):
 
     # ----- Dark Omens -------------------------------------------------------------------
     def _omen_revealed(self, seat: int, pos: int) -> None:
-        """An unused face-up Saint cancels the Omen; otherwise a second one is OUT."""
+        """A second face-up Omen is OUT unless an unused face-up Saint ignores it (then at
+        once: OUT would lose the whole line); a first one meeting an unused Saint asks its
+        owner whether the Saint ignores it now."""
         saint = self._unused_saint(seat)
-        if saint != EMPTY:
-            self._cancel_omen(seat, saint, pos)
-        elif self.count_face_up(seat, OMEN) >= 2:
-            self._go_out(seat)
+        if self.count_face_up(seat, OMEN) >= 2:
+            if saint != EMPTY:
+                self._cancel_omen(seat, saint, pos)
+            else:
+                self._go_out(seat)
+        elif saint != EMPTY:
+            self._ask_ignore(seat, saint, pos)
+
+    def _ask_ignore(self, seat: int, saint: int, omen: int) -> None:
+        """The Saint "allows you to ignore" the Omen: its owner chooses."""
+        self._decide(Decision.IGNORE_OMEN, seat, [KEEP_OMEN, IGNORE], [saint, omen])
 
     def _unused_saint(self, seat: int) -> int:
         for pos, code in enumerate(self.lines[seat]):
@@ -471,6 +525,9 @@ class ValiantWarsGame(PlainState, GameCore):
     def _execute(self, task: list[int]) -> None:
         if task[0] == DRAW:
             self._forced_draw(task[1], task[2])
+        elif task[0] == OMEN_CHECK:
+            if not self.out[task[1]]:
+                self._omen_revealed(task[1], task[2])
         elif task[0] == DOWN:
             self._down_effect(task[1], task[2], task[3])
         else:
@@ -484,10 +541,14 @@ class ValiantWarsGame(PlainState, GameCore):
             if self.out[seat] or not self.decks[seat]:
                 return
             pos = self._turn_over(seat)
+            left = count - drawn - 1
             if self.lines[seat][pos] == OMEN:
                 self._omen_revealed(seat, pos)
+                if self.decision != EMPTY and left:
+                    self.tasks.append([DRAW, seat, left])
+                if self.decision != EMPTY:
+                    return
                 continue
-            left = count - drawn - 1
             if self._queue_down_effect(seat, pos):
                 if left:
                     self.tasks.insert(len(self.tasks) - 1, [DRAW, seat, left])
@@ -525,17 +586,16 @@ class ValiantWarsGame(PlainState, GameCore):
         if not targets:
             return []
         n = self.num_players
-        options = [(target - seat) % n for target in targets]
-        if kind in OPTIONAL_TARGET:
-            options.append(NOBODY)
-        return options
+        return [*((target - seat) % n for target in targets), NOBODY]
 
     def _card_options(self, kind: int, subject: int, source: int) -> list[int]:
         """``choose_card`` options for effect ``kind`` in ``subject``'s line (``source``:
         the position of the card whose effect it is)."""
         if kind == Kind.SHAMAN:
+            # "If you have no other face-up Champions (or only the Hero), you must flip the
+            # Shaman": a Soldier is a choice only beside another Champion (ruling 10).
             options = self._flippable(subject, exclude=source)
-            if self.count_face_up(subject, SOLDIER):
+            if options and self.count_face_up(subject, SOLDIER):
                 options.append(SOLDIER_OPTION)
             return options
         if kind == DANCER:
@@ -637,7 +697,7 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def _purchase_options(self) -> list[int]:
         options = []
-        if not self.bought_champion:
+        if _below(self.bought_champion, self.options["champion_limit"]):
             options = [
                 slot
                 for slot, kind in enumerate(self.market)
@@ -645,7 +705,7 @@ class ValiantWarsGame(PlainState, GameCore):
             ]
         if self.gold_left >= 1 and self.supply[GOLD_PILE]:
             options.append(Buy.GOLD)
-        if not self.took_soldier and self.supply[SOLDIERS_PILE]:
+        if _below(self.took_soldier, self.options["soldier_limit"]) and self.supply[SOLDIERS_PILE]:
             options.append(Buy.SOLDIER)
         options.append(Buy.DONE)
         return [int(option) for option in options]
@@ -656,18 +716,19 @@ class ValiantWarsGame(PlainState, GameCore):
         if option == Buy.DONE:
             self.buyer += 1
             self._begin_purchase()
+            return
         elif option == Buy.GOLD:
             self.supply[GOLD_PILE] -= 1
             self.gold_left -= 1
             deck.insert(0, GOLD)
         elif option == Buy.SOLDIER:
             self.supply[SOLDIERS_PILE] -= 1
-            self.took_soldier = 1
+            self.took_soldier += 1
             deck.insert(0, SOLDIER)
         else:
             kind = self.market[option]
             self.gold_left -= CHAMPIONS[kind].cost
-            self.bought_champion = 1
+            self.bought_champion += 1
             deck.insert(0, CHAMPION_BASE + kind)
             self.market[option] = self.champion_deck.pop() if self.champion_deck else NO_CARD
 
@@ -735,7 +796,7 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def _shape_problems(self) -> Iterator[tuple[str, str]]:
         n = self.num_players
-        for name in ("vp", "stopped", "out", "stop_step", "known_top", "choices"):
+        for name in ("vp", "stopped", "out", "stop_step", "stop_gold", "known_top", "choices"):
             if len(getattr(self, name)) != n:
                 yield name, f"needs one entry per seat ({n})"
         for name in ("decks", "lines", "face_up", "copies", "used"):
@@ -780,23 +841,28 @@ class ValiantWarsGame(PlainState, GameCore):
             yield "decisions_made", f"{self.decisions_made} outside 0..{MAX_DECISIONS}"
         if not 0 <= self.step <= ALL_CARDS:
             yield "step", f"{self.step} outside 0..{ALL_CARDS}"
-        flags = {
-            "stopped": self.stopped,
-            "out": self.out,
-            "bought_champion": [self.bought_champion],
-            "took_soldier": [self.took_soldier],
-        }
+        flags = {"stopped": self.stopped, "out": self.out}
         for name, values in flags.items():
             if any(value not in (0, 1) for value in values):
                 yield name, "flags are 0 or 1"
+        limits = (("bought_champion", "champion_limit"), ("took_soldier", "soldier_limit"))
+        for name, option in limits:
+            limit = self.options[option]
+            if getattr(self, name) < 0 or (limit is not None and getattr(self, name) > limit):
+                yield name, f"outside 0..{option} ({limit})"
         for name in ("face_up", "used"):
             if any(flag not in (0, 1) for flags in getattr(self, name) for flag in flags):
                 yield name, "flags are 0 or 1"
         for seat in range(n):
             if (self.stop_step[seat] == EMPTY) != (not self.stopped[seat]):
                 yield "stop_step", f"player_{seat}: a step exactly when it has stopped"
-            elif self.stopped[seat] and not 0 <= self.stop_step[seat] <= self.step:
-                yield "stop_step", f"player_{seat} stopped at a step after the current one"
+            elif self.stopped[seat] and not 1 <= self.stop_step[seat] <= self.step:
+                yield "stop_step", f"player_{seat} stopped before its first card or after now"
+            owned = len(self.decks[seat]) + len(self.lines[seat])
+            if (self.stop_gold[seat] == EMPTY) != (not self.stopped[seat]):
+                yield "stop_gold", f"player_{seat}: Gold fixed exactly when it has stopped"
+            elif self.stopped[seat] and not 0 <= self.stop_gold[seat] <= 2 * owned:
+                yield "stop_gold", f"player_{seat}: more Gold than its cards can give"
             if not 0 <= self.known_top[seat] <= min(ORACLE_LOOK, len(self.decks[seat])):
                 yield "known_top", f"player_{seat}: outside 0..{ORACLE_LOOK} or past its deck"
             if self.choices[seat] not in (EMPTY, REVEAL, STOP):
@@ -877,7 +943,8 @@ class ValiantWarsGame(PlainState, GameCore):
             omens_down = sum(1 for pos, code in enumerate(line) if code == OMEN and not up[pos])
             if omens_down != sum(used):
                 yield "used", f"player_{seat}: one cancelled Dark Omen per used Saint"
-            if self.count_face_up(seat, OMEN) > 1:
+            unchecked = sum(1 for t in self.tasks if t[:2] == [OMEN_CHECK, seat])
+            if self.count_face_up(seat, OMEN) > 1 + unchecked:
                 yield "face_up", f"player_{seat} has two face-up Dark Omens and is not OUT"
             if self.known_top[seat] and Kind.ORACLE not in [
                 self.effect_kind(seat, pos) for pos in self.champion_positions(seat)
@@ -952,20 +1019,31 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def _task_problems(self) -> Iterator[tuple[str, str]]:
         """Forced draws and effects waiting only while a choice of an effect is pending."""
-        if self.tasks and self.decision not in (Decision.CHOOSE_PLAYER, Decision.CHOOSE_CARD):
+        if self.tasks and self.decision not in (
+            Decision.CHOOSE_PLAYER,
+            Decision.CHOOSE_CARD,
+            Decision.IGNORE_OMEN,
+        ):
             yield "tasks", "effects wait only while an effect's choice is pending"
         for task in self.tasks:
             if (
                 not task
-                or task[0] not in (DRAW, DOWN, ASK)
-                or len(task) != (3 if task[0] == DRAW else 4)
+                or task[0] not in (DRAW, DOWN, ASK, OMEN_CHECK)
+                or len(task) != (3 if task[0] in (DRAW, OMEN_CHECK) else 4)
             ):
-                yield "tasks", f"{task} is not a draw, a down effect or a Saboteur's question"
+                yield "tasks", f"{task} is not a draw, a down effect, an Omen or a question"
                 return
             seat = task[1]
             if not 0 <= seat < self.num_players:
                 yield "tasks", f"{task}: {seat} is not a seat"
                 return
+            if task[0] == OMEN_CHECK:
+                line, pos = self.lines[seat], task[2]
+                if not self.out[seat] and not (
+                    0 <= pos < len(line) and line[pos] == OMEN and self.face_up[seat][pos]
+                ):
+                    yield "tasks", f"{task}: no face-up Dark Omen there to check"
+                continue
             if task[0] == DRAW:
                 if not 1 <= task[2] <= ALL_CARDS:
                     yield "tasks", f"{task}: cannot draw {task[2]} cards"
@@ -1012,6 +1090,9 @@ class ValiantWarsGame(PlainState, GameCore):
             return
         if kind == Decision.REVEAL_OR_STOP:
             yield from self._reveal_problems(seat)
+            return
+        if kind == Decision.IGNORE_OMEN:
+            yield from self._ignore_problems(seat)
             return
         if kind == Decision.BUY:
             if self.pending:
@@ -1079,6 +1160,22 @@ class ValiantWarsGame(PlainState, GameCore):
             self.pending_options, self._card_options(effect, subject, source)
         )
 
+    def _ignore_problems(self, seat: int) -> Iterator[tuple[str, str]]:
+        """A Saint question: an unused face-up Saint and the one face-up Omen it may ignore."""
+        if len(self.pending) != 2:
+            yield "pending", "a Saint's question needs the Saint's and the Omen's positions"
+            return
+        saint, omen = self.pending
+        line, up = self.lines[seat], self.face_up[seat]
+        if not (self._effect_face_up(seat, saint, SAINT) and not self.used[seat][saint]) or not (
+            0 <= omen < len(line) and line[omen] == OMEN and up[omen]
+        ):
+            yield "pending", f"player_{seat} has no unused face-up Saint and face-up Omen there"
+        elif self.count_face_up(seat, OMEN) != 1:
+            yield "pending", "a second face-up Omen is ignored at once, not asked"
+        else:
+            yield from _options_problems(self.pending_options, [KEEP_OMEN, IGNORE])
+
     def _effect_face_up(self, seat: int, pos: int, effect: int) -> bool:
         """Whether the card at ``pos`` of ``seat``'s line is face up with effect ``effect``."""
         return self._carries(seat, pos, effect, False) and bool(self.face_up[seat][pos])
@@ -1123,6 +1220,11 @@ class ValiantWarsGame(PlainState, GameCore):
                 game.choices[seat] = int(rng.integers(2))
         game.rng = make_rng(int(rng.integers(2**63)))
         return game
+
+
+def _below(count: int, limit: int | None) -> bool:
+    """Whether a purchase limit (``None``: none) allows one more."""
+    return limit is None or count < limit
 
 
 def _options_problems(options: list[int], expected: list[int]) -> Iterator[tuple[str, str]]:
@@ -1198,11 +1300,13 @@ def _oracle(game: G, seat: int, pos: int) -> None:
 
 
 def _saint(game: G, seat: int, pos: int) -> None:
+    """Revealed beside a face-up Dark Omen (at most one, or the owner is OUT), the Saint
+    asks its owner whether to ignore it now."""
     if game.used[seat][pos]:
         return
     for omen, code in enumerate(game.lines[seat]):
         if code == OMEN and game.face_up[seat][omen]:
-            game._cancel_omen(seat, pos, omen)
+            game._ask_ignore(seat, pos, omen)
             return
 
 

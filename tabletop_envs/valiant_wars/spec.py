@@ -252,6 +252,7 @@ class Decision(IntEnum):
     CHOOSE_PLAYER = 1
     CHOOSE_CARD = 2
     BUY = 3
+    IGNORE_OMEN = 4
 
 
 NOBODY = MAX_PLAYERS
@@ -275,9 +276,16 @@ LAYOUT = ActionLayout.for_decisions(
         Decision.CHOOSE_PLAYER: MAX_PLAYERS + 1,
         Decision.CHOOSE_CARD: NUM_CHAMPION_CARDS + 1,
         Decision.BUY: MARKET_SIZE + 3,
+        Decision.IGNORE_OMEN: 2,
     },
 )
 REVEAL, STOP = 0, 1
+KEEP_OMEN, IGNORE = 0, 1
+"""``ignore_omen`` options: keep the Dark Omen face up (its Gold counts, the Saint stays
+unused), or let the Saint ignore it (flipped face down, no Gold)."""
+SAINT_POS, OMEN_POS = range(2)
+"""The context of a pending ``ignore_omen`` decision: the line positions of the Saint (or a
+Dancer copying one) and of the face-up Dark Omen it may ignore."""
 REVEALING, BUYING, OVER = 0, 1, 2
 """The phases of a round (OVER: the game has ended)."""
 EMPTY = -1
@@ -297,8 +305,11 @@ DECISIONS_PER_DOWN_EFFECT = 3
 DECISIONS_PER_ROUND = (
     (ALL_CARDS + MAX_PLAYERS)  # each reveal-or-stop reveals a card or stops a player
     + DECISIONS_PER_DOWN_EFFECT * NUM_CHAMPION_CARDS  # each Champion resolves at most once
+    + SUPPLY_OMENS  # each Dark Omen revealed asks at most one Saint question
     + SUPPLY_GOLD
-    + 3 * MAX_PLAYERS  # each buy gains a card or ends; <=1 Champion, <=1 Soldier each
+    + NUM_CHAMPION_CARDS
+    + SUPPLY_SOLDIERS
+    + MAX_PLAYERS  # each buy gains a card or ends (whatever the purchase limits)
 )
 MAX_DECISIONS = NUM_LOCATIONS * DECISIONS_PER_ROUND
 """At most one round per Location, each bounded as above."""

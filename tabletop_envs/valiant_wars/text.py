@@ -10,6 +10,7 @@ from tabletop_envs.valiant_wars.spec import (
     CHAMPIONS,
     CTX_SUBJECT,
     EMPTY,
+    IGNORE,
     LAYOUT,
     LOCATIONS,
     NO_CARD,
@@ -39,6 +40,10 @@ def describe_action(game: ValiantWarsGame, decision: Decision, option: int) -> s
     pending = game.decision == decision and game.decider != NO_SEAT
     if decision == Decision.REVEAL_OR_STOP:
         return "STOP" if option == STOP else "reveal the next card"
+    if decision == Decision.IGNORE_OMEN:
+        if option == IGNORE:
+            return "the Saint ignores the Dark Omen (flipped face down, no Gold)"
+        return "keep the Dark Omen (its Gold counts; the Saint stays unused)"
     if decision == Decision.CHOOSE_PLAYER:
         if option == NOBODY:
             return "target nobody"
