@@ -19,6 +19,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.loading import agent_factory
+from agents.search import InformationSet
 from tabletop_envs import make
 from tabletop_envs.core.env import TabletopAECEnv
 
@@ -103,7 +104,9 @@ class Table:
         decisions = 0
         while not env.game.is_terminal:
             name = env.agent_selection
-            agent = self.agents[seats[env.agent_name_mapping[name]]]
+            seat = env.agent_name_mapping[name]
+            agent = self.agents[seats[seat]]
+            agent.see(InformationSet(env.game, seat))
             env.step(agent.act(env.observe(name), name))
             decisions += 1
         game = env.game

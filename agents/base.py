@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from agents.search import InformationSet
 
 
 class Agent(ABC):
@@ -15,6 +19,10 @@ class Agent(ABC):
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; ``seed`` makes any randomness reproducible."""
+
+    def see(self, information: InformationSet) -> None:
+        """Before each move, the seat's information set (worlds consistent with its view),
+        for bots that plan on the game (search); the others ignore it."""
 
     @abstractmethod
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:

@@ -1,4 +1,10 @@
-"""Agent specs on the command line: ``random``, ``heuristic`` or a path to a trained policy.
+"""Agent specs on the command line: ``random``, ``heuristic``, a search bot or a path to a
+trained policy.
+
+Search bots (:mod:`agents.search`) are ``ismcts:ITERATIONS`` and ``pimc:WORLDS``, each
+with optional ``,ms=MILLISECONDS`` (a time cap per move), ``,rollout=random|heuristic``,
+``,c=EXPLORATION`` (ISMCTS) and ``,rollouts=N`` (PIMC rollouts per action and world), e.g.
+``ismcts:2000,ms=500,rollout=heuristic``.
 
 Trained policies are ``.npz`` files written by ``tabletop-train`` and read by
 :func:`agents.policy.load_policy` (numpy only), which checks that the file was trained for
@@ -13,6 +19,7 @@ from pathlib import Path
 from agents.base import Agent, RandomAgent
 from agents.heuristics import heuristic_agent
 from agents.policy import load_policy
+from agents.search import SEARCH_SPECS, search_factory
 
 BUILTIN_AGENTS = ("random", "heuristic")
 
@@ -20,7 +27,10 @@ AgentFactory = Callable[[int | None], Agent]
 
 
 def describe_accepted() -> str:
-    return "'random', 'heuristic', or the path of a trained policy file"
+    return (
+        "'random', 'heuristic', a search bot ('ismcts:ITERATIONS' or 'pimc:WORLDS', options "
+        "',ms=', ',rollout=random|heuristic'), or the path of a trained policy file"
+    )
 
 
 def agent_factory(spec: str, game: str, players: int | None = None) -> AgentFactory:
@@ -40,6 +50,8 @@ def agent_factory(spec: str, game: str, players: int | None = None) -> AgentFact
             return heuristic_agent(game, seed=seed)
 
         return make_heuristic
+    if spec.split(":", 1)[0] in SEARCH_SPECS:
+        return search_factory(spec, game)
     path = Path(spec)
     if not path.is_file():
         raise ValueError(f"unknown agent {spec!r} (no such file); expected {describe_accepted()}")

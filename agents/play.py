@@ -34,6 +34,7 @@ from agents.cli import (
 from agents.files import check_output_file, write_atomic
 from agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from agents.loading import agent_factory, describe_accepted
+from agents.search import InformationSet
 from tabletop_envs import GAMES, game_module, make, resolve_name
 from tabletop_envs.core.game import GameCore
 
@@ -163,6 +164,7 @@ def play_to_the_end(env: AECEnv, agents: list[Agent], human: HumanAgent, seat: i
             env.step(None)
             continue
         mover = env.unwrapped.agent_name_mapping[agent_name]
+        agents[mover].see(InformationSet(env.unwrapped.game, mover))
         action = agents[mover].act(observation, agent_name)
         if mover != seat:
             human.tell(describe_move(env.unwrapped.game, seat, action))

@@ -222,3 +222,70 @@ class PIMCAgent(SearchAgent):
                     trial._apply(action)
                     totals[action] += float(rollout(trial, self.rollout_policy, self.rng)[seat])
         return max(legal, key=lambda action: (totals[action], -action))
+
+
+SEARCH_SPECS = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
+"""Spec prefix -> search bot; the number after the colon is its budget per move."""
+_SETTINGS = {
+    "ismcts": {"ms": float, "rollout": str, "c": float},
+    "pimc": {"ms": float, "rollout": str, "rollouts": int},
+}
+_KEYWORDS = {"ms": "milliseconds", "c": "exploration", "rollouts": "rollouts"}
+
+
+def heuristic_rollout(game_name: str, seed: int | None) -> RolloutPolicy:
+    """A rollout policy playing the game's scripted bot for every seat."""
+    from agents.heuristics import heuristic_agent
+
+    bot = heuristic_agent(game_name, seed=seed)
+
+    def policy(game: GameCore, rng: np.random.Generator) -> int:
+        seat = game.current_player
+        view = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
+        return bot.act(view, f"player_{seat}")
+
+    return policy
+
+
+def parse_search_spec(spec: str) -> tuple[str, int, dict[str, object]]:
+    """``ismcts:1000,ms=500`` -> ("ismcts", 1000, {"ms": 500.0}); ValueError naming the part."""
+    kind, _, rest = spec.partition(":")
+    budget_text, *pairs = rest.split(",")
+    keys = sorted(_SETTINGS[kind])
+    accepted = f"'{kind}:N' (N a positive whole number), then ',key=value' with keys {keys}"
+    try:
+        budget = int(budget_text)
+    except ValueError:
+        raise ValueError(f"bad search bot {spec!r}: expected {accepted}") from None
+    if budget < 1:
+        raise ValueError(f"bad search bot {spec!r}: the budget must be at least 1")
+    settings: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in _SETTINGS[kind]:
+            raise ValueError(
+                f"bad search bot {spec!r}: unknown setting {key!r}; expected {accepted}"
+            )
+        try:
+            settings[key] = _SETTINGS[kind][key](value)
+        except ValueError:
+            raise ValueError(f"bad search bot {spec!r}: {key}={value!r} is not a number") from None
+    if settings.get("rollout", "random") not in ("random", "heuristic"):
+        raise ValueError(f"bad search bot {spec!r}: rollout must be 'random' or 'heuristic'")
+    return kind, budget, settings
+
+
+def search_factory(spec: str, game_name: str) -> Callable[[int | None], SearchAgent]:
+    """A checked factory ``seed -> search bot`` for ``spec`` in environment ``game_name``."""
+    kind, budget, settings = parse_search_spec(spec)
+    heuristic = settings.pop("rollout", "random") == "heuristic"
+    if heuristic:
+        heuristic_rollout(game_name, None)  # fails now if the game has no bot
+    keywords = {_KEYWORDS[key]: value for key, value in settings.items()}
+    keywords["iterations" if kind == "ismcts" else "worlds"] = budget
+
+    def make(seed: int | None) -> SearchAgent:
+        policy = heuristic_rollout(game_name, seed) if heuristic else random_rollout
+        return SEARCH_SPECS[kind](seed=seed, rollout_policy=policy, **keywords)
+
+    return make

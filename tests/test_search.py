@@ -7,7 +7,11 @@ import pytest
 from toygame.rules import HighCard
 from toygame.spec import LAYOUT, Decision
 
+from agents.arena import MatchSpec, play_games
+from agents.loading import agent_factory
 from agents.search import InformationSet, ISMCTSAgent, PIMCAgent
+from benchmarks.report import summarise
+from tabletop_envs import resolve_name
 
 STAKE_1, STAKE_2 = (LAYOUT.segment_of(Decision.STAKE).offset + option for option in (0, 1))
 BOTS = [
@@ -62,3 +66,44 @@ def test_a_bot_without_its_information_set_says_so() -> None:
         ISMCTSAgent(seed=0).act({"action_mask": game.legal_mask()}, "player_0")
     with pytest.raises(ValueError, match="at least 1 iteration"):
         ISMCTSAgent(iterations=0)
+
+
+@pytest.mark.parametrize("make_bot", BOTS)
+def test_the_move_depends_only_on_the_seats_view(make_bot) -> None:
+    """Hidden state redrawn with the same view: the same bot seed gives the same move."""
+    for card in range(10):
+        game = staking_position(card)
+        redrawn = game.resample_hidden(0, np.random.default_rng(card))
+        assert redrawn.cards[1] != game.cards[1] or redrawn.deck != game.deck
+        assert choose(make_bot(card), game) == choose(make_bot(card), redrawn)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ismcts:x", "'ismcts:N' \\(N a positive whole number\\)"),
+        ("ismcts:0", "at least 1"),
+        ("pimc:10,c=2", "unknown setting 'c'"),
+        ("ismcts:10,ms=fast", "ms='fast' is not a number"),
+        ("pimc:5,rollout=greedy", "rollout must be 'random' or 'heuristic'"),
+    ],
+)
+def test_bad_search_specs_name_the_problem(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        agent_factory(spec, "highcard_v0")
+
+
+def test_search_specs_build_configured_bots() -> None:
+    bot = agent_factory("ismcts:50,ms=200,c=1.5", "highcard_v0")(3)
+    assert isinstance(bot, ISMCTSAgent)
+    assert (bot.budget.iterations, bot.budget.milliseconds, bot.exploration) == (50, 200.0, 1.5)
+    bot = agent_factory("pimc:4,rollouts=2,rollout=heuristic", resolve_name("vaalbara"))(3)
+    assert isinstance(bot, PIMCAgent) and (bot.budget.iterations, bot.rollouts) == (4, 2)
+
+
+def test_a_search_bot_plays_a_reproducible_tournament() -> None:
+    match = MatchSpec("highcard_v0", ("ismcts:60", "random"), seed=4)
+    first, again = play_games(match, 30, workers=1), play_games(match, 30, workers=1)
+    assert [r.to_dict() for r in first] == [r.to_dict() for r in again]
+    summary = summarise(match, first, cooperative=False)
+    assert summary["agents"][0]["mean_margin"] > summary["agents"][1]["mean_margin"]

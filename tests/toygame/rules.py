@@ -92,7 +92,7 @@ class HighCard(PlainState, GameCore):
         """Other seats' cards and the deck order redrawn from the cards ``player`` can't see."""
         game = self.clone()
         others = [seat for seat in range(self.num_players) if seat != player]
-        unseen = [self.cards[seat] for seat in others] + self.deck
+        unseen = sorted([self.cards[seat] for seat in others] + self.deck)
         shuffled = [int(card) for card in rng.permutation(unseen)]
         for seat, card in zip(others, shuffled, strict=False):
             game.cards[seat] = card
