@@ -154,7 +154,7 @@ BROKEN_SAVES = {
     "a frame of the wrong size": (lambda f: f["frames"][-1].pop(), "frames[1]"),
     "a play flag out of range": (lambda f: f["frames"][-1].__setitem__(3, 2), "frames[1]"),
     "no frame": (lambda f: f.__setitem__("frames", []), "frames"),
-    "a window on a play": (lambda f: f["frames"].append([2, 3, 1]), "frames[2]"),
+    "a step-1 window on a play": (lambda f: f["frames"].append([2, 0, 1]), "frames[2]"),
     "another decision": (lambda f: f.__setitem__("decision", int(Decision.DEVASTATE)), "decision"),
     "another decider": (lambda f: f.__setitem__("decider", (f["decider"] + 1) % 3), "decision"),
     "no decision in a game that goes on": (lambda f: f.__setitem__("decision", None), "decision"),
