@@ -28,11 +28,19 @@ an exact Direct Hit on existing Defense, and avoids overshoot.
 *Devastation.* It flips the Location whose lost (small) terrain has the fewest Invaders
 still to come and which still shows elsewhere.
 
-*Spirits.* Toni: used for a Direct Hit from anywhere in the hand, or to defeat a blocker so
-that an Invader about to devastate can be placed. Brom: used when moving one Defense card
-makes a Direct Hit (or unblocks a devastating Invader). Wisp: on its own turn, brings a
-better card to the front when the frontmost card would devastate or waste. Fenna: used when
-the hand holds no Defense. The draft prefers Toni, Wisp, Brom, Fenna; no signals are sent.
+*Spirits.* Toni: used for a Direct Hit from anywhere in the hand, to defeat a blocker so
+that an Invader about to devastate can be placed, or, while a teammate's Invader is shown face
+up, to lay Defense adding up exactly to it where it may land (the placer, this same bot,
+then lands it there for a Direct Hit). Brom: used when moving one Defense card makes a Direct
+Hit (or unblocks a devastating Invader). Wisp: on its own turn, brings a better card to the
+front when the frontmost card would devastate or waste. Fenna: used when the hand holds no
+Defense. The draft prefers Toni, Wisp, Brom, Fenna.
+
+*Table talk* (``signalling=True``). At every window it says, honestly, the first of: it can
+defeat the shown Invader; it can make a Direct Hit at a Location ("I can defeat the Invader
+at Location k"); the level and terrain of its next Invader; it holds a "+". It listens to one
+message: Defense that is not a Direct Hit is not built at a Location whose Invader a teammate
+said it can defeat (that would spoil the teammate's exact finish).
 
 The bot decodes ``ValenorGame.SCHEMA.decode(observation)``, reads the action mask and uses
 the public card data (values and terrains of the printed cards): nothing else.

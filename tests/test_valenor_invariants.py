@@ -205,3 +205,29 @@ def test_the_saves_of_random_games_load_back() -> None:
             assert ValenorGame.from_json(game.to_json()).to_json() == game.to_json()
             game.apply(int(rng.choice(game.legal_actions())))
         assert ValenorGame.from_json(game.to_json()).outcome == game.outcome
+
+
+@pytest.mark.parametrize("signalling", [False, True], ids=["quiet", "signalling"])
+def test_who_is_asked_next_never_depends_on_a_hidden_card(signalling: bool) -> None:
+    """The spirit windows ask "whenever an answer could matter": the next question after any
+    answer is the same in every redraw of what the answering player cannot see, so the AEC
+    order reveals no hand (the windows after a card shown face up and after step 2 included).
+    Only a card the action itself shows face up may decide what comes next."""
+    for players in (3, 4):
+        for seed in range(4):
+            game = ValenorGame(players, seed=seed, signalling=signalling)
+            rng = np.random.default_rng(seed)
+            while not game.is_terminal:
+                action = int(rng.choice(game.legal_actions()))
+                for draw in range(2):
+                    other = game.resample_hidden(game.current_player, np.random.default_rng(draw))
+                    other.apply(action)
+                    after = game.clone()
+                    after.apply(action)
+                    if other.card_in_play() != after.card_in_play():
+                        continue  # a hidden card was played face up: public from now on
+                    assert (other.decision, other.current_player) == (
+                        after.decision,
+                        after.current_player,
+                    )
+                game.apply(action)
