@@ -28,11 +28,19 @@ an exact Direct Hit on existing Defense, and avoids overshoot.
 *Devastation.* It flips the Location whose lost (small) terrain has the fewest Invaders
 still to come and which still shows elsewhere.
 
-*Spirits.* Toni: used for a Direct Hit from anywhere in the hand, or to defeat a blocker so
-that an Invader about to devastate can be placed. Brom: used when moving one Defense card
-makes a Direct Hit (or unblocks a devastating Invader). Wisp: on its own turn, brings a
-better card to the front when the frontmost card would devastate or waste. Fenna: used when
-the hand holds no Defense. The draft prefers Toni, Wisp, Brom, Fenna; no signals are sent.
+*Spirits.* Toni: used for a Direct Hit from anywhere in the hand, to defeat a blocker so
+that an Invader about to devastate can be placed, or, while a teammate's Invader is shown face
+up, to lay Defense adding up exactly to it where it may land (the placer, this same bot,
+then lands it there for a Direct Hit). Brom: used when moving one Defense card makes a Direct
+Hit (or unblocks a devastating Invader). Wisp: on its own turn, brings a better card to the
+front when the frontmost card would devastate or waste. Fenna: used when the hand holds no
+Defense. The draft prefers Toni, Wisp, Brom, Fenna.
+
+*Table talk* (``signalling=True``). At every window it says, honestly, the first of: it can
+defeat the shown Invader; it can make a Direct Hit at a Location ("I can defeat the Invader
+at Location k"); the level and terrain of its next Invader; it holds a "+". It listens to one
+message: Defense that is not a Direct Hit is not built at a Location whose Invader a teammate
+said it can defeat (that would spoil the teammate's exact finish).
 
 The bot decodes ``ValenorGame.SCHEMA.decode(observation)``, reads the action mask and uses
 the public card data (values and terrains of the printed cards): nothing else.
@@ -51,8 +59,15 @@ from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.observer import SCHEMA
 from tabletop_envs.valenor.spec import (
     LAYOUT,
+    LEVEL_OF_VALUE,
     PASS_PLAY,
+    SAY_DEFEAT_AT,
+    SAY_INVADER,
+    SAY_NOTHING,
+    SAY_PLUS,
+    SAY_SHOWN,
     W_DEVASTATION,
+    W_FACE_UP,
     W_STEP1,
     Decision,
 )
@@ -81,6 +96,10 @@ class Table:
     """(kind, value, terrain) per hand card, front first."""
     to_come: list[int]
     """Values of the Invaders neither defeated nor on the table."""
+    shown: int = 0
+    """The value of an Invader face up in the middle, placeable, in a face-up window; else 0."""
+    claimed: frozenset[int] = frozenset()
+    """Locations whose Invader a teammate said it can defeat (table talk)."""
 
     @classmethod
     def read(cls, fields: Mapping[str, np.ndarray]) -> Table:
@@ -101,7 +120,14 @@ class Table:
         gone = {S.INVADER_VALUES[i] for i in np.flatnonzero(fields["discarded_invaders"])}
         to_come = [v for v in S.INVADER_VALUES if v not in gone and v not in invader]
         defense = [int(v) for v in fields["location_defense_sum"]]
-        return cls(terrains, invader, defense, hand, to_come)
+        shown = 0
+        if fields["window_reason"][W_FACE_UP] and fields["card_in_play_kind"][S.KIND_INVADER]:
+            shown = int(fields["card_in_play_value"])
+        said = fields["signals"][1:].argmax(axis=1)
+        claimed = frozenset(
+            int(m) - SAY_DEFEAT_AT for m in said if SAY_DEFEAT_AT <= m < SAY_DEFEAT_AT + 5
+        )
+        return cls(terrains, invader, defense, hand, to_come, shown, claimed)
 
     def placements(self, value: int, invader: list[int] | None = None) -> list[int]:
         """Legal Locations for the Invader of ``value`` (optionally on another table)."""
@@ -128,6 +154,8 @@ class Table:
         need = invader - current
         if value == need:
             return DIRECT_HIT + invader
+        if position in self.claimed:  # a teammate said it can defeat this one: leave it
+            low_penalty += 300
         if value > need:
             return DEFEAT - WASTE_COST * (value - need) - low_penalty
         remainder = need - value
@@ -146,6 +174,11 @@ class Table:
         in our own hand that may go there."""
         total = self.defense[position] + value
         score = EMPTY - total
+        if self.shown and position in self.placements(self.shown):
+            if total == self.shown:  # the shown Invader will land on it: a Direct Hit
+                return DIRECT_HIT + self.shown
+            if total > self.shown:
+                score -= WASTE_COST * (total - self.shown)
         for invader, spots in self.own_invader_spots.items():
             if position in spots:
                 if total == invader:
@@ -194,6 +227,8 @@ class ValenorHeuristicAgent(Agent):
         """Deterministic (``seed`` is accepted for the common interface); ``threshold`` is
         the least score for which an optional play is made."""
         self.threshold = threshold
+        self._planned: tuple[int, int, int] | None = None
+        """(kind, value, Location) of a Toni play readied for a shown Invader."""
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         mask = observation["action_mask"]
@@ -203,6 +238,14 @@ class ValenorHeuristicAgent(Agent):
         legal = [int(a) - segment.offset for a in np.flatnonzero(mask)]
         if not legal:
             raise ValueError(f"{agent} has no legal action for {Decision(decision).name.lower()}")
+        planned, self._planned = self._planned, None
+        if decision == Decision.PLACE and planned is not None:
+            kind, value = (
+                int(fields["card_in_play_kind"].argmax()),
+                int(fields["card_in_play_value"]),
+            )
+            if planned[:2] == (kind, value) and planned[2] in legal:
+                return segment.offset + planned[2]
         choice = self._choose(decision, fields, Table.read(fields), legal)
         return segment.offset + (choice if choice in legal else legal[0])
 
@@ -211,10 +254,10 @@ class ValenorHeuristicAgent(Agent):
     ) -> int:
         if decision == Decision.CHOOSE_SPIRIT:
             return next(s for s in DRAFT_ORDER if s in legal)
-        if decision == Decision.SIGNAL:
-            return 0
         if decision == Decision.SPIRIT_WINDOW:
-            return int(self._spirit_plan(fields, table) is not None)
+            use = int(self._spirit_plan(fields, table) is not None and 1 in legal)
+            messages = {option // 2 for option in legal}
+            return 2 * self._message(fields, table, messages) + use
         if decision == Decision.PLAY_CARD:
             return self._play(fields, table, legal)
         if decision == Decision.PLACE:
@@ -283,6 +326,9 @@ class ValenorHeuristicAgent(Agent):
         kind, value = wanted
         for card in legal:
             if card != PASS_PLAY and S.VALUE[card] == value and S.KIND[card] == kind:
+                if table.shown and kind != S.KIND_INVADER:
+                    position = table.best_defense(value, self._hand_values(table))[1]
+                    self._planned = (kind, value, position)
                 return card
         return PASS_PLAY if PASS_PLAY in legal else legal[0]
 
@@ -309,6 +355,35 @@ class ValenorHeuristicAgent(Agent):
             return (coming * (3 - min(elsewhere, 2)), -elsewhere)
 
         return min(legal, key=cost)
+
+    # ----- table talk ----------------------------------------------------------------
+    @staticmethod
+    def _message(fields: Mapping[str, np.ndarray], table: Table, allowed: set[int]) -> int:
+        """An honest message about our hand: we can defeat the shown Invader; we can make a
+        Direct Hit at a Location (said as "I can defeat the Invader at Location k"); our next
+        Invader's level and terrain; we hold a "+"; else nothing."""
+        if len(allowed) == 1:
+            return SAY_NOTHING
+        defense = table.hand_defense()
+        if table.shown and any(
+            table.defense[p] + v >= table.shown
+            for p in table.placements(table.shown)
+            for v in defense
+        ):
+            return SAY_SHOWN
+        hits = [
+            (table.invader[p], p)
+            for p in range(S.NUM_LOCATIONS)
+            if table.invader[p] and table.invader[p] - table.defense[p] in defense
+        ]
+        if hits:
+            return SAY_DEFEAT_AT + max(hits)[1]
+        for kind, value, terrain in table.hand:
+            if kind == S.KIND_INVADER:
+                return SAY_INVADER + S.NUM_TERRAINS * LEVEL_OF_VALUE[value] + terrain
+        if fields["hand_plus"].any():
+            return SAY_PLUS
+        return SAY_NOTHING
 
     # ----- spirits -------------------------------------------------------------------
     def _spirit_plan(self, fields: Mapping[str, np.ndarray], table: Table) -> str | None:

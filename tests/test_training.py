@@ -206,7 +206,7 @@ def test_train_command_rejects_bad_input(tmp_path: Path, capsys) -> None:
 
 
 def test_cooperative_training_shares_one_policy_and_reports_teams(tmp_path: Path) -> None:
-    env = SelfPlayEnv("valenor_v0", 3, random_opponent)
+    env = SelfPlayEnv("valenor_v1", 3, random_opponent)
     env.reset(seed=0)
     seats_seen = set()
     done = False

@@ -154,7 +154,7 @@ BROKEN_SAVES = {
     "a frame of the wrong size": (lambda f: f["frames"][-1].pop(), "frames[1]"),
     "a play flag out of range": (lambda f: f["frames"][-1].__setitem__(3, 2), "frames[1]"),
     "no frame": (lambda f: f.__setitem__("frames", []), "frames"),
-    "a window on a play": (lambda f: f["frames"].append([2, 3, 1]), "frames[2]"),
+    "a step-1 window on a play": (lambda f: f["frames"].append([2, 0, 1]), "frames[2]"),
     "another decision": (lambda f: f.__setitem__("decision", int(Decision.DEVASTATE)), "decision"),
     "another decider": (lambda f: f.__setitem__("decider", (f["decider"] + 1) % 3), "decision"),
     "no decision in a game that goes on": (lambda f: f.__setitem__("decision", None), "decision"),
@@ -205,3 +205,29 @@ def test_the_saves_of_random_games_load_back() -> None:
             assert ValenorGame.from_json(game.to_json()).to_json() == game.to_json()
             game.apply(int(rng.choice(game.legal_actions())))
         assert ValenorGame.from_json(game.to_json()).outcome == game.outcome
+
+
+@pytest.mark.parametrize("signalling", [False, True], ids=["quiet", "signalling"])
+def test_who_is_asked_next_never_depends_on_a_hidden_card(signalling: bool) -> None:
+    """The spirit windows ask "whenever an answer could matter": the next question after any
+    answer is the same in every redraw of what the answering player cannot see, so the AEC
+    order reveals no hand (the windows after a card shown face up and after step 2 included).
+    Only a card the action itself shows face up may decide what comes next."""
+    for players in (3, 4):
+        for seed in range(4):
+            game = ValenorGame(players, seed=seed, signalling=signalling)
+            rng = np.random.default_rng(seed)
+            while not game.is_terminal:
+                action = int(rng.choice(game.legal_actions()))
+                for draw in range(2):
+                    other = game.resample_hidden(game.current_player, np.random.default_rng(draw))
+                    other.apply(action)
+                    after = game.clone()
+                    after.apply(action)
+                    if other.card_in_play() != after.card_in_play():
+                        continue  # a hidden card was played face up: public from now on
+                    assert (other.decision, other.current_player) == (
+                        after.decision,
+                        after.current_player,
+                    )
+                game.apply(action)

@@ -85,6 +85,7 @@ def test_direct_hit_8_9_2_draws_a_support_and_the_plus_gives_an_extra_play() -> 
     assert game.decision == Decision.PLAY_CARD, "an extra play, before step 2"
     assert turn_stage(game) == 3
     act(game, "play_card", support)
+    pass_windows(game)
     assert options(game) == [L1, L2, L3, L4, L5]
     act(game, "place", L1)
     assert game.defense_at[L1] == [support]
@@ -206,6 +207,7 @@ def test_plus_cards_chain_extra_plays() -> None:
         pass_windows(game)
         assert game.decision == Decision.PLAY_CARD and turn_stage(game) == 3
         act(game, "play_card", card)
+        pass_windows(game)
         act(game, "place", L1)
     pass_windows(game)
     assert turn_stage(game) == 3
@@ -213,7 +215,9 @@ def test_plus_cards_chain_extra_plays() -> None:
     pass_windows(game)
     assert game.decision == Decision.PLAY_CARD and turn_stage(game) == 4, "then step 2"
     act(game, "play_card", dfn(12))
+    pass_windows(game)
     act(game, "place", L2)
+    pass_windows(game)
     assert game.active == RONJA, "no plus on 12: the turn ends after the draws"
     assert len(game.hands[IRINA]) == 2
 
@@ -239,6 +243,7 @@ def test_toni_plus_card_gives_no_extra_play() -> None:
     assert game.hands[IRINA] == [dfn(10), S.spirit_card(S.TONI)]
     pass_windows(game)
     act(game, "place", L3)  # step 1: Defense 10
+    pass_windows(game)
     assert game.spirit_out[IRINA], "Toni became frontmost and was laid out again"
     assert S.spirit_card(S.TONI) not in game.hands[IRINA]
     assert game.active == RONJA, "no extra play from the Defense 1 played through Toni"
@@ -304,6 +309,7 @@ def test_draw_steps_are_skipped_when_decks_are_empty() -> None:
     game.invader_deck.clear()
     pass_windows(game)
     act(game, "place", L1)
+    pass_windows(game)
     assert S.KIND[game.hands[IRINA][0]] == S.KIND_DEFENSE and len(game.hands[IRINA]) == 1
 
 
@@ -313,6 +319,7 @@ def test_a_turn_with_an_empty_hand_and_empty_decks_is_skipped() -> None:
     game.defense_deck.clear()
     pass_windows(game)
     act(game, "place", L1)
+    pass_windows(game)
     assert game.active == MATTHIAS and game.turn == 2
 
 
@@ -375,24 +382,138 @@ def test_shaped_reward_counts_the_defeated_invaders() -> None:
     assert game.returns() == pytest.approx([-1 + 6 / 216] * 3)
 
 
-def test_signalling_messages_are_masked_and_seen_by_all() -> None:
-    game = ValenorGame(3, seed=0, signalling=True)
-    game.arrange(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], invaders={L2: inv(13)})
-    assert game.decision == Decision.SIGNAL and game.decider == IRINA
-    claims = [o for o in options(game) if o >= 31]
-    assert claims == [31 + L2], "a claim needs an Invader at the Location"
-    act(game, "signal", 31 + L2)
-    assert game.action_to_str(LAYOUT["signal"].action(31 + L2)) == (
-        "claim the Invader at Location 2"
+# ----- spirit moments: "at any time ... before or after any step of a turn" ---------------
+def test_a_card_is_shown_face_up_and_the_others_may_act_before_it_is_placed() -> None:
+    """Rulebook: the active player "may first play the card face up in the middle of the play
+    area and be advised by the others before deciding where to place it", and a spirit may be
+    used "at any time ... before or after any step of a turn". Ronja readies Defense 13 with
+    Toni where Irina's shown Invader 13 will land: Irina's placement is a Direct Hit."""
+    game = game_at(
+        hands=[[inv(13), dfn(4)], [dfn(13), dfn(5)], [dfn(6)]],
+        spirits=(S.BROM, S.TONI, S.WISP),
     )
+    act(game, "spirit_window", 0)  # before step 1: Ronja passes
+    assert game.decision == Decision.SPIRIT_WINDOW and game.decider == RONJA
+    assert game.frames[-1][1] == S.W_FACE_UP and game.card_in_play() == inv(13)
     for seat in range(3):
-        relative = (IRINA - seat) % 3
-        assert game.view(seat)["signals"][relative, 31 + L2] == 1
+        assert game.view(seat)["card_in_play_value"] == 13, "face up: everyone sees it"
+    act(game, "spirit_window", 1)  # Toni, out of turn
+    act(game, "play_card", dfn(13))
+    act(game, "place", L2)
+    assert game.decision == Decision.PLACE and game.decider == IRINA
+    act(game, "place", L2)
+    assert inv(13) in game.discards and S.KIND[game.hands[IRINA][-1]] == S.KIND_SUPPORT
 
 
-def test_signalling_is_off_by_default() -> None:
-    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]])
-    assert game.decision != Decision.SIGNAL
+def test_every_play_of_a_turn_is_shown_face_up_but_a_spirits_play_is_not() -> None:
+    game = game_at(
+        hands=[[dfn(1), dfn(12), dfn(9)], [dfn(5), dfn(6)], [dfn(7)]],
+        spirits=(S.BROM, S.TONI, S.WISP),
+        defense={L5: [dfn(2)]},
+    )
+    reasons = []
+    while not (game.decision == Decision.PLACE and game.frames[-1][2] == dfn(9)):
+        if game.decision == Decision.SPIRIT_WINDOW:
+            reasons.append(game.frames[-1][1])
+            act(game, "spirit_window", 0)
+        elif game.decision == Decision.PLAY_CARD:
+            act(game, "play_card", dfn(12) if game.frames[0][3] else dfn(9))
+        else:
+            act(game, "place", L1)
+    assert reasons.count(S.W_FACE_UP) == 2 + 2 + 1, (
+        "step 1, the extra play and step 2 each shown face up: Irina (Brom) and Ronja (Toni)"
+        " asked each time, but Irina no more once her hand is empty"
+    )
+    # Toni's play (a spirit effect) goes straight to its placement
+    game = game_at(hands=[[dfn(4)], [dfn(5), dfn(6)], [dfn(7)]], spirits=(S.BROM, S.TONI, S.WISP))
+    act(game, "spirit_window", 0)
+    act(game, "spirit_window", 1)
+    act(game, "play_card", dfn(5))
+    assert game.decision == Decision.PLACE and game.decider == RONJA
+
+
+def test_spirits_may_be_used_after_step_two_before_the_draws() -> None:
+    """Rulebook: "before or after any step of a turn". After Irina's step 2 (Invader 13 to
+    L2) Ronja defeats it with Toni before Irina draws (steps 3 and 4)."""
+    game = game_at(
+        hands=[[dfn(4), inv(13)], [dfn(13), dfn(5)], [dfn(6)]],
+        spirits=(S.BROM, S.TONI, S.WISP),
+    )
+    pass_windows(game)
+    act(game, "place", L1)  # step 1
+    pass_windows(game)
+    act(game, "play_card", inv(13))  # step 2
+    pass_windows(game)
+    act(game, "place", L2)
+    assert game.decision == Decision.SPIRIT_WINDOW and game.decider == RONJA
+    assert game.frames[-1][1] == S.W_AFTER_STEP2
+    assert game.hands[IRINA] == [], "the draws come after this window"
+    act(game, "spirit_window", 1)
+    act(game, "play_card", dfn(13))
+    act(game, "place", L2)
+    assert inv(13) in game.discards
+    assert game.active == RONJA and len(game.hands[IRINA]) == 2, "then Irina drew two cards"
+
+
+def test_the_after_step_two_window_comes_when_step_two_is_passed_or_skipped() -> None:
+    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], spirits=(S.TONI, S.BROM, S.WISP))
+    act(game, "spirit_window", 0)  # before step 1 (Irina's Toni; nobody else can act)
+    assert game.decision == Decision.PLACE, "face up, but nobody can use a spirit: no window"
+    act(game, "place", L1)  # step 1; no card left: step 2 is skipped
+    assert game.decision == Decision.SPIRIT_WINDOW and game.frames[-1][1] == S.W_AFTER_STEP2
+    assert game.decider == RONJA, "Irina's hand is empty; Brom now has Defense to move"
+
+
+# ----- table talk: players "may (and should) communicate" -------------------------------
+def test_with_signalling_every_player_speaks_at_every_spirit_window() -> None:
+    game = ValenorGame(3, seed=0, signalling=True)
+    game.arrange(
+        hands=[[inv(19), dfn(4)], [dfn(5)], [dfn(6)]],
+        invaders={L2: inv(13)},
+        spirits=(S.WISP, S.TONI, S.BROM),
+    )
+    asked = []
+    while game.decision == Decision.SPIRIT_WINDOW and game.frames[-1][1] == S.W_STEP1:
+        asked.append((game.frames[-1][1], game.decider, options(game)))
+        act(game, "spirit_window", 2 * S.SAY_NOTHING)
+    assert [(reason, seat) for reason, seat, _ in asked] == [
+        (S.W_STEP1, IRINA),
+        (S.W_STEP1, RONJA),
+        (S.W_STEP1, MATTHIAS),
+    ], "Matthias (Brom, no Defense on the table) speaks though his spirit cannot act"
+    _, _, matthias = asked[2]
+    assert all(option % 2 == 0 for option in matthias), "he may talk but not use Brom"
+    assert 2 * S.SAY_SHOWN not in matthias, "no Invader is shown yet"
+    defeat_at = [o // 2 - S.SAY_DEFEAT_AT for o in matthias if S.SAY_DEFEAT_AT <= o // 2 < 8]
+    assert defeat_at == [L2], "only where an Invader stands"
+    # Invader 19 is shown face up: the others may say they can defeat it
+    game = ValenorGame(3, seed=0, signalling=True)
+    game.arrange(hands=[[inv(19), dfn(4)], [dfn(5)], [dfn(6)]], spirits=(S.WISP, S.TONI, S.BROM))
+    for _ in range(3):
+        act(game, "spirit_window", 0)
+    assert game.frames[-1][1] == S.W_FACE_UP and game.decider == IRINA
+    act(game, "spirit_window", 2 * S.SAY_PLUS)
+    assert game.decider == RONJA and 2 * S.SAY_SHOWN in options(game)
+    act(game, "spirit_window", 2 * S.SAY_SHOWN)
+    words = game.action_to_str(LAYOUT["spirit_window"].action(2 * S.SAY_SHOWN + 1))
+    assert words == 'use my Nature Spirit, say "I can defeat the shown Invader"'
+    for seat in range(3):
+        relative = (RONJA - seat) % 3
+        assert game.view(seat)["signals"][relative, S.SAY_SHOWN] == 1, "everyone hears it"
+        assert game.view(seat)["signals"][(IRINA - seat) % 3, S.SAY_PLUS] == 1
+
+
+def test_signalling_is_off_by_default_and_then_only_usable_spirits_are_asked() -> None:
+    game = game_at(hands=[[dfn(4)], [dfn(5)], [dfn(6)]], spirits=(S.TONI, S.FENNA, S.WISP))
+    assert not game.options["signalling"]
+    assert game.decision == Decision.SPIRIT_WINDOW and game.decider == IRINA
+    assert options(game) == [0, 1], "pass or use, no message"
+    act(game, "spirit_window", 0)
+    assert game.decision == Decision.SPIRIT_WINDOW and game.decider == RONJA
+    assert options(game) == [0, 1]
+    act(game, "spirit_window", 0)  # Matthias is not asked: Wisp needs two cards
+    assert game.decision == Decision.SPIRIT_WINDOW and game.frames[-1][1] == S.W_FACE_UP
+    assert game.decider == RONJA, "Irina, her hand now empty, cannot use Toni"
 
 
 def test_bad_options_and_arrangements_are_rejected() -> None:

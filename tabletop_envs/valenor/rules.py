@@ -18,7 +18,6 @@ from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.spec import (
-    CLAIM_INVADER,
     F_DRAFT,
     F_PLAY,
     F_SPIRIT,
@@ -30,9 +29,14 @@ from tabletop_envs.valenor.spec import (
     NUM_MESSAGES,
     ONGOING,
     PASS_PLAY,
+    SAY_DEFEAT_AT,
+    SAY_INVADER,
+    SAY_SHOWN,
     TURN_START,
+    W_AFTER_STEP2,
     W_DEVASTATION,
     W_EXTRA,
+    W_FACE_UP,
     W_STEP1,
     W_STEP2,
     WON,
@@ -80,14 +84,16 @@ class ValenorGame(PlainState, GameCore):
             "Location layout, pre-devastated Locations, spirits and deck changes",
         ),
         "signalling": Option(
-            False, (False, True), "each turn opens with one of the rulebook's allowed messages"
+            False,
+            (False, True),
+            "table talk: every player says one message about its hand at every spirit window",
         ),
         "shaped_reward": Option(
             False, (False, True), "a lost game returns -1 plus the share of Invaders defeated"
         ),
     }
     LAYOUT = LAYOUT
-    MAX_DECISIONS = 2500
+    MAX_DECISIONS = 3000
     STATE_FIELDS: ClassVar = {
         "hands": list[list[int]],
         "spirit_of": list[int],
@@ -244,12 +250,23 @@ class ValenorGame(PlainState, GameCore):
     def _draft_options(self) -> list[int]:
         return [s for s in self.scenario.spirits if s not in self.spirit_of]
 
-    def _signal_options(self) -> list[int]:
-        claims = [CLAIM_INVADER + i for i in range(S.NUM_LOCATIONS) if self.invader_at[i] >= 0]
-        return list(range(CLAIM_INVADER)) + claims
+    def message_options(self) -> list[int]:
+        """The messages that may be said now: those about a shown Invader or the Invader at a
+        Location only while there is one (public facts), the others always."""
+        shown = self.card_in_play()
+        messages = [S.SAY_NOTHING]
+        if shown >= 0 and S.KIND[shown] == S.KIND_INVADER:
+            messages.append(SAY_SHOWN)
+        messages.append(S.SAY_PLUS)
+        messages += [SAY_DEFEAT_AT + i for i in range(S.NUM_LOCATIONS) if self.invader_at[i] >= 0]
+        return messages + list(range(SAY_INVADER, S.NUM_MESSAGES))
 
     def _window_options(self) -> list[int]:
-        return [0, 1]
+        """``2 * message + use``: pass or use (when the spirit is usable), each with a
+        message when ``signalling`` is on (else only message 0)."""
+        uses = (0, 1) if self.can_use_spirit(self.decider) else (0,)
+        messages = self.message_options() if self.options["signalling"] else [S.SAY_NOTHING]
+        return [2 * message + use for message in messages for use in uses]
 
     def _play_options(self) -> list[int]:
         """Playable hand cards; passing is offered except for Toni's play."""
@@ -447,8 +464,6 @@ class ValenorGame(PlainState, GameCore):
             self._lose("stalled")
         elif decks_empty and not self.hands[self.active]:
             self._end_turn()
-        elif self.options["signalling"]:
-            return self._ask(Decision.SIGNAL, self.active)
         else:
             self.frames[-1] = (F_TURN, STEP1, 1, 0)
         return False
@@ -503,8 +518,13 @@ class ValenorGame(PlainState, GameCore):
         return False
 
     def _finish_optional(self, step: int) -> None:
-        """After step 1 (and its extra plays) comes step 2; after step 2, the draws."""
-        self.frames[-1] = (F_TURN, OPTIONAL, 2, 0) if step == 1 else (F_TURN, DRAW, 2, 0)
+        """After step 1 (and its extra plays) comes step 2; after step 2, a window, then the
+        draws."""
+        if step == 1:
+            self.frames[-1] = (F_TURN, OPTIONAL, 2, 0)
+        else:
+            self.frames[-1] = (F_TURN, DRAW, 2, 0)
+            self.frames.append((F_WINDOW, W_AFTER_STEP2, 0))
 
     def _end_turn(self) -> None:
         self.active = (self.active + 1) % self.num_players
@@ -516,20 +536,23 @@ class ValenorGame(PlainState, GameCore):
         while offset < self.num_players:
             seat = (self.active + offset) % self.num_players
             offset += 1
-            if self.can_use_spirit(seat):
+            if self.options["signalling"] or self.can_use_spirit(seat):
                 self.frames[-1] = (F_WINDOW, reason, offset)
                 return self._ask(Decision.SPIRIT_WINDOW, seat)
         self.frames.pop()
         return False
 
     def _step_play(self, frame: tuple[int, ...]) -> bool:
+        """A card of one's own turn is first shown face up (a window: the others may advise
+        and use their spirits), then placed; an Invader with no legal place devastates."""
         _, player, card, own_turn, windowed = frame
-        if S.KIND[card] != S.KIND_INVADER or self.placements(card):
-            return self._ask(Decision.PLACE, player)
+        placeable = S.KIND[card] != S.KIND_INVADER or bool(self.placements(card))
         if own_turn and not windowed:
             self.frames[-1] = (F_PLAY, player, card, own_turn, 1)
-            self.frames.append((F_WINDOW, W_DEVASTATION, 0))
+            self.frames.append((F_WINDOW, W_FACE_UP if placeable else W_DEVASTATION, 0))
             return False
+        if placeable:
+            return self._ask(Decision.PLACE, player)
         if self.devastation_choices(S.TERRAIN[card]):
             return self._ask(Decision.DEVASTATE, player)
         self._lose("terrain")
@@ -559,11 +582,10 @@ class ValenorGame(PlainState, GameCore):
         self.spirit_of[self.decider] = spirit
         self.spirit_out[self.decider] = True
 
-    def _on_signal(self, message: int) -> None:
-        self.signals[self.decider] = message
-        self.frames[-1] = (F_TURN, STEP1, 1, 0)
-
-    def _on_window(self, use: int) -> None:
+    def _on_window(self, option: int) -> None:
+        message, use = divmod(option, 2)
+        if self.options["signalling"]:
+            self.signals[self.decider] = message
         if use:
             player = self.decider
             self.spirit_out[player] = False
@@ -773,11 +795,11 @@ class ValenorGame(PlainState, GameCore):
             if not 0 <= reason < len(S.WINDOW_REASONS) or not 0 <= offset <= n:
                 return "window reason or seat offset out of range"
         elif kind == F_PLAY:
-            _, player, card, own_turn, windowed = frame
+            _, player, _card, own_turn, windowed = frame
             if not 0 <= player < n or own_turn not in (0, 1) or windowed not in (0, 1):
                 return "seat or flags out of range"
-            if windowed and not (own_turn and S.KIND[card] == S.KIND_INVADER):
-                return "only an Invader played on its own turn opens a devastation window"
+            if windowed and not own_turn:
+                return "only a card played on its own turn opens a face-up window"
         elif kind == F_SPIRIT:
             _, player, spirit, stage, picked = frame
             if not 0 <= player < n or spirit == -1 or spirit != self.spirit_of[player]:
@@ -796,9 +818,13 @@ class ValenorGame(PlainState, GameCore):
         kind, under = frame[0], below[0]
         if kind == F_WINDOW and under == F_TURN:
             extra_reason = W_EXTRA if below[3] else W_STEP2
-            return (below[1], frame[1]) in ((STEP1_PLAY, W_STEP1), (OPTIONAL_DECIDE, extra_reason))
+            return (below[1], frame[1]) in (
+                (STEP1_PLAY, W_STEP1),
+                (OPTIONAL_DECIDE, extra_reason),
+                (DRAW, W_AFTER_STEP2),
+            )
         if kind == F_WINDOW and under == F_PLAY:
-            return below[4] == 1 and frame[1] == W_DEVASTATION
+            return below[4] == 1 and frame[1] in (W_FACE_UP, W_DEVASTATION)
         if kind == F_PLAY and under == F_TURN:
             return below[1] == AFTER_PLAY and frame[1] == self.active and frame[3] == 1
         if kind == F_PLAY and under == F_SPIRIT:
@@ -817,21 +843,20 @@ class ValenorGame(PlainState, GameCore):
             undrafted = [seat for seat, s in enumerate(self.spirit_of) if s == -1]
             return (Decision.CHOOSE_SPIRIT, undrafted[0]) if undrafted else None
         if kind == F_TURN:
-            decks_empty = not self.invader_deck and not self.defense_deck
-            if frame[1] == TURN_START and self.options["signalling"]:
-                return None if decks_empty and not self.hands[active] else (Decision.SIGNAL, active)
             if frame[1] == OPTIONAL_DECIDE and self.has_playable(active):
                 return Decision.PLAY_CARD, active
             return None
         if kind == F_WINDOW:
             seat = (active + frame[2] - 1) % self.num_players
-            asked = frame[2] > 0 and self.can_use_spirit(seat)
+            asked = frame[2] > 0 and (self.options["signalling"] or self.can_use_spirit(seat))
             return (Decision.SPIRIT_WINDOW, seat) if asked else None
         if kind == F_PLAY:
             _, player, card, own_turn, windowed = frame
+            if own_turn and not windowed:
+                return None
             if S.KIND[card] != S.KIND_INVADER or self.placements(card):
                 return Decision.PLACE, player
-            if (own_turn and not windowed) or not self.devastation_choices(S.TERRAIN[card]):
+            if not self.devastation_choices(S.TERRAIN[card]):
                 return None
             return Decision.DEVASTATE, player
         _, player, spirit, stage, _ = frame
@@ -926,7 +951,6 @@ _TURN_STAGES = (
 )
 _OPTIONS = (
     ValenorGame._draft_options,
-    ValenorGame._signal_options,
     ValenorGame._window_options,
     ValenorGame._play_options,
     ValenorGame._place_options,
@@ -938,7 +962,6 @@ _OPTIONS = (
 """By decision kind, in the order of :class:`Decision`."""
 _HANDLERS = (
     ValenorGame._on_draft,
-    ValenorGame._on_signal,
     ValenorGame._on_window,
     ValenorGame._on_play,
     ValenorGame._on_place,

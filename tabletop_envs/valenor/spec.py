@@ -219,29 +219,39 @@ class Decision(IntEnum):
     destination) shares the PLACE segment (a Location)."""
 
     CHOOSE_SPIRIT = 0
-    SIGNAL = 1
-    SPIRIT_WINDOW = 2
-    PLAY_CARD = 3
-    PLACE = 4
-    DEVASTATE = 5
-    MOVE_DEFENSE = 6
-    MOVE_TARGET = 7
-    BRING_TO_FRONT = 8
+    SPIRIT_WINDOW = 1
+    PLAY_CARD = 2
+    PLACE = 3
+    DEVASTATE = 4
+    MOVE_DEFENSE = 5
+    MOVE_TARGET = 6
+    BRING_TO_FRONT = 7
 
 
-NUM_MESSAGES = 36
-"""Signals: 0 none; 1-15 ask for a small/medium/large Defense at a Location; 16-30 announce a
-low/medium/high Invader for a terrain; 31-35 claim the Invader at a Location."""
-ASK_DEFENSE, ANNOUNCE_INVADER, CLAIM_INVADER = 1, 16, 31
+# ----- table talk: the messages a player may say at a spirit window (with ``signalling``) ---
+SAY_NOTHING, SAY_SHOWN, SAY_PLUS, SAY_DEFEAT_AT, SAY_INVADER = 0, 1, 2, 3, 8
+NUM_MESSAGES = SAY_INVADER + 3 * NUM_TERRAINS
+"""Messages about one's own hand, none naming a value: 0 nothing to say; 1 "I can defeat the
+shown Invader" (only while an Invader is face up in the middle); 2 "I hold a +"; 3-7 "I can
+defeat the Invader at Location k" (only where one stands); 8-22 "I hold a low/medium/high
+Invader for terrain t" (8 + 5 * level + terrain). Cheap talk: never checked against the hand."""
+INVADER_LEVELS = ("low", "medium", "high")
+LEVEL_OF_VALUE = {v: 0 if v <= 11 else 1 if v <= 16 else 2 for v in INVADER_VALUES}
+"""Low 6-11, medium 12-16, high 17-21 (the words of an honest speaker)."""
 PASS_PLAY = NUM_PLAYABLE
 """The last ``play_card`` option: play no (further) card."""
+
+
+def window_option(message: int, use: bool) -> int:
+    """A ``spirit_window`` option: ``2 * message + use`` (0 pass, 1 use, without talk)."""
+    return 2 * message + int(use)
+
 
 LAYOUT = ActionLayout.for_decisions(
     Decision,
     {
         Decision.CHOOSE_SPIRIT: NUM_SPIRITS,
-        Decision.SIGNAL: NUM_MESSAGES,
-        Decision.SPIRIT_WINDOW: 2,
+        Decision.SPIRIT_WINDOW: 2 * NUM_MESSAGES,
         Decision.PLAY_CARD: NUM_PLAYABLE + 1,
         Decision.PLACE: NUM_LOCATIONS,
         Decision.DEVASTATE: NUM_LOCATIONS,
@@ -260,14 +270,23 @@ F_DRAFT, F_TURN, F_WINDOW, F_PLAY, F_SPIRIT = range(5)
 ``(F_DRAFT,)``: the spirit draft (the bottom frame until every seat has a spirit);
 ``(F_TURN, stage, step, extra)``: the active seat's turn (the bottom frame after the draft);
 ``(F_WINDOW, reason, next_offset)``: a spirit window, asking seats from the active one on;
-``(F_PLAY, player, card, own_turn, windowed)``: a card being played, face up on the table;
+``(F_PLAY, player, card, own_turn, windowed)``: a card being played, face up on the table
+(``windowed``: its face-up window was opened; only a play of one's own turn has one);
 ``(F_SPIRIT, player, spirit, stage, picked)``: a Nature Spirit's effect (``picked``: the
 Defense card Brom moves, else -1). The rules own the stages of a turn after ``TURN_START``
 and the stages of an effect."""
 TURN_START = 0
-"""A turn frame's first stage: before the signal and step 1."""
-WINDOW_REASONS = ("before step 1", "before an extra play", "before step 2", "before devastation")
-W_STEP1, W_EXTRA, W_STEP2, W_DEVASTATION = range(4)
+"""A turn frame's first stage: before step 1."""
+WINDOW_REASONS = (
+    "before step 1",
+    "before an extra play",
+    "before step 2",
+    "before devastation",
+    "a played card face up",
+    "after step 2",
+)
+W_STEP1, W_EXTRA, W_STEP2, W_DEVASTATION, W_FACE_UP, W_AFTER_STEP2 = range(6)
+"""A window's reason; ``W_DEVASTATION`` is a face-up window whose Invader cannot be placed."""
 
 # ----- outcomes ----------------------------------------------------------------------------
 ONGOING, WON, LOST = 0, 1, -1

@@ -6,14 +6,16 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.spec import (
-    ANNOUNCE_INVADER,
-    ASK_DEFENSE,
-    CLAIM_INVADER,
+    INVADER_LEVELS,
     LAYOUT,
     LOSS_REASONS,
     LOST,
     ONGOING,
     PASS_PLAY,
+    SAY_DEFEAT_AT,
+    SAY_INVADER,
+    SAY_PLUS,
+    SAY_SHOWN,
     WON,
     Decision,
 )
@@ -21,21 +23,19 @@ from tabletop_envs.valenor.spec import (
 if TYPE_CHECKING:
     from tabletop_envs.valenor.rules import ValenorGame
 
-SIZES = ("small", "medium", "large")
-LEVELS = ("low", "medium", "high")
-
 
 def message_to_str(message: int) -> str:
-    """A signal in words (the rulebook's allowed kinds of table talk)."""
+    """A message in words (table talk about one's own hand, no value named)."""
     if message == 0:
         return "no message"
-    if message < ANNOUNCE_INVADER:
-        size, position = divmod(message - ASK_DEFENSE, S.NUM_LOCATIONS)
-        return f"ask for a {SIZES[size]} Defense at Location {position + 1}"
-    if message < CLAIM_INVADER:
-        level, terrain = divmod(message - ANNOUNCE_INVADER, S.NUM_TERRAINS)
-        return f"announce a {LEVELS[level]} Invader for {S.TERRAINS[terrain]}"
-    return f"claim the Invader at Location {message - CLAIM_INVADER + 1}"
+    if message == SAY_SHOWN:
+        return '"I can defeat the shown Invader"'
+    if message == SAY_PLUS:
+        return '"I hold a +"'
+    if message < SAY_INVADER:
+        return f'"I can defeat the Invader at Location {message - SAY_DEFEAT_AT + 1}"'
+    level, terrain = divmod(message - SAY_INVADER, S.NUM_TERRAINS)
+    return f'"I hold a {INVADER_LEVELS[level]} Invader for {S.TERRAINS[terrain]}"'
 
 
 def card_label(card: int) -> str:
@@ -47,10 +47,10 @@ def action_to_str(game: ValenorGame, action: int) -> str:
     segment, option = LAYOUT.locate(action)
     if segment is LAYOUT.segment_of(Decision.CHOOSE_SPIRIT):
         return f"choose {S.SPIRITS[option].name}"
-    if segment is LAYOUT.segment_of(Decision.SIGNAL):
-        return message_to_str(option)
     if segment is LAYOUT.segment_of(Decision.SPIRIT_WINDOW):
-        return "use my Nature Spirit" if option else "pass (no spirit)"
+        message, use = divmod(option, 2)
+        words = "use my Nature Spirit" if use else "pass (no spirit)"
+        return f"{words}, say {message_to_str(message)}" if message else words
     if segment is LAYOUT.segment_of(Decision.PLAY_CARD):
         return "play no further card" if option == PASS_PLAY else f"play {card_label(option)}"
     if segment is LAYOUT.segment_of(Decision.PLACE):
@@ -141,7 +141,7 @@ def readable_view(game: ValenorGame, player: int) -> dict[str, Any]:
         "top_invader_letter": S.LETTERS[S.CARD_LETTER[invaders[-1]]] if invaders else None,
         "invaders_at_bottom": [S.card_name(c) for c in invaders[: game.known_bottom]],
         "discards": [S.card_name(c) for c in game.discards],
-        "signals": {seat: game.signals[seat] for seat in seats},
+        "signals": {seat: message_to_str(game.signals[seat]) for seat in seats},
         "outcome": {WON: "won", LOST: "lost", ONGOING: None}[game.outcome],
         "loss_reason": LOSS_REASONS.get(game.loss_reason),
     }
