@@ -45,7 +45,6 @@ from tabletop_envs.spirit_island.spec import (
     INVADER_DECK_STAGES,
     INVADER_KINDS,
     INVADER_STAGE_CARDS,
-    ISLANDS,
     KINDS,
     LANDS_PER_BOARD,
     LAYOUT,
@@ -131,7 +130,7 @@ class SpiritIslandGame(PlainState, GameCore):
     """One game of Spirit Island: 1 player (board A, River Surges in Sunlight) for now."""
 
     NAME = "spirit_island"
-    MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 1, len(ISLANDS), 1
+    MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 1, len(spec.LAYOUTS), 1
     COOPERATIVE = True
     LAYOUT = LAYOUT
     MAX_DECISIONS = 40_000
@@ -147,6 +146,16 @@ class SpiritIslandGame(PlainState, GameCore):
             "random",
             ("random", "first_game", "downward_spiral", "memory_fades"),
             "the Blight card: drawn unseen, or a named one (first_game: the teaching game's)",
+        ),
+        "boards": Option(
+            "",
+            None,
+            "the island boards by seat, one letter each (e.g. 'AB'); '' for A, B, C, D in order",
+        ),
+        "spirits": Option(
+            "",
+            None,
+            "the Spirits by seat, names separated by commas (spec.SPIRIT_KEYS); '' for the default",
         ),
         "shaped_reward": Option(
             False, (False, True), "a loss returns -1 + progress()/2 instead of -1"
@@ -273,11 +282,42 @@ class SpiritIslandGame(PlainState, GameCore):
         self.run()
 
     def restore_derived(self) -> None:
-        self.island = ISLANDS[self.num_players]
-        self.spirit_of = list(range(self.num_players))
+        self.island = spec.island_of(self.chosen_boards(self.num_players, self.options["boards"]))
+        self.spirit_of = self.chosen_spirits(self.num_players, self.options["spirits"])
+
+    @staticmethod
+    def chosen_boards(n: int, value: str) -> tuple[str, ...]:
+        """The boards by seat for option ``boards`` ("" for the default, else n letters)."""
+        if value == "":
+            return spec.BOARD_ORDER[:n]
+        boards = tuple(value.upper())
+        if len(boards) != n or len(set(boards)) != n or not set(boards) <= set(spec.BOARDS):
+            example = "".join(spec.BOARD_ORDER[:n])
+            raise ValueError(
+                f"option boards={value!r} is not accepted: give {n} different board letter(s) "
+                f"among {sorted(spec.BOARDS)}, one per seat (e.g. {example!r}), or '' for the "
+                "default"
+            )
+        return boards
+
+    @staticmethod
+    def chosen_spirits(n: int, value: str) -> list[int]:
+        """The Spirit of each seat for option ``spirits`` ("" for the default, else n names
+        separated by commas)."""
+        if value == "":
+            return [spec.DEFAULT_SPIRITS[seat] for seat in range(n)]
+        names = [name.strip().lower() for name in value.split(",")]
+        unknown = [name for name in names if name not in spec.SPIRIT_KEYS]
+        if len(names) != n or unknown or (spec.UNIQUE_SPIRITS and len(set(names)) != n):
+            raise ValueError(
+                f"option spirits={value!r} is not accepted: give {n} "
+                f"{'different ' if spec.UNIQUE_SPIRITS else ''}Spirit(s) separated by commas, "
+                f"one per seat, among {list(spec.SPIRIT_KEYS)}, or '' for the default"
+            )
+        return [spec.SPIRIT_KEYS.index(name) for name in names]
 
     def spirit(self, seat: int) -> spec.Spirit:
-        return SPIRITS[self.spirit_of[seat] % len(SPIRITS)]
+        return SPIRITS[self.spirit_of[seat]]
 
     def board_lands(self, seat: int) -> range:
         return range(LANDS_PER_BOARD * seat, LANDS_PER_BOARD * (seat + 1))

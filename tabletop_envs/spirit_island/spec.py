@@ -11,6 +11,7 @@ facts; names and effects of the Minor, Major and Fear cards here are this projec
 
 from __future__ import annotations
 
+import itertools
 from enum import IntEnum
 from typing import Any, NamedTuple
 
@@ -180,8 +181,63 @@ def load_board(name: str, data: dict[int, tuple[str, str, tuple[int, ...]]]) -> 
 
 
 BOARDS = {name: load_board(name, data) for name, data in BOARD_DATA.items()}
-BOARD_ORDER = ("A",)
-"""The boards in play by player count: seat s starts on board BOARD_ORDER[s]."""
+BOARD_ORDER = ("A", "B", "C", "D")
+"""The default boards by seat: seat s starts on board BOARD_ORDER[s] (option ``boards``)."""
+
+BOARD_EDGES: dict[str, dict[str, tuple[int, ...]]] = {
+    # The two side edges of each board's outline, each listed from the coast inland: "west"
+    # starts at coastal land 3, "east" at coastal land 1 (every board has lands 1-3 on the
+    # Ocean). The lands of an edge follow the board's own neighbours (checked below).
+    "A": {"west": (3, 4, 5, 7), "east": (1, 6, 8)},
+    "B": {"west": (3, 4, 7), "east": (1, 6, 8)},
+    "C": {"west": (3, 4, 7), "east": (1, 6, 8)},
+    "D": {"west": (3, 4, 6), "east": (1, 8)},
+}
+LAYOUTS: dict[int, tuple[tuple[int, str, int, str], ...]] = {
+    # Per player count: (position, edge, position, edge) for each pair of boards that touch.
+    # Position p is seat p's starting board. 2 boards lie side by side, coasts the same way;
+    # 3 and 4 form a ring, each board's west edge against the next one's east edge.
+    1: (),
+    2: ((0, "west", 1, "east"),),
+    3: ((0, "west", 1, "east"), (1, "west", 2, "east"), (2, "west", 0, "east")),
+    4: (
+        (0, "west", 1, "east"),
+        (1, "west", 2, "east"),
+        (2, "west", 3, "east"),
+        (3, "west", 0, "east"),
+    ),
+}
+
+
+def _check_edges() -> None:
+    for name, edges in BOARD_EDGES.items():
+        for edge, lands in edges.items():
+            if lands[0] not in (1, 3) or not all(1 <= x <= LANDS_PER_BOARD for x in lands):
+                raise BoardError(f"board {name}: edge {edge} must start at a coastal land")
+            for a, b in itertools.pairwise(lands):
+                if b - 1 not in BOARDS[name].neighbours[a - 1]:
+                    raise BoardError(f"board {name}: edge {edge} skips from {a} to {b}")
+
+
+_check_edges()
+
+
+def edge_join(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The land numbers of two edges that touch, both edges running from the coast inland:
+    each edge is split evenly among its lands, and two lands touch where their stretches
+    overlap (so the coastal ends meet, and so do the inland ends)."""
+    p, q = len(a), len(b)
+    pairs = [(i, j) for i in range(p) for j in range(q)]
+    return tuple((a[i], b[j]) for i, j in pairs if i * q < (j + 1) * p and j * p < (i + 1) * q)
+
+
+def cross_board(boards: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """The neighbours across boards for ``boards`` (seat order), as land index pairs."""
+    pairs: list[tuple[int, int]] = []
+    for pa, ea, pb, eb in LAYOUTS[len(boards)]:
+        for x, y in edge_join(BOARD_EDGES[boards[pa]][ea], BOARD_EDGES[boards[pb]][eb]):
+            pairs.append((LANDS_PER_BOARD * pa + x - 1, LANDS_PER_BOARD * pb + y - 1))
+    return tuple(pairs)
 
 
 class Island(NamedTuple):
@@ -196,7 +252,7 @@ class Island(NamedTuple):
 
 
 CROSS_BOARD: dict[tuple[str, ...], tuple[tuple[int, int], ...]] = {}
-"""Explicit neighbours across boards for each layout (land index pairs); none yet."""
+"""Overrides of :func:`cross_board` for a layout (tests only); empty in play."""
 
 
 def build_island(boards: tuple[str, ...]) -> Island:
@@ -207,7 +263,10 @@ def build_island(boards: tuple[str, ...]) -> Island:
         terrain += board.terrain
         coastal += board.coastal
         neighbours += [{LANDS_PER_BOARD * b + n for n in adj} for adj in board.neighbours]
-    for a, b in CROSS_BOARD.get(boards, ()):
+    joins = CROSS_BOARD[boards] if boards in CROSS_BOARD else cross_board(boards)
+    for a, b in joins:
+        if a // LANDS_PER_BOARD == b // LANDS_PER_BOARD:
+            raise BoardError(f"layout {boards}: a cross-board pair {a, b} lies on one board")
         neighbours[a].add(b)
         neighbours[b].add(a)
     n = len(terrain)
@@ -224,6 +283,8 @@ def build_island(boards: tuple[str, ...]) -> Island:
                         distance[start][other] = distance[start][land] + 1
                         nxt.append(other)
             frontier = nxt
+    if any(far in row for row in distance):
+        raise BoardError(f"layout {boards}: some lands cannot be reached")
     return Island(
         boards,
         tuple(terrain),
@@ -233,13 +294,22 @@ def build_island(boards: tuple[str, ...]) -> Island:
     )
 
 
-ISLANDS = {
-    players: build_island(BOARD_ORDER[:players]) for players in range(1, len(BOARD_ORDER) + 1)
-}
+ISLANDS: dict[tuple[str, ...], Island] = {}
+"""Islands built so far, by their boards in seat order."""
 
 
-def land_name(land: int) -> str:
-    return f"{BOARD_ORDER[land // LANDS_PER_BOARD]}{land % LANDS_PER_BOARD + 1}"
+def island_of(boards: tuple[str, ...]) -> Island:
+    if boards not in ISLANDS:
+        ISLANDS[boards] = build_island(boards)
+    return ISLANDS[boards]
+
+
+for _players in range(1, MAX_PLAYERS + 1):
+    island_of(BOARD_ORDER[:_players])
+
+
+def land_name(land: int, boards: tuple[str, ...] = BOARD_ORDER) -> str:
+    return f"{boards[land // LANDS_PER_BOARD]}{land % LANDS_PER_BOARD + 1}"
 
 
 # ----- Invader cards ----------------------------------------------------------------------
@@ -705,6 +775,13 @@ SPIRIT_DATA = {
         "wetland_sacred": True,
     },
 }
+
+SPIRIT_KEYS = ("river",)
+"""Option names of the Spirits, in the order of SPIRIT_DATA (the observation's index)."""
+DEFAULT_SPIRITS = (0, 0, 0, 0)
+"""The Spirit of each seat by default."""
+UNIQUE_SPIRITS = False
+"""Whether two seats may not play the same Spirit (once there are enough Spirits)."""
 
 # ----- building the card tables -------------------------------------------------------------
 POWERS: list[Power] = []
