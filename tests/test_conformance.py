@@ -297,7 +297,6 @@ CONSTANT_FIELDS: dict[tuple[str, str], str] = {
     ("valiant_wars_v0", "line_champion_copy"): "rare, not dead: a Dancer's copy needs a "
     "4-Gold Dancer bought and revealed after another Champion, about 1 random game of 4000; "
     "it varies in the heuristic-bot games of test_valiant_wars_observation.py",
-    ("spirit_island_v0", "spirit"): "one Spirit (River) until the content issue adds the others",
     ("spirit_island_v0", "defend"): "only 3 of 27 Power cards and 2 Fear cards Defend, which "
     "these few random games may not play; tests/test_spirit_island_env.py shows it varying",
 }

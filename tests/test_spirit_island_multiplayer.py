@@ -18,7 +18,8 @@ def test_two_boards_join_symmetrically_and_set_up_both_spirits() -> None:
     assert island.distance[0][8 + 7] < 99  # every land reachable
     game = SpiritIslandGame(2, seed=0)
     assert game.fear_pool == 8 and game.blight_pool == 5  # 4 per player; 2 per player + 1
-    assert game.presence[0][4] == 1 and game.presence[1][8 + 5] == 1  # highest Wetlands
+    assert game.presence[0][4] == 1  # River: the highest Wetland, A5
+    assert game.presence[1][8 + 4] == 2  # Lightning: 2 in the highest Sands, B5
     assert game.owner(8 + 2) == 1 and spec.land_name(8 + 2) == "B3"
     assert game.action_to_str(0) and spec.land_name(8 + 2, ("A", "C")) == "C3"
 
@@ -83,7 +84,7 @@ def test_the_rulebooks_fast_power_example_with_two_players() -> None:
     game.pieces[a7][spec.EXPLORER] = 1
     game.pieces[a8][spec.DAHAN] = 1
     game.presence[0][a8] += 1  # beside the setup Presence in A5
-    assert game.presence[1][8 + 5] == 1  # B6, joined to A4 and A5
+    game.presence[1][8 + 5] += 1  # B6, joined to A4 and A5
     game.energy_track = [1, 1]
     for seat, card in ((0, beckon), (1, call)):
         game.minor_deck.remove(card)

@@ -359,6 +359,7 @@ LAND_CONDITIONS = {
     "cities": 1,
     "buildings": 1,  # at least n Towns and Cities together
     "terrain": -1,  # one of the terrains listed
+    "dahan_outnumber": 0,  # Invaders there, and more Dahan than Invaders
 }
 OTHER_CONDITIONS = {"elements": -1, "target_self": 0, "target_other": 0, "terror": 1}
 ACTIONS = ("ravage", "build", "explore")
@@ -389,6 +390,10 @@ OPS: dict[str, tuple[str, ...]] = {
     "destroy_presence": ("n",),  # the Spirit destroys n of its Presence (its choice of land)
     "gather_presence": ("n",),  # the Spirit moves up to n of its Presence in from neighbours
     "forget": (),  # the Spirit forgets a Power card
+    "hasten": ("n",),  # the target Spirit may use n more Slow Powers as Fast this turn
+    "repeat": ("n",),  # the target Spirit may repeat 1 Power card costing n or less this turn
+    "spare_dahan": (),  # Ravaging Invaders deal no Damage to the land's Dahan this turn
+    "own_land": ("filter", "ops"),  # the target Spirit picks a land with its Presence
 }
 
 Op = tuple[Any, ...]
@@ -603,11 +608,16 @@ class Spirit(NamedTuple):
     growth: tuple[tuple[tuple[str, int], ...], ...]
     """Growth groups: (action, amount; for presence the range)."""
     setup: tuple[tuple[int, int], ...]
-    """(terrain, count): Presence in the highest-numbered land of that terrain."""
+    """(terrain, count): Presence in the highest-numbered land of that terrain; a terrain of
+    -n means land n of the starting board."""
     uniques: tuple[int, ...]
     innates: tuple[Power, ...]
     wetland_sacred: bool
     """River's special rule: its Presence in Wetlands counts as Sacred Sites."""
+    special: str = ""
+    """Another special rule: "swift" (Lightning: 1 Slow Power as Fast per Air it has),
+    "vitality" (Vital Strength: Defend 3 in its Sacred Sites), "shadows" (Shadows: may pay 1
+    Energy to target any land with Dahan, whatever the range)."""
 
 
 RECLAIM_ONE = -1
@@ -670,6 +680,169 @@ RIVER_INNATE = {
             (("damage", 2), ("push", ("explorer", "town"), 3, True)),
         ),
         ({"sun": 3, "water": 4, "earth": 1}, True, (("damage_each", 2),)),
+    ),
+}
+
+LIGHTNING_UNIQUES = (
+    {
+        "name": "Harbingers of the Lightning",
+        "cost": 0,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("fire", "air"),
+        "effect": (("push", "dahan", 2, True), ("if", ("buildings", 1), (("fear", 1),))),
+    },
+    {
+        "name": "Lightning's Boon",
+        "cost": 1,
+        "speed": "fast",
+        "target": "spirit",
+        "elements": ("fire", "air"),
+        "effect": (("hasten", 2),),
+    },
+    {
+        "name": "Raging Storm",
+        "cost": 3,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("fire", "air", "water"),
+        "effect": (("damage_each", 1),),
+    },
+    {
+        "name": "Shatter Homesteads",
+        "cost": 2,
+        "speed": "slow",
+        "range": ("sacred", 2),
+        "target": (),
+        "elements": ("fire", "air"),
+        "effect": (("fear", 1), ("destroy", "town", 1)),
+    },
+)
+LIGHTNING_INNATE = {
+    "name": "Thundering Destruction",
+    "speed": "slow",
+    "range": 1,
+    "target": (),
+    "elements": (),
+    "tiers": (
+        ({"fire": 3, "air": 2}, False, (("destroy", "town", 1),)),
+        ({"fire": 4, "air": 3}, True, (("destroy", ("town", "city"), 1),)),
+        ({"fire": 5, "air": 4, "water": 1}, False, (("destroy", ("town", "city"), 1),)),
+        ({"fire": 5, "air": 5, "water": 2}, False, (("destroy", ("town", "city"), 1),)),
+    ),
+}
+EARTH_UNIQUES = (
+    {
+        "name": "Guard the Healing Land",
+        "cost": 3,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("water", "earth", "plant"),
+        "effect": (("remove_blight", 1), ("defend", 4)),
+    },
+    {
+        "name": "A Year of Perfect Stillness",
+        "cost": 3,
+        "speed": "fast",
+        "range": 1,
+        "target": (),
+        "elements": ("sun", "earth"),
+        "effect": (("skip", "ravage"), ("skip", "build"), ("skip", "explore")),
+    },
+    {
+        "name": "Rituals of Destruction",
+        "cost": 3,
+        "speed": "slow",
+        "range": ("sacred", 1),
+        "target": (("dahan", 1),),
+        "elements": ("sun", "moon", "fire", "earth", "plant"),
+        "effect": (("damage", 2), ("if", ("dahan", 3), (("damage", 3), ("fear", 2)))),
+    },
+    {
+        "name": "Draw of the Fruitful Earth",
+        "cost": 1,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("earth", "plant", "animal"),
+        "effect": (("gather", "explorer", 2, True), ("gather", "dahan", 2, True)),
+    },
+)
+EARTH_INNATE = {
+    "name": "Gift of Strength",
+    "speed": "fast",
+    "target": "spirit",
+    "elements": (),
+    "tiers": (
+        ({"sun": 1, "earth": 2, "plant": 2}, False, (("repeat", 1),)),
+        ({"sun": 2, "earth": 3, "plant": 2}, True, (("repeat", 3),)),
+        ({"sun": 2, "earth": 4, "plant": 3}, True, (("repeat", 6),)),
+    ),
+}
+SHADOWS_UNIQUES = (
+    {
+        "name": "Mantle of Dread",
+        "cost": 1,
+        "speed": "slow",
+        "target": "spirit",
+        "elements": ("moon", "fire", "air"),
+        "effect": (
+            ("fear", 2),
+            (
+                "own_land",
+                (("invaders",),),
+                (("push", "explorer", 1, True), ("push", "town", 1, True)),
+            ),
+        ),
+    },
+    {
+        "name": "Favors Called Due",
+        "cost": 1,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("moon", "air", "animal"),
+        "effect": (("gather", "dahan", 4, True), ("if", ("dahan_outnumber",), (("fear", 3),))),
+    },
+    {
+        "name": "Crops Wither and Fade",
+        "cost": 1,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("moon", "fire", "plant"),
+        "effect": (
+            ("fear", 2),
+            (
+                "choose",
+                (("if", ("towns", 1), (("remove", "town", 1), ("add", "explorer", 1))),),
+                (("if", ("cities", 1), (("remove", "city", 1), ("add", "town", 1))),),
+            ),
+        ),
+    },
+    {
+        "name": "Concealing Shadows",
+        "cost": 0,
+        "speed": "fast",
+        "range": 0,
+        "target": (),
+        "elements": ("moon", "air"),
+        "effect": (("fear", 1), ("spare_dahan",)),
+    },
+)
+SHADOWS_INNATE = {
+    "name": "Darkness Swallows the Unwary",
+    "speed": "fast",
+    "range": 1,
+    "target": (),
+    "elements": (),
+    "tiers": (
+        ({"moon": 2, "fire": 1}, False, (("gather", "explorer", 1, True),)),
+        ({"moon": 3, "fire": 2}, False, (("destroy", "explorer", 2), ("fear", 1))),
+        ({"moon": 4, "fire": 3, "air": 2}, False, (("damage", 3),)),
     ),
 }
 
@@ -774,13 +947,56 @@ SPIRIT_DATA = {
         "innates": (RIVER_INNATE,),
         "wetland_sacred": True,
     },
+    "Lightning's Swift Strike": {
+        "energy_track": (1, 1, 2, 2, 3, 4, 4, 5),
+        "card_track": (2, 3, 4, 5, 6),
+        "growth": (
+            (("reclaim_all", 0), ("gain_card", 0), ("energy", 1)),
+            (("presence", 2), ("presence", 0)),
+            (("presence", 1), ("energy", 3)),
+        ),
+        "setup": ((S, 2),),
+        "uniques": LIGHTNING_UNIQUES,
+        "innates": (LIGHTNING_INNATE,),
+        "wetland_sacred": False,
+        "special": "swift",
+    },
+    "Vital Strength of the Earth": {
+        "energy_track": (2, 3, 4, 6, 7, 8),
+        "card_track": (1, 1, 2, 2, 3, 4),
+        "growth": (
+            (("reclaim_all", 0), ("presence", 2)),
+            (("gain_card", 0), ("presence", 0)),
+            (("presence", 1), ("energy", 2)),
+        ),
+        "setup": ((M, 2), (J, 1)),
+        "uniques": EARTH_UNIQUES,
+        "innates": (EARTH_INNATE,),
+        "wetland_sacred": False,
+        "special": "vitality",
+    },
+    "Shadows Flicker Like Flame": {
+        "energy_track": (0, 1, 3, 4, 5, 6),
+        "card_track": (1, 2, 3, 3, 4, 5),
+        "growth": (
+            (("reclaim_all", 0), ("gain_card", 0)),
+            (("gain_card", 0), ("presence", 1)),
+            (("presence", 3), ("energy", 3)),
+        ),
+        "setup": ((J, 2), (-5, 1)),
+        "uniques": SHADOWS_UNIQUES,
+        "innates": (SHADOWS_INNATE,),
+        "wetland_sacred": False,
+        "special": "shadows",
+    },
 }
+SPECIALS = ("", "swift", "vitality", "shadows")
 
-SPIRIT_KEYS = ("river",)
+SPIRIT_KEYS = ("river", "lightning", "earth", "shadows")
 """Option names of the Spirits, in the order of SPIRIT_DATA (the observation's index)."""
-DEFAULT_SPIRITS = (0, 0, 0, 0)
+DEFAULT_SPIRITS = (0, 1, 2, 3)
 """The Spirit of each seat by default."""
-UNIQUE_SPIRITS = False
+UNIQUE_SPIRITS = True
 """Whether two seats may not play the same Spirit (once there are enough Spirits)."""
 
 # ----- building the card tables -------------------------------------------------------------
@@ -793,6 +1009,11 @@ for spirit_name, data in SPIRIT_DATA.items():
     for track in ("energy_track", "card_track"):
         if not data[track] or data[track][0] < 0:
             raise CardError(f"{spirit_name}: the {track} must start with a number")
+    if data.get("special", "") not in SPECIALS:
+        raise CardError(f"{spirit_name}: unknown special rule {data['special']!r}")
+    for terrain, count in data["setup"]:
+        if not -LANDS_PER_BOARD <= terrain < len(TERRAINS) or not count > 0:
+            raise CardError(f"{spirit_name}: bad setup place {terrain!r}")
     for group in data["growth"]:
         for action, _ in group:
             if action not in GROWTH_ACTIONS:
@@ -807,6 +1028,7 @@ for spirit_name, data in SPIRIT_DATA.items():
             tuple(range(first, len(POWERS))),
             innates,
             data["wetland_sacred"],
+            data.get("special", ""),
         )
     )
 MINORS = tuple(range(len(POWERS), len(POWERS) + len(MINOR_DATA)))
