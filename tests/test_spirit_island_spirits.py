@@ -4,6 +4,7 @@ spared from a Ravage, a Spirit acting in a land of its own, paying to reach Daha
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
@@ -210,3 +211,32 @@ def test_mantle_of_dread_lets_the_target_push_from_its_own_land() -> None:
     option(game, "push_piece", spec.EXPLORER)
     option(game, "push_dest", A["A7"])
     assert game.pieces[A["A7"]][spec.EXPLORER] == 1 and game.pieces[A["A3"]][spec.EXPLORER] == 1
+
+
+def test_the_teaching_game_gains_powers_from_the_progression_in_order() -> None:
+    game = SpiritIslandGame(2, seed=0, teaching=True)
+    assert game.blight_card == spec.FIRST_GAME_BLIGHT  # "A Fragile Balance (first game)"
+    river = [spec.CARDS[c].name for c in game.progression[0]]
+    assert river[:4] == ["Rising Mist", "Tidal Reach", "Mending Rain", "Flood of Ages"]
+    for seat in range(2):  # the progression cards are set aside from the decks
+        assert not set(game.progression[seat]) & set(game.minor_deck + game.major_deck)
+    game.pending, game.options_ = [], []
+    game.queue = [[STEP["turn"]], [STEP["gain"], 0]]
+    game.run()
+    assert spec.CARDS[game.hand[0][-1]].name == "Rising Mist"  # no draw, no choice
+    assert not list(game.check_invariants())
+    # the fourth is a Major: gaining it forgets a card
+    game.progression[0] = game.progression[0][2:]
+    steps(game, [STEP["gain"], 0])
+    assert PURPOSE_NAMES[game.pending[2]] == "forget"
+    with pytest.raises(ValueError, match="teaching=True"):
+        SpiritIslandGame(1, seed=0, teaching=True, blight_card="downward_spiral")
+
+
+def test_teaching_games_play_to_the_end() -> None:
+    for seed in range(20):
+        game = SpiritIslandGame(1 + seed % 4, seed=seed, teaching=True)
+        rng = np.random.default_rng(seed)
+        while not game.is_terminal:
+            game.apply(int(rng.choice(game.legal_actions())))
+        assert not list(game.check_invariants())

@@ -159,6 +159,12 @@ class SpiritIslandGame(PlainState, GameCore):
             None,
             "the Spirits by seat, names separated by commas (spec.SPIRIT_KEYS); '' for the default",
         ),
+        "teaching": Option(
+            False,
+            (False, True),
+            "the teaching game: Powers gained from each Spirit's Power Progression in order, "
+            "and the first-game Blight card",
+        ),
         "shaped_reward": Option(
             False, (False, True), "a loss returns -1 + progress()/2 instead of -1"
         ),
@@ -179,6 +185,7 @@ class SpiritIslandGame(PlainState, GameCore):
         "played": list[list[int]],
         "discard": list[list[int]],
         "unresolved": list[list[int]],
+        "progression": list[list[int]],
         "resolved": list[list[int]],
         "hastened": list[list[int]],
         "hasten": list[int],
@@ -231,6 +238,13 @@ class SpiritIslandGame(PlainState, GameCore):
         self.invader_slots = [-1, -1, -1]
         self.invader_discard: list[int] = []
         choice = self.options["blight_card"]
+        if self.options["teaching"]:
+            if choice not in ("random", "first_game"):
+                raise ValueError(
+                    f"option blight_card={choice!r} is not accepted with teaching=True: the "
+                    "teaching game uses 'first_game' (or leave it 'random')"
+                )
+            choice = "first_game"
         if choice == "random":
             self.blight_card = int(rng.integers(len(BLIGHT_CARDS)))
         else:
@@ -246,6 +260,13 @@ class SpiritIslandGame(PlainState, GameCore):
         # 5. the Power decks
         self.minor_deck = [int(MINORS[i]) for i in rng.permutation(len(MINORS))]
         self.major_deck = [int(MAJORS[i]) for i in rng.permutation(len(MAJORS))]
+        self.progression = [
+            list(spec.PROGRESSIONS[self.spirit_of[s]]) if self.options["teaching"] else []
+            for s in range(n)
+        ]
+        aside = {c for p in self.progression for c in p}
+        self.minor_deck = [c for c in self.minor_deck if c not in aside]
+        self.major_deck = [c for c in self.major_deck if c not in aside]
         self.minor_discard: list[int] = []
         self.major_discard: list[int] = []
         self.forgotten: list[int] = []
@@ -638,6 +659,12 @@ class SpiritIslandGame(PlainState, GameCore):
         self.ask("track", seat, distance)
 
     def step_gain(self, seat: int) -> None:
+        if self.progression[seat]:  # the teaching game: the next card of the progression
+            card = self.progression[seat].pop(0)
+            self.hand[seat].append(card)
+            if CARDS[card].kind == MAJOR:
+                self.push("forget", seat)
+            return
         self.ask("deck", seat)
 
     def step_forget(self, seat: int) -> None:
@@ -1405,6 +1432,7 @@ class SpiritIslandGame(PlainState, GameCore):
             "played": self.played,
             "discard": self.discard,
             "unresolved": self.unresolved,
+            "progression": self.progression,
             "resolved": self.resolved,
             "hastened": self.hastened,
             "hasten": self.hasten,
@@ -1464,6 +1492,7 @@ class SpiritIslandGame(PlainState, GameCore):
             elif len(set(self.unresolved[seat])) != len(self.unresolved[seat]):
                 yield "unresolved", f"player_{seat}: a Power is listed twice"
         places = [
+            *self.progression,
             *self.hand,
             *self.played,
             *self.discard,

@@ -1118,6 +1118,31 @@ POWERS += [load_power(card, MINOR) for card in MINOR_DATA]
 MAJORS = tuple(range(len(POWERS), len(POWERS) + len(MAJOR_DATA)))
 POWERS += [load_power(card, MAJOR) for card in MAJOR_DATA]
 CARDS: tuple[Power, ...] = tuple(POWERS)
+
+# ----- Power Progressions for the teaching game (this project's choice from its decks) ------
+PROGRESSION_DATA = {
+    "river": ("Rising Mist", "Tidal Reach", "Mending Rain", "Flood of Ages", "Restless Tide",
+              "Lure of the Deep", "Cleansing Torrent"),
+    "lightning": ("Ember Scatter", "Startling Cry", "Cinder Rain", "Tempest Wrath", "Mist Veil",
+                  "Heat Shimmer", "Storm of Spirits"),
+    "earth": ("Thorn Hedge", "Bones of the Land", "Root Snare", "Stone Colossus",
+              "Renewing Growth", "Crumbling Walls", "Earthquake"),
+    "shadows": ("Watchful Eyes", "Hollow Echoes", "Dreadful Omen", "Eclipse of Terror",
+                "Lost Trail", "Beckoning Path", "Ancient Dread"),
+}  # fmt: skip
+"""Per Spirit (``SPIRIT_KEYS``): the Minor and Major Powers gained in this order in the
+teaching game, instead of drawing 4."""
+_CARD_ID = {card.name: i for i, card in enumerate(CARDS)}
+PROGRESSIONS: list[tuple[int, ...]] = []
+if tuple(PROGRESSION_DATA) != SPIRIT_KEYS:
+    raise CardError("a Power Progression is needed for each Spirit, in SPIRIT_KEYS order")
+for _key, _names in PROGRESSION_DATA.items():
+    for _name in _names:
+        if _name not in _CARD_ID or CARDS[_CARD_ID[_name]].kind == UNIQUE:
+            raise CardError(f"{_key}'s progression: {_name!r} is no Minor or Major Power")
+    PROGRESSIONS.append(tuple(_CARD_ID[_name] for _name in _names))
+if len({c for p in PROGRESSIONS for c in p}) != sum(len(p) for p in PROGRESSIONS):
+    raise CardError("a card is in two Power Progressions")
 if len(CARDS) > MAX_CARDS:
     raise CardError(f"{len(CARDS)} Power cards exceed the action layout's {MAX_CARDS}")
 
