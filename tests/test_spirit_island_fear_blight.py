@@ -1,4 +1,4 @@
-"""Every Fear card (at Terror Level 1) and every Blight card's effect applied once in one
+"""Every Fear card (at each Terror Level) and every Blight card's effect applied once in one
 prepared island, its outcome written by hand from the card's text.
 
 The island: 1 player (River on board A). A1 holds 1 Explorer; A2 1 Town, 1 Explorer and 1
@@ -40,6 +40,47 @@ FEAR_LEVEL_1: dict[str, dict[str, int]] = {
     "Broken Supply Lines": {"A4 skip": 2},  # a Sands land skips Build
     "Restless Dahan": {"A2 D": 1, "A3 D": -1},  # a land with Dahan gathers up to 1 Dahan
 }
+
+
+def every_land(key: str, value: int, lands: str = "12345678") -> dict[str, int]:
+    return {f"A{n} {key}": value for n in lands}
+
+
+FEAR_LEVEL_2: dict[str, dict[str, int]] = {
+    "Second Thoughts": {"A1 E": -1},  # a land with Invaders: remove 1 Explorer or Town
+    "Wary of the Interior": every_land("skip", 6, "45678"),  # inland: no Explore, no Build
+    "Uneasy Camps": {"A1 E": -1, "A2 E": 1},  # push 1 Explorer or Town
+    "Dahan Emboldened": {"A2 E": -1},  # its 1 Dahan deals 1 Damage
+    "Hushed Fields": every_land("def", 2),  # Defend 2 everywhere
+    "Fleeing Settlers": {"A1 E": -1},  # coastal with Invaders: remove 1 Explorer or Town
+    "Stalled Expansion": every_land("skip", 2, "2358"),  # lands with Dahan skip Build
+    "Fraying Courage": {"A2 T": -1},  # a land with a Town: remove it
+    "Nightly Terrors": {"A1 E": -1},  # 2 Damage where only 1 Explorer stands
+    "Avoid the Shadows": every_land("skip", 1, "38"),  # Jungles skip Ravage
+    "Scattered Outposts": {"A1 E": -1},  # remove 2 Explorers where there is 1
+    "Retreat to the Coast": {"A5 E": -2, "A1 E": 2},  # inland: push up to 2
+    "Quiet Resolve": {"energy": 2},
+    "Broken Supply Lines": every_land("skip", 2, "1467"),  # Sands and Mountains skip Build
+    "Restless Dahan": {"A5 E": -2},  # 2 Dahan with Invaders: 1 Damage each
+}
+FEAR_LEVEL_3: dict[str, dict[str, int]] = {
+    "Second Thoughts": {"A1 E": -1},  # remove 2 where there is 1
+    "Wary of the Interior": every_land("skip", 4),  # no Explore anywhere
+    "Uneasy Camps": {"A1 E": -1, "A2 E": 1},  # push up to 2 Invaders
+    "Dahan Emboldened": {"A2 E": -1, "A5 E": -2, "A8 E": -1},  # in every such land
+    "Hushed Fields": every_land("def", 4),
+    "Fleeing Settlers": {"A1 E": -1},  # a land with Invaders: remove 1
+    "Stalled Expansion": every_land("skip", 2),  # no Build anywhere
+    "Fraying Courage": {"A2 T": -1},  # remove a Town or City
+    "Nightly Terrors": {"A1 E": -1},  # 3 Damage where only 1 Explorer stands
+    "Avoid the Shadows": every_land("skip", 1, "2358"),  # Jungles and Wetlands
+    "Scattered Outposts": every_land("E", -1, "1258"),  # 1 Explorer off every such land
+    "Retreat to the Coast": {"A5 E": -1, "A8 E": -1},  # inland lands with Explorers
+    "Quiet Resolve": {"energy": 2, "A1 E": -1},  # and 1 Damage in a land with Invaders
+    "Broken Supply Lines": {**every_land("skip", 2), "A2 T": -1},  # and a Town removed
+    "Restless Dahan": {"A5 E": -2, "A8 E": -1},  # every land with 2 Dahan and Invaders
+}
+
 BLIGHTED_ISLAND: dict[str, dict[str, int]] = {
     "A Fragile Balance (first game)": {},  # no effect
     "Downward Spiral": {"P A3": -1},  # each Spirit destroys 1 of its Presence
@@ -103,6 +144,14 @@ def test_the_fear_deck_and_blight_cards_are_complete() -> None:
 def test_each_fear_card_at_terror_level_1(name: str) -> None:
     tiers = dict(spec.FEAR_CARDS)[name]
     assert apply(tiers[0]) == FEAR_LEVEL_1[name]
+
+
+@pytest.mark.parametrize("level", [2, 3])
+@pytest.mark.parametrize("name", list(FEAR_LEVEL_1))
+def test_each_fear_card_at_terror_levels_2_and_3(name: str, level: int) -> None:
+    tiers = dict(spec.FEAR_CARDS)[name]
+    expected = (FEAR_LEVEL_2 if level == 2 else FEAR_LEVEL_3)[name]
+    assert apply(tiers[level - 1]) == expected
 
 
 @pytest.mark.parametrize("name", list(BLIGHTED_ISLAND))
