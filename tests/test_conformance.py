@@ -301,10 +301,6 @@ CONSTANT_FIELDS: dict[tuple[str, str], str] = {
     "Champion facing another (a Shaman beside another face-up Champion, a Dancer, an Assassin, "
     "a Lunar Witch's victim), which random play seldom buys; it varies in the heuristic-bot "
     "games of test_valiant_wars_observation.py",
-    ("spirit_island_v0", "terrain"): "one board (A) in play until the content issue adds B-D",
-    ("spirit_island_v0", "coastal"): "one board (A) in play until the content issue adds B-D",
-    ("spirit_island_v0", "in_play"): "one board (A) in play until the content issue adds B-D",
-    ("spirit_island_v0", "spirit"): "one Spirit (River) until the content issue adds the others",
     ("spirit_island_v0", "defend"): "only 3 of 27 Power cards and 2 Fear cards Defend, which "
     "these few random games may not play; tests/test_spirit_island_env.py shows it varying",
 }

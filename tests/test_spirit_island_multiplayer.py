@@ -1,10 +1,5 @@
-"""Spirit Island's engine with two Spirits on two boards, ahead of the content issue.
-
-The shipped game is 1 player until the content issue sets the cross-board neighbours and
-adds the other Spirits; these tests put boards A and B side by side with a made-up join and
-two copies of River, to check that the engine's seat logic (who decides, round-robin Powers,
-drawn cards hidden from the other Spirit) already holds at 2 players.
-"""
+"""Spirit Island with two Spirits on boards A and B: the engine's seat logic (who decides,
+round-robin Powers, drawn cards hidden from the other Spirit) at 2 players."""
 
 from __future__ import annotations
 
@@ -16,30 +11,19 @@ from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.observer import SCHEMA, view
 from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, STEP, SpiritIslandGame
 
-JOIN = ((6, 8 + 3), (7, 8 + 3), (7, 8 + 6))
-"""A7-B4, A8-B4, A8-B7: a test-only join of boards A and B."""
 
-
-@pytest.fixture
-def two_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(spec.CROSS_BOARD, ("A", "B"), JOIN)
-    monkeypatch.setitem(spec.ISLANDS, 2, spec.build_island(("A", "B")))
-    monkeypatch.setattr(spec, "BOARD_ORDER", ("A", "B"))
-    monkeypatch.setattr(SpiritIslandGame, "MAX_PLAYERS", 2)
-
-
-@pytest.mark.usefixtures("two_boards")
 def test_two_boards_join_symmetrically_and_set_up_both_spirits() -> None:
-    island = spec.ISLANDS[2]
-    assert 8 + 3 in island.neighbours[6] and 6 in island.neighbours[8 + 3]
+    island = spec.island_of(("A", "B"))
+    assert 8 + 0 in island.neighbours[2] and 2 in island.neighbours[8 + 0]  # A3-B1
     assert island.distance[0][8 + 7] < 99  # every land reachable
     game = SpiritIslandGame(2, seed=0)
     assert game.fear_pool == 8 and game.blight_pool == 5  # 4 per player; 2 per player + 1
-    assert game.presence[0][4] == 1 and game.presence[1][8 + 5] == 1  # highest Wetlands
+    assert game.presence[0][4] == 1  # River: the highest Wetland, A5
+    assert game.presence[1][8 + 4] == 2  # Lightning: 2 in the highest Sands, B5
     assert game.owner(8 + 2) == 1 and spec.land_name(8 + 2) == "B3"
+    assert game.action_to_str(0) and spec.land_name(8 + 2, ("A", "C")) == "C3"
 
 
-@pytest.mark.usefixtures("two_boards")
 @pytest.mark.parametrize("seed", range(25))
 def test_two_player_random_games_keep_every_invariant(seed: int) -> None:
     game = SpiritIslandGame(2, seed=seed)
@@ -63,7 +47,6 @@ def test_two_player_random_games_keep_every_invariant(seed: int) -> None:
     assert seats == {0, 1}
 
 
-@pytest.mark.usefixtures("two_boards")
 def test_the_board_owner_decides_about_its_lands() -> None:
     game = SpiritIslandGame(2, seed=0)
     game.pieces = [[0] * spec.KINDS for _ in game.lands]
@@ -90,19 +73,18 @@ def choose(game: SpiritIslandGame, seat: int, purpose: str, option: int) -> None
     game.apply(spec.LAYOUT.segment_of(game.pending_kind()).offset + option)
 
 
-@pytest.mark.usefixtures("two_boards")
 def test_the_rulebooks_fast_power_example_with_two_players() -> None:
     """Player 1 uses a Fast Power on a land without Blight at range 0 and gathers an Explorer
     into it; Player 2 then targets the same land, gathers a Dahan and destroys the Explorer."""
-    a5, a7, a8, b4 = 4, 6, 7, 8 + 3
+    a5, a7, a8 = 4, 6, 7
     game = SpiritIslandGame(2, seed=0)
     beckon, call = card_named("Beckoning Path"), card_named("Call the Villagers")
     game.pieces = [[0] * spec.KINDS for _ in game.lands]
     game.pieces[0][spec.CITY] = 1  # an Invader far away: no victory yet
     game.pieces[a7][spec.EXPLORER] = 1
-    game.pieces[a5][spec.DAHAN] = 1
-    game.presence[0][a8] += 1
-    game.presence[1][b4] += 1
+    game.pieces[a8][spec.DAHAN] = 1
+    game.presence[0][a8] += 1  # beside the setup Presence in A5
+    game.presence[1][8 + 5] += 1  # B6, joined to A4 and A5
     game.energy_track = [1, 1]
     for seat, card in ((0, beckon), (1, call)):
         game.minor_deck.remove(card)
@@ -111,9 +93,9 @@ def test_the_rulebooks_fast_power_example_with_two_players() -> None:
     game.queue = [[STEP["turn"]], [STEP["powers_start"], spec.FAST]]
     game.run()
     choose(game, 0, "power", beckon)
-    choose(game, 0, "target_land", a8)  # range 0 without Blight: A5 or A8
-    assert game.pieces[a8][spec.EXPLORER] == 1 and game.pieces[a7][spec.EXPLORER] == 0
+    choose(game, 0, "target_land", a5)  # range 0 without Blight: A5 or A8
+    assert game.pieces[a5][spec.EXPLORER] == 1 and game.pieces[a7][spec.EXPLORER] == 0
     choose(game, 1, "power", call)
-    choose(game, 1, "target_land", a8)  # range 1 from B4, across the join
-    assert game.pieces[a8][spec.DAHAN] == 1 and game.pieces[a8][spec.EXPLORER] == 0
-    assert game.pieces[a5][spec.DAHAN] == 0
+    choose(game, 1, "target_land", a5)  # range 1 from B6, across the join
+    assert game.pieces[a5][spec.DAHAN] == 1 and game.pieces[a5][spec.EXPLORER] == 0
+    assert game.pieces[a8][spec.DAHAN] == 0

@@ -45,7 +45,6 @@ from tabletop_envs.spirit_island.spec import (
     INVADER_DECK_STAGES,
     INVADER_KINDS,
     INVADER_STAGE_CARDS,
-    ISLANDS,
     KINDS,
     LANDS_PER_BOARD,
     LAYOUT,
@@ -112,6 +111,8 @@ STEP_ARGS = tuple(STEPS[name] for name in STEP_NAMES)
 
 SKIP_BIT = {0: 1, 1: 2, 2: 4}
 """Per-land skip flags: Ravage 1, Build 2, Explore 4."""
+SPARE_DAHAN = 8
+"""Per-land flag: Ravaging Invaders deal no Damage to the Dahan there this turn."""
 MAX_TURNS = len(INVADER_DECK_STAGES) + 1
 TRACKS = ("energy", "card plays")
 
@@ -131,7 +132,7 @@ class SpiritIslandGame(PlainState, GameCore):
     """One game of Spirit Island: 1 player (board A, River Surges in Sunlight) for now."""
 
     NAME = "spirit_island"
-    MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 1, len(ISLANDS), 1
+    MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 1, len(spec.LAYOUTS), 1
     COOPERATIVE = True
     LAYOUT = LAYOUT
     MAX_DECISIONS = 40_000
@@ -147,6 +148,22 @@ class SpiritIslandGame(PlainState, GameCore):
             "random",
             ("random", "first_game", "downward_spiral", "memory_fades"),
             "the Blight card: drawn unseen, or a named one (first_game: the teaching game's)",
+        ),
+        "boards": Option(
+            "",
+            None,
+            "the island boards by seat, one letter each (e.g. 'AB'); '' for A, B, C, D in order",
+        ),
+        "spirits": Option(
+            "",
+            None,
+            "the Spirits by seat, names separated by commas (spec.SPIRIT_KEYS); '' for the default",
+        ),
+        "teaching": Option(
+            False,
+            (False, True),
+            "the teaching game: Powers gained from each Spirit's Power Progression in order, "
+            "and the first-game Blight card",
         ),
         "shaped_reward": Option(
             False, (False, True), "a loss returns -1 + progress()/2 instead of -1"
@@ -168,6 +185,11 @@ class SpiritIslandGame(PlainState, GameCore):
         "played": list[list[int]],
         "discard": list[list[int]],
         "unresolved": list[list[int]],
+        "progression": list[list[int]],
+        "resolved": list[list[int]],
+        "hastened": list[list[int]],
+        "hasten": list[int],
+        "repeat_cost": list[int],
         "forgotten": list[int],
         "minor_deck": list[int],
         "minor_discard": list[int],
@@ -216,6 +238,13 @@ class SpiritIslandGame(PlainState, GameCore):
         self.invader_slots = [-1, -1, -1]
         self.invader_discard: list[int] = []
         choice = self.options["blight_card"]
+        if self.options["teaching"]:
+            if choice not in ("random", "first_game"):
+                raise ValueError(
+                    f"option blight_card={choice!r} is not accepted with teaching=True: the "
+                    "teaching game uses 'first_game' (or leave it 'random')"
+                )
+            choice = "first_game"
         if choice == "random":
             self.blight_card = int(rng.integers(len(BLIGHT_CARDS)))
         else:
@@ -231,6 +260,13 @@ class SpiritIslandGame(PlainState, GameCore):
         # 5. the Power decks
         self.minor_deck = [int(MINORS[i]) for i in rng.permutation(len(MINORS))]
         self.major_deck = [int(MAJORS[i]) for i in rng.permutation(len(MAJORS))]
+        self.progression = [
+            list(spec.PROGRESSIONS[self.spirit_of[s]]) if self.options["teaching"] else []
+            for s in range(n)
+        ]
+        aside = {c for p in self.progression for c in p}
+        self.minor_deck = [c for c in self.minor_deck if c not in aside]
+        self.major_deck = [c for c in self.major_deck if c not in aside]
         self.minor_discard: list[int] = []
         self.major_discard: list[int] = []
         self.forgotten: list[int] = []
@@ -249,10 +285,17 @@ class SpiritIslandGame(PlainState, GameCore):
         self.played: list[list[int]] = [[] for _ in range(n)]
         self.discard: list[list[int]] = [[] for _ in range(n)]
         self.unresolved: list[list[int]] = [[] for _ in range(n)]
+        self.resolved: list[list[int]] = [[] for _ in range(n)]
+        self.hastened: list[list[int]] = [[] for _ in range(n)]
+        self.hasten = [0] * n
+        self.repeat_cost = [-1] * n
         for seat in range(n):
             for terrain, count in self.spirit(seat).setup:
                 board_lands = self.board_lands(seat)
-                land = max(x for x in board_lands if self.island.terrain[x] == terrain)
+                if terrain < 0:
+                    land = board_lands[-terrain - 1]
+                else:
+                    land = max(x for x in board_lands if self.island.terrain[x] == terrain)
                 self.presence[seat][land] += count
         self.defend = [0] * lands
         self.skips = [0] * lands
@@ -273,11 +316,42 @@ class SpiritIslandGame(PlainState, GameCore):
         self.run()
 
     def restore_derived(self) -> None:
-        self.island = ISLANDS[self.num_players]
-        self.spirit_of = list(range(self.num_players))
+        self.island = spec.island_of(self.chosen_boards(self.num_players, self.options["boards"]))
+        self.spirit_of = self.chosen_spirits(self.num_players, self.options["spirits"])
+
+    @staticmethod
+    def chosen_boards(n: int, value: str) -> tuple[str, ...]:
+        """The boards by seat for option ``boards`` ("" for the default, else n letters)."""
+        if value == "":
+            return spec.BOARD_ORDER[:n]
+        boards = tuple(value.upper())
+        if len(boards) != n or len(set(boards)) != n or not set(boards) <= set(spec.BOARDS):
+            example = "".join(spec.BOARD_ORDER[:n])
+            raise ValueError(
+                f"option boards={value!r} is not accepted: give {n} different board letter(s) "
+                f"among {sorted(spec.BOARDS)}, one per seat (e.g. {example!r}), or '' for the "
+                "default"
+            )
+        return boards
+
+    @staticmethod
+    def chosen_spirits(n: int, value: str) -> list[int]:
+        """The Spirit of each seat for option ``spirits`` ("" for the default, else n names
+        separated by commas)."""
+        if value == "":
+            return [spec.DEFAULT_SPIRITS[seat] for seat in range(n)]
+        names = [name.strip().lower() for name in value.split(",")]
+        unknown = [name for name in names if name not in spec.SPIRIT_KEYS]
+        if len(names) != n or unknown or (spec.UNIQUE_SPIRITS and len(set(names)) != n):
+            raise ValueError(
+                f"option spirits={value!r} is not accepted: give {n} "
+                f"{'different ' if spec.UNIQUE_SPIRITS else ''}Spirit(s) separated by commas, "
+                f"one per seat, among {list(spec.SPIRIT_KEYS)}, or '' for the default"
+            )
+        return [spec.SPIRIT_KEYS.index(name) for name in names]
 
     def spirit(self, seat: int) -> spec.Spirit:
-        return SPIRITS[self.spirit_of[seat] % len(SPIRITS)]
+        return SPIRITS[self.spirit_of[seat]]
 
     def board_lands(self, seat: int) -> range:
         return range(LANDS_PER_BOARD * seat, LANDS_PER_BOARD * (seat + 1))
@@ -364,6 +438,9 @@ class SpiritIslandGame(PlainState, GameCore):
             return self.count(land, TOWN_KINDS + CITY_KINDS) >= condition[1]
         if name == "terrain":
             return self.island.terrain[land] in condition[1]
+        if name == "dahan_outnumber":
+            invaders = self.invaders(land)
+            return 0 < invaders < self.count(land, DAHAN_KINDS)
         raise ValueError(f"unknown land condition {name!r}")
 
     def condition(self, condition: tuple[Any, ...], land: int, seat: int, target: int) -> bool:
@@ -403,16 +480,46 @@ class SpiritIslandGame(PlainState, GameCore):
             if power.spirit_target == "other":
                 return [s for s in seats if s != seat]
             return list(seats)
-        return [
-            land
-            for land in self.in_range(seat, power.range, power.source_sacred)
-            if self.land_matches(land, power.filter)
-        ]
+        lands = set(self.in_range(seat, power.range, power.source_sacred))
+        if self.spirit(seat).special == "shadows" and self.energy[seat] >= 1:
+            lands |= {x for x in self.lands if self.count(x, DAHAN_KINDS)}
+        return [land for land in sorted(lands) if self.land_matches(land, power.filter)]
 
-    def usable(self, seat: int, option: int) -> bool:
-        if option >= MAX_CARDS and not self.innate_tiers(seat, self.power_of(seat, option)):
+    def shadows_pay(self, seat: int, option: int, land: int) -> bool:
+        """Whether Shadows pays 1 Energy to reach ``land`` (a Dahan land out of range)."""
+        power = self.power_of(seat, option)
+        if self.spirit(seat).special != "shadows":
+            return False
+        return land not in self.in_range(seat, power.range, power.source_sacred)
+
+    def usable(self, seat: int, option: int, speed: int = -1) -> bool:
+        power = self.power_of(seat, option)
+        if option >= MAX_CARDS and not self.innate_tiers(seat, power):
+            return False
+        if speed == spec.FAST and power.speed == spec.SLOW and self.swift_left(seat) <= 0:
             return False
         return bool(self.targets(seat, option))
+
+    def swift_left(self, seat: int) -> int:
+        """Slow Powers this Spirit may still use as Fast this turn."""
+        air = self.elements[seat][spec.ELEMENT_INDEX["air"]]
+        own = air if self.spirit(seat).special == "swift" else 0
+        return own + self.hasten[seat] - len(self.hastened[seat])
+
+    def candidates(self, seat: int, speed: int) -> list[int]:
+        """The Powers this Spirit may resolve now: unresolved ones (Slow ones in the Fast
+        phase while it may hasten them) and, with a repeat, cards already resolved."""
+        options = [o for o in set(self.unresolved[seat]) if self.usable(seat, o, speed)]
+        if self.repeat_cost[seat] >= 0:
+            options += [
+                c
+                for c in set(self.resolved[seat])
+                if c not in options
+                and c in self.played[seat]
+                and CARDS[c].cost <= self.repeat_cost[seat]
+                and self.usable(seat, c)
+            ]
+        return sorted(options)
 
     # ----- the contract -------------------------------------------------------------------
     @property
@@ -552,6 +659,12 @@ class SpiritIslandGame(PlainState, GameCore):
         self.ask("track", seat, distance)
 
     def step_gain(self, seat: int) -> None:
+        if self.progression[seat]:  # the teaching game: the next card of the progression
+            card = self.progression[seat].pop(0)
+            self.hand[seat].append(card)
+            if CARDS[card].kind == MAJOR:
+                self.push("forget", seat)
+            return
         self.ask("deck", seat)
 
     def step_forget(self, seat: int) -> None:
@@ -564,20 +677,21 @@ class SpiritIslandGame(PlainState, GameCore):
     # Power phases
     def step_powers_start(self, speed: int) -> None:
         for seat in range(self.num_players):
-            cards = [c for c in self.played[seat] if CARDS[c].speed == speed]
+            # the Fast phase lists Slow Powers too: they may be used as Fast (Lightning)
+            cards = [c for c in self.played[seat] if CARDS[c].speed == speed or speed == spec.FAST]
             innates = [
                 MAX_CARDS + i
                 for i, power in enumerate(self.spirit(seat).innates)
-                if power.speed == speed
+                if power.speed == speed or speed == spec.FAST
             ]
-            self.unresolved[seat] = cards + innates
+            self.unresolved[seat] = [o for o in cards + innates if o not in self.hastened[seat]]
         self.push("powers", speed, 0)
 
     def step_powers(self, speed: int, start: int) -> None:
         n = self.num_players
         for offset in range(n):
             seat = (start + offset) % n
-            if any(self.usable(seat, o) for o in self.unresolved[seat]):
+            if self.candidates(seat, speed):
                 self.ask("power", seat, speed)
                 return
         for seat in range(n):
@@ -619,11 +733,20 @@ class SpiritIslandGame(PlainState, GameCore):
             return
         row = self.pieces[land]
         damage = sum(INVADER_DAMAGE[k] * row[k] for k in INVADER_KINDS)
-        damage = max(0, damage - self.defend[land])
+        damage = max(0, damage - self.defend[land] - self.vitality(land))
         self.push("dahan_fight", land)
-        self.push("ravage_dahan", land, damage)
+        if not self.skips[land] & SPARE_DAHAN:
+            self.push("ravage_dahan", land, damage)
         if damage >= 2:
             self.push("add_blight", land)
+
+    def vitality(self, land: int) -> int:
+        """Defend 3 in each Sacred Site of a Spirit with Earth's vitality."""
+        return 3 * sum(
+            1
+            for seat in range(self.num_players)
+            if self.spirit(seat).special == "vitality" and land in self.sacred_sites(seat)
+        )
 
     def step_ravage_dahan(self, land: int, damage: int) -> None:
         """Invaders destroy Dahan as efficiently as possible: damaged ones first."""
@@ -697,6 +820,10 @@ class SpiritIslandGame(PlainState, GameCore):
             self.elements[seat] = [0] * len(spec.ELEMENTS)
             self.plays_left[seat] = 0
             self.unresolved[seat] = []
+            self.resolved[seat] = []
+            self.hastened[seat] = []
+            self.hasten[seat] = 0
+            self.repeat_cost[seat] = -1
         for land in self.lands:
             row = self.pieces[land]
             for damaged, healthy in HEALED.items():
@@ -910,6 +1037,35 @@ class SpiritIslandGame(PlainState, GameCore):
     def step_spirit_land(self, block: int, pc: int, seat: int) -> None:
         self.ask("spirit_land", seat, block, pc)
 
+    def op_hasten(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
+        who = target if target >= 0 else seat
+        self.hasten[who] += n
+        fast_phase = any(e[0] == STEP["powers"] and e[1] == spec.FAST for e in self.queue)
+        if self.unresolved[who] or who == seat or not fast_phase:
+            return
+        # a Spirit that passed may use its hastened Slow Powers in this phase after all
+        self.unresolved[who] = [
+            o
+            for o in [
+                *self.played[who],
+                *(MAX_CARDS + i for i in range(len(self.spirit(who).innates))),
+            ]
+            if o not in self.hastened[who] and o not in self.resolved[who]
+        ]
+
+    def op_repeat(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
+        who = target if target >= 0 else seat
+        self.repeat_cost[who] = max(self.repeat_cost[who], n)
+
+    def op_spare_dahan(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
+        if land >= 0:
+            self.skips[land] |= SPARE_DAHAN
+
+    def op_own_land(
+        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
+    ) -> None:
+        self.push("spirit_land", block, pc, target if target >= 0 else seat)
+
     def op_each_spirit(
         self, land: int, seat: int, target: int, block: int, pc: int, ops: Any
     ) -> None:
@@ -1009,7 +1165,7 @@ class SpiritIslandGame(PlainState, GameCore):
         return [*options, CARD_DONE]
 
     def opt_power(self, seat: int, speed: int) -> list[int]:
-        usable = sorted(o for o in set(self.unresolved[seat]) if self.usable(seat, o))
+        usable = self.candidates(seat, speed)
         return [*usable, POWER_PASS] if usable else []
 
     def opt_target_land(self, seat: int, option: int) -> list[int]:
@@ -1078,8 +1234,13 @@ class SpiritIslandGame(PlainState, GameCore):
         return list(self.island.neighbours[land])
 
     def opt_spirit_land(self, seat: int, block: int, pc: int) -> list[int]:
-        conditions = BLOCKS[block][pc][1]
-        return [x for x in self.lands if self.land_matches(x, conditions)]
+        op = BLOCKS[block][pc]
+        own = op[0] == "own_land"
+        return [
+            x
+            for x in self.lands
+            if self.land_matches(x, op[1]) and (not own or self.presence[seat][x] > 0)
+        ]
 
     def opt_choose(self, seat: int, block: int, pc: int, land: int, target: int) -> list[int]:
         return list(range(len(BLOCKS[block][pc]) - 1))
@@ -1138,10 +1299,19 @@ class SpiritIslandGame(PlainState, GameCore):
         if option == POWER_PASS:
             self.unresolved[seat] = []
             return
-        self.unresolved[seat].remove(option)
+        if option in self.unresolved[seat] and option not in self.resolved[seat]:
+            self.unresolved[seat].remove(option)
+            if speed == spec.FAST and self.power_of(seat, option).speed == spec.SLOW:
+                self.hastened[seat].append(option)
+            if option < MAX_CARDS:
+                self.resolved[seat].append(option)
+        else:  # a repeat of a card already resolved
+            self.repeat_cost[seat] = -1
         self.push("use", seat, option)
 
     def res_target_land(self, seat: int, land: int, option: int) -> None:
+        if self.shadows_pay(seat, option, land):
+            self.energy[seat] -= 1
         self.start_power(seat, option, land, -1)
 
     def res_target_spirit(self, seat: int, target: int, option: int) -> None:
@@ -1262,6 +1432,11 @@ class SpiritIslandGame(PlainState, GameCore):
             "played": self.played,
             "discard": self.discard,
             "unresolved": self.unresolved,
+            "progression": self.progression,
+            "resolved": self.resolved,
+            "hastened": self.hastened,
+            "hasten": self.hasten,
+            "repeat_cost": self.repeat_cost,
         }
         for name, value in per_seat.items():
             if len(value) != n:
@@ -1283,10 +1458,21 @@ class SpiritIslandGame(PlainState, GameCore):
             yield "presence", "each Spirit needs a count per land, none negative"
         if any(len(row) != len(spec.ELEMENTS) or min(row) < 0 for row in self.elements):
             yield "elements", "each Spirit needs a count per element, none negative"
-        if min(self.defend) < 0 or any(not 0 <= s < 8 for s in self.skips):
+        if min(self.defend) < 0 or any(not 0 <= s < 16 for s in self.skips):
             yield "defend", "Defend and skip flags out of range"
         for seat in range(n):
             spirit = self.spirit(seat)
+            if any(not 0 <= c < len(CARDS) for c in self.resolved[seat]):
+                yield "resolved", f"player_{seat}: not a Power card"
+            if any(
+                not (0 <= c < len(CARDS) or 0 <= c - MAX_CARDS < len(spirit.innates))
+                for c in self.hastened[seat]
+            ):
+                yield "hastened", f"player_{seat}: not a Power"
+            if not 0 <= self.hasten[seat] <= 2 * len(CARDS):
+                yield "hasten", f"player_{seat}: {self.hasten[seat]} out of range"
+            if not -1 <= self.repeat_cost[seat] <= 99:
+                yield "repeat_cost", f"player_{seat}: {self.repeat_cost[seat]} out of range"
             if not 0 <= self.energy_track[seat] < len(spirit.energy_track):
                 yield "energy_track", f"player_{seat}: {self.energy_track[seat]} outside the track"
             if not 0 <= self.card_track[seat] < len(spirit.card_track):
@@ -1306,6 +1492,7 @@ class SpiritIslandGame(PlainState, GameCore):
             elif len(set(self.unresolved[seat])) != len(self.unresolved[seat]):
                 yield "unresolved", f"player_{seat}: a Power is listed twice"
         places = [
+            *self.progression,
             *self.hand,
             *self.played,
             *self.discard,

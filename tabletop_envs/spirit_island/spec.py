@@ -11,6 +11,7 @@ facts; names and effects of the Minor, Major and Fear cards here are this projec
 
 from __future__ import annotations
 
+import itertools
 from enum import IntEnum
 from typing import Any, NamedTuple
 
@@ -180,8 +181,63 @@ def load_board(name: str, data: dict[int, tuple[str, str, tuple[int, ...]]]) -> 
 
 
 BOARDS = {name: load_board(name, data) for name, data in BOARD_DATA.items()}
-BOARD_ORDER = ("A",)
-"""The boards in play by player count: seat s starts on board BOARD_ORDER[s]."""
+BOARD_ORDER = ("A", "B", "C", "D")
+"""The default boards by seat: seat s starts on board BOARD_ORDER[s] (option ``boards``)."""
+
+BOARD_EDGES: dict[str, dict[str, tuple[int, ...]]] = {
+    # The two side edges of each board's outline, each listed from the coast inland: "west"
+    # starts at coastal land 3, "east" at coastal land 1 (every board has lands 1-3 on the
+    # Ocean). The lands of an edge follow the board's own neighbours (checked below).
+    "A": {"west": (3, 4, 5, 7), "east": (1, 6, 8)},
+    "B": {"west": (3, 4, 7), "east": (1, 6, 8)},
+    "C": {"west": (3, 4, 7), "east": (1, 6, 8)},
+    "D": {"west": (3, 4, 6), "east": (1, 8)},
+}
+LAYOUTS: dict[int, tuple[tuple[int, str, int, str], ...]] = {
+    # Per player count: (position, edge, position, edge) for each pair of boards that touch.
+    # Position p is seat p's starting board. 2 boards lie side by side, coasts the same way;
+    # 3 and 4 form a ring, each board's west edge against the next one's east edge.
+    1: (),
+    2: ((0, "west", 1, "east"),),
+    3: ((0, "west", 1, "east"), (1, "west", 2, "east"), (2, "west", 0, "east")),
+    4: (
+        (0, "west", 1, "east"),
+        (1, "west", 2, "east"),
+        (2, "west", 3, "east"),
+        (3, "west", 0, "east"),
+    ),
+}
+
+
+def _check_edges() -> None:
+    for name, edges in BOARD_EDGES.items():
+        for edge, lands in edges.items():
+            if lands[0] not in (1, 3) or not all(1 <= x <= LANDS_PER_BOARD for x in lands):
+                raise BoardError(f"board {name}: edge {edge} must start at a coastal land")
+            for a, b in itertools.pairwise(lands):
+                if b - 1 not in BOARDS[name].neighbours[a - 1]:
+                    raise BoardError(f"board {name}: edge {edge} skips from {a} to {b}")
+
+
+_check_edges()
+
+
+def edge_join(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The land numbers of two edges that touch, both edges running from the coast inland:
+    each edge is split evenly among its lands, and two lands touch where their stretches
+    overlap (so the coastal ends meet, and so do the inland ends)."""
+    p, q = len(a), len(b)
+    pairs = [(i, j) for i in range(p) for j in range(q)]
+    return tuple((a[i], b[j]) for i, j in pairs if i * q < (j + 1) * p and j * p < (i + 1) * q)
+
+
+def cross_board(boards: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """The neighbours across boards for ``boards`` (seat order), as land index pairs."""
+    pairs: list[tuple[int, int]] = []
+    for pa, ea, pb, eb in LAYOUTS[len(boards)]:
+        for x, y in edge_join(BOARD_EDGES[boards[pa]][ea], BOARD_EDGES[boards[pb]][eb]):
+            pairs.append((LANDS_PER_BOARD * pa + x - 1, LANDS_PER_BOARD * pb + y - 1))
+    return tuple(pairs)
 
 
 class Island(NamedTuple):
@@ -196,7 +252,7 @@ class Island(NamedTuple):
 
 
 CROSS_BOARD: dict[tuple[str, ...], tuple[tuple[int, int], ...]] = {}
-"""Explicit neighbours across boards for each layout (land index pairs); none yet."""
+"""Overrides of :func:`cross_board` for a layout (tests only); empty in play."""
 
 
 def build_island(boards: tuple[str, ...]) -> Island:
@@ -207,7 +263,10 @@ def build_island(boards: tuple[str, ...]) -> Island:
         terrain += board.terrain
         coastal += board.coastal
         neighbours += [{LANDS_PER_BOARD * b + n for n in adj} for adj in board.neighbours]
-    for a, b in CROSS_BOARD.get(boards, ()):
+    joins = CROSS_BOARD[boards] if boards in CROSS_BOARD else cross_board(boards)
+    for a, b in joins:
+        if a // LANDS_PER_BOARD == b // LANDS_PER_BOARD:
+            raise BoardError(f"layout {boards}: a cross-board pair {a, b} lies on one board")
         neighbours[a].add(b)
         neighbours[b].add(a)
     n = len(terrain)
@@ -224,6 +283,8 @@ def build_island(boards: tuple[str, ...]) -> Island:
                         distance[start][other] = distance[start][land] + 1
                         nxt.append(other)
             frontier = nxt
+    if any(far in row for row in distance):
+        raise BoardError(f"layout {boards}: some lands cannot be reached")
     return Island(
         boards,
         tuple(terrain),
@@ -233,13 +294,22 @@ def build_island(boards: tuple[str, ...]) -> Island:
     )
 
 
-ISLANDS = {
-    players: build_island(BOARD_ORDER[:players]) for players in range(1, len(BOARD_ORDER) + 1)
-}
+ISLANDS: dict[tuple[str, ...], Island] = {}
+"""Islands built so far, by their boards in seat order."""
 
 
-def land_name(land: int) -> str:
-    return f"{BOARD_ORDER[land // LANDS_PER_BOARD]}{land % LANDS_PER_BOARD + 1}"
+def island_of(boards: tuple[str, ...]) -> Island:
+    if boards not in ISLANDS:
+        ISLANDS[boards] = build_island(boards)
+    return ISLANDS[boards]
+
+
+for _players in range(1, MAX_PLAYERS + 1):
+    island_of(BOARD_ORDER[:_players])
+
+
+def land_name(land: int, boards: tuple[str, ...] = BOARD_ORDER) -> str:
+    return f"{boards[land // LANDS_PER_BOARD]}{land % LANDS_PER_BOARD + 1}"
 
 
 # ----- Invader cards ----------------------------------------------------------------------
@@ -289,6 +359,7 @@ LAND_CONDITIONS = {
     "cities": 1,
     "buildings": 1,  # at least n Towns and Cities together
     "terrain": -1,  # one of the terrains listed
+    "dahan_outnumber": 0,  # Invaders there, and more Dahan than Invaders
 }
 OTHER_CONDITIONS = {"elements": -1, "target_self": 0, "target_other": 0, "terror": 1}
 ACTIONS = ("ravage", "build", "explore")
@@ -319,6 +390,10 @@ OPS: dict[str, tuple[str, ...]] = {
     "destroy_presence": ("n",),  # the Spirit destroys n of its Presence (its choice of land)
     "gather_presence": ("n",),  # the Spirit moves up to n of its Presence in from neighbours
     "forget": (),  # the Spirit forgets a Power card
+    "hasten": ("n",),  # the target Spirit may use n more Slow Powers as Fast this turn
+    "repeat": ("n",),  # the target Spirit may repeat 1 Power card costing n or less this turn
+    "spare_dahan": (),  # Ravaging Invaders deal no Damage to the land's Dahan this turn
+    "own_land": ("filter", "ops"),  # the target Spirit picks a land with its Presence
 }
 
 Op = tuple[Any, ...]
@@ -533,11 +608,16 @@ class Spirit(NamedTuple):
     growth: tuple[tuple[tuple[str, int], ...], ...]
     """Growth groups: (action, amount; for presence the range)."""
     setup: tuple[tuple[int, int], ...]
-    """(terrain, count): Presence in the highest-numbered land of that terrain."""
+    """(terrain, count): Presence in the highest-numbered land of that terrain; a terrain of
+    -n means land n of the starting board."""
     uniques: tuple[int, ...]
     innates: tuple[Power, ...]
     wetland_sacred: bool
     """River's special rule: its Presence in Wetlands counts as Sacred Sites."""
+    special: str = ""
+    """Another special rule: "swift" (Lightning: 1 Slow Power as Fast per Air it has),
+    "vitality" (Vital Strength: Defend 3 in its Sacred Sites), "shadows" (Shadows: may pay 1
+    Energy to target any land with Dahan, whatever the range)."""
 
 
 RECLAIM_ONE = -1
@@ -603,6 +683,169 @@ RIVER_INNATE = {
     ),
 }
 
+LIGHTNING_UNIQUES = (
+    {
+        "name": "Harbingers of the Lightning",
+        "cost": 0,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("fire", "air"),
+        "effect": (("push", "dahan", 2, True), ("if", ("buildings", 1), (("fear", 1),))),
+    },
+    {
+        "name": "Lightning's Boon",
+        "cost": 1,
+        "speed": "fast",
+        "target": "spirit",
+        "elements": ("fire", "air"),
+        "effect": (("hasten", 2),),
+    },
+    {
+        "name": "Raging Storm",
+        "cost": 3,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("fire", "air", "water"),
+        "effect": (("damage_each", 1),),
+    },
+    {
+        "name": "Shatter Homesteads",
+        "cost": 2,
+        "speed": "slow",
+        "range": ("sacred", 2),
+        "target": (),
+        "elements": ("fire", "air"),
+        "effect": (("fear", 1), ("destroy", "town", 1)),
+    },
+)
+LIGHTNING_INNATE = {
+    "name": "Thundering Destruction",
+    "speed": "slow",
+    "range": 1,
+    "target": (),
+    "elements": (),
+    "tiers": (
+        ({"fire": 3, "air": 2}, False, (("destroy", "town", 1),)),
+        ({"fire": 4, "air": 3}, True, (("destroy", ("town", "city"), 1),)),
+        ({"fire": 5, "air": 4, "water": 1}, False, (("destroy", ("town", "city"), 1),)),
+        ({"fire": 5, "air": 5, "water": 2}, False, (("destroy", ("town", "city"), 1),)),
+    ),
+}
+EARTH_UNIQUES = (
+    {
+        "name": "Guard the Healing Land",
+        "cost": 3,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("water", "earth", "plant"),
+        "effect": (("remove_blight", 1), ("defend", 4)),
+    },
+    {
+        "name": "A Year of Perfect Stillness",
+        "cost": 3,
+        "speed": "fast",
+        "range": 1,
+        "target": (),
+        "elements": ("sun", "earth"),
+        "effect": (("skip", "ravage"), ("skip", "build"), ("skip", "explore")),
+    },
+    {
+        "name": "Rituals of Destruction",
+        "cost": 3,
+        "speed": "slow",
+        "range": ("sacred", 1),
+        "target": (("dahan", 1),),
+        "elements": ("sun", "moon", "fire", "earth", "plant"),
+        "effect": (("damage", 2), ("if", ("dahan", 3), (("damage", 3), ("fear", 2)))),
+    },
+    {
+        "name": "Draw of the Fruitful Earth",
+        "cost": 1,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("earth", "plant", "animal"),
+        "effect": (("gather", "explorer", 2, True), ("gather", "dahan", 2, True)),
+    },
+)
+EARTH_INNATE = {
+    "name": "Gift of Strength",
+    "speed": "fast",
+    "target": "spirit",
+    "elements": (),
+    "tiers": (
+        ({"sun": 1, "earth": 2, "plant": 2}, False, (("repeat", 1),)),
+        ({"sun": 2, "earth": 3, "plant": 2}, True, (("repeat", 3),)),
+        ({"sun": 2, "earth": 4, "plant": 3}, True, (("repeat", 6),)),
+    ),
+}
+SHADOWS_UNIQUES = (
+    {
+        "name": "Mantle of Dread",
+        "cost": 1,
+        "speed": "slow",
+        "target": "spirit",
+        "elements": ("moon", "fire", "air"),
+        "effect": (
+            ("fear", 2),
+            (
+                "own_land",
+                (("invaders",),),
+                (("push", "explorer", 1, True), ("push", "town", 1, True)),
+            ),
+        ),
+    },
+    {
+        "name": "Favors Called Due",
+        "cost": 1,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("moon", "air", "animal"),
+        "effect": (("gather", "dahan", 4, True), ("if", ("dahan_outnumber",), (("fear", 3),))),
+    },
+    {
+        "name": "Crops Wither and Fade",
+        "cost": 1,
+        "speed": "slow",
+        "range": 1,
+        "target": (),
+        "elements": ("moon", "fire", "plant"),
+        "effect": (
+            ("fear", 2),
+            (
+                "choose",
+                (("if", ("towns", 1), (("remove", "town", 1), ("add", "explorer", 1))),),
+                (("if", ("cities", 1), (("remove", "city", 1), ("add", "town", 1))),),
+            ),
+        ),
+    },
+    {
+        "name": "Concealing Shadows",
+        "cost": 0,
+        "speed": "fast",
+        "range": 0,
+        "target": (),
+        "elements": ("moon", "air"),
+        "effect": (("fear", 1), ("spare_dahan",)),
+    },
+)
+SHADOWS_INNATE = {
+    "name": "Darkness Swallows the Unwary",
+    "speed": "fast",
+    "range": 1,
+    "target": (),
+    "elements": (),
+    "tiers": (
+        ({"moon": 2, "fire": 1}, False, (("gather", "explorer", 1, True),)),
+        ({"moon": 3, "fire": 2}, False, (("destroy", "explorer", 2), ("fear", 1))),
+        ({"moon": 4, "fire": 3, "air": 2}, False, (("damage", 3),)),
+    ),
+}
+
 # ----- Minor and Major Powers (this project's own cards on the published frame) ------------
 # fmt: off
 MINOR_DATA = (
@@ -640,6 +883,52 @@ MINOR_DATA = (
      "elements": ("moon", "water"), "effect": (("gather_presence", 1), ("defend", 1))},
     {"name": "Tidal Reach", "cost": 1, "speed": "fast", "range": 2, "target": (("coastal",),),
      "elements": ("water",), "effect": (("push", "explorer", 1), ("fear", 1))},
+    {"name": "Ember Scatter", "cost": 1, "speed": "slow", "range": 1, "target": (("invaders",),),
+     "elements": ("fire", "air"), "effect": (("damage", 1), ("fear", 1))},
+    {"name": "Root Snare", "cost": 0, "speed": "fast", "range": 1,
+     "target": (("terrain", "J", "W"),), "elements": ("plant", "earth"),
+     "effect": (("defend", 2), ("skip", "explore"))},
+    {"name": "Hollow Echoes", "cost": 0, "speed": "slow", "range": 1, "target": (("invaders",),),
+     "elements": ("moon", "air"), "effect": (("fear", 1), ("push", "explorer", 1, True))},
+    {"name": "Drowned Road", "cost": 1, "speed": "fast", "range": 1, "target": (("terrain", "W"),),
+     "elements": ("water", "earth"), "effect": (("isolate",), ("defend", 1))},
+    {"name": "Stampede", "cost": 2, "speed": "slow", "range": 1, "target": (("dahan", 1),),
+     "elements": ("animal", "earth", "fire"),
+     "effect": (("dahan_damage", 1), ("if", ("towns", 1), (("fear", 1),)))},
+    {"name": "Salt the Earth", "cost": 1, "speed": "slow", "range": 0, "target": (("blight",),),
+     "elements": ("fire", "earth"), "effect": (("damage", 2),)},
+    {"name": "Kindred Call", "cost": 0, "speed": "slow", "range": 1, "target": (),
+     "elements": ("animal", "plant"), "effect": (("gather", "dahan", 2, True),)},
+    {"name": "Thorn Hedge", "cost": 1, "speed": "fast", "range": 1, "target": (),
+     "elements": ("plant", "plant"), "effect": (("defend", 3),)},
+    {"name": "Lost Trail", "cost": 1, "speed": "fast", "range": 2, "target": (("explorers", 1),),
+     "elements": ("moon", "plant", "air"), "effect": (("push", "explorer", 2, True),)},
+    {"name": "Cinder Rain", "cost": 2, "speed": "fast", "range": 1, "target": (("buildings", 1),),
+     "elements": ("fire", "fire", "air"), "effect": (("damage", 2), ("fear", 1))},
+    {"name": "Restless Tide", "cost": 1, "speed": "slow", "range": 1, "target": (("coastal",),),
+     "elements": ("water", "moon"), "effect": (("push", ("explorer", "town"), 1, True),)},
+    {"name": "Bones of the Land", "cost": 1, "speed": "slow", "range": 1,
+     "target": (("terrain", "M"),), "elements": ("earth", "earth"),
+     "effect": (("skip", "build"), ("defend", 2))},
+    {"name": "Watchful Eyes", "cost": 0, "speed": "fast", "range": 1, "target": (("invaders",),),
+     "elements": ("moon", "animal"), "effect": (("fear", 1),)},
+    {"name": "Shifting Dunes", "cost": 1, "speed": "slow", "range": 1,
+     "target": (("terrain", "S"),), "elements": ("air", "earth"),
+     "effect": (("remove", "explorer", 1), ("skip", "explore"))},
+    {"name": "Renewing Growth", "cost": 2, "speed": "slow", "range": 1, "target": (("blight",),),
+     "elements": ("plant", "water", "sun"), "effect": (("remove_blight", 1), ("defend", 1))},
+    {"name": "Lure of the Deep", "cost": 0, "speed": "slow", "range": 1, "target": (("coastal",),),
+     "elements": ("water", "moon"), "effect": (("gather", "explorer", 1, True), ("fear", 1))},
+    {"name": "Wild Fury", "cost": 2, "speed": "fast", "range": 1, "target": (("dahan", 1),),
+     "elements": ("animal", "fire"), "effect": (("dahan_damage", 1), ("defend", 1))},
+    {"name": "Sunrise Blessing", "cost": 0, "speed": "fast", "target": "spirit",
+     "elements": ("sun", "air"), "effect": (("energy", 1),)},
+    {"name": "Dreadful Omen", "cost": 1, "speed": "slow", "range": 2, "target": (("buildings", 1),),
+     "elements": ("moon", "fire"), "effect": (("fear", 2),)},
+    {"name": "Crumbling Walls", "cost": 2, "speed": "slow", "range": 1, "target": (("towns", 1),),
+     "elements": ("earth", "animal"), "effect": (("destroy", "town", 1),)},
+    {"name": "Mist Veil", "cost": 1, "speed": "fast", "range": 1, "target": (),
+     "elements": ("air", "water"), "effect": (("skip", "ravage"),)},
 )
 
 MAJOR_DATA = (
@@ -687,6 +976,42 @@ MAJOR_DATA = (
      "elements": ("plant", "plant", "earth"),
      "effect": (("choose", (("destroy", "explorer", None),), (("damage", 3),)),
                 ("remove_blight", 1))},
+    {"name": "Tempest Wrath", "cost": 5, "speed": "fast", "range": 1, "target": (),
+     "elements": ("air", "air", "water", "fire"),
+     "effect": (("damage_each", 1), ("fear", 1),
+                ("if", ("elements", {"air": 3}), (("damage", 2),)))},
+    {"name": "Stone Colossus", "cost": 4, "speed": "slow", "range": 0, "target": (),
+     "elements": ("earth", "earth", "earth"),
+     "effect": (("damage", 4), ("defend", 3), ("if", ("elements", {"earth": 4}), (("fear", 2),)))},
+    {"name": "Plague of Beasts", "cost": 4, "speed": "slow", "range": 1, "target": (("invaders",),),
+     "elements": ("animal", "animal", "plant"),
+     "effect": (("fear", 2), ("destroy", "explorer", 2),
+                ("if", ("elements", {"animal": 3}), (("destroy", "town", 1),)))},
+    {"name": "Eclipse of Terror", "cost": 5, "speed": "slow", "range": 2, "target": (),
+     "elements": ("moon", "moon", "fire", "air"),
+     "effect": (("fear", 5), ("if", ("elements", {"moon": 3}), (("fear", 2),)))},
+    {"name": "Tsunami", "cost": 6, "speed": "slow", "range": 2, "target": (("coastal",),),
+     "elements": ("water", "water", "earth"),
+     "effect": (("damage", 6), ("fear", 2), ("destroy", "dahan", 1),
+                ("if", ("elements", {"water": 3}), (("damage_each", 1),)))},
+    {"name": "Heart of the Forest", "cost": 3, "speed": "fast", "range": 1,
+     "target": (("terrain", "J"),), "elements": ("plant", "plant", "sun"),
+     "effect": (("defend", 6), ("remove_blight", 1),
+                ("if", ("elements", {"plant": 3}), (("isolate",),)))},
+    {"name": "Sun's Judgement", "cost": 5, "speed": "fast", "range": 1, "target": (),
+     "elements": ("sun", "sun", "fire"),
+     "effect": (("destroy", "city", 1), ("fear", 2),
+                ("if", ("elements", {"sun": 3}), (("destroy", "town", 1),)))},
+    {"name": "Rising Ancestors", "cost": 4, "speed": "slow", "range": 1, "target": (),
+     "elements": ("sun", "animal", "earth"),
+     "effect": (("add", "dahan", 3), ("if", ("elements", {"animal": 2}), (("dahan_damage", 1),)))},
+    {"name": "Creeping Silence", "cost": 2, "speed": "fast", "range": 1, "target": (),
+     "elements": ("moon", "air", "plant"),
+     "effect": (("skip", "build"), ("skip", "explore"), ("fear", 1))},
+    {"name": "Earthquake", "cost": 7, "speed": "slow", "range": 1, "target": (),
+     "elements": ("earth", "earth", "fire", "fire"),
+     "effect": (("damage_each", 2), ("fear", 3), ("add", "blight", 1),
+                ("if", ("elements", {"earth": 4}), (("destroy", "city", 1),)))},
 )
 # fmt: on
 
@@ -704,7 +1029,57 @@ SPIRIT_DATA = {
         "innates": (RIVER_INNATE,),
         "wetland_sacred": True,
     },
+    "Lightning's Swift Strike": {
+        "energy_track": (1, 1, 2, 2, 3, 4, 4, 5),
+        "card_track": (2, 3, 4, 5, 6),
+        "growth": (
+            (("reclaim_all", 0), ("gain_card", 0), ("energy", 1)),
+            (("presence", 2), ("presence", 0)),
+            (("presence", 1), ("energy", 3)),
+        ),
+        "setup": ((S, 2),),
+        "uniques": LIGHTNING_UNIQUES,
+        "innates": (LIGHTNING_INNATE,),
+        "wetland_sacred": False,
+        "special": "swift",
+    },
+    "Vital Strength of the Earth": {
+        "energy_track": (2, 3, 4, 6, 7, 8),
+        "card_track": (1, 1, 2, 2, 3, 4),
+        "growth": (
+            (("reclaim_all", 0), ("presence", 2)),
+            (("gain_card", 0), ("presence", 0)),
+            (("presence", 1), ("energy", 2)),
+        ),
+        "setup": ((M, 2), (J, 1)),
+        "uniques": EARTH_UNIQUES,
+        "innates": (EARTH_INNATE,),
+        "wetland_sacred": False,
+        "special": "vitality",
+    },
+    "Shadows Flicker Like Flame": {
+        "energy_track": (0, 1, 3, 4, 5, 6),
+        "card_track": (1, 2, 3, 3, 4, 5),
+        "growth": (
+            (("reclaim_all", 0), ("gain_card", 0)),
+            (("gain_card", 0), ("presence", 1)),
+            (("presence", 3), ("energy", 3)),
+        ),
+        "setup": ((J, 2), (-5, 1)),
+        "uniques": SHADOWS_UNIQUES,
+        "innates": (SHADOWS_INNATE,),
+        "wetland_sacred": False,
+        "special": "shadows",
+    },
 }
+SPECIALS = ("", "swift", "vitality", "shadows")
+
+SPIRIT_KEYS = ("river", "lightning", "earth", "shadows")
+"""Option names of the Spirits, in the order of SPIRIT_DATA (the observation's index)."""
+DEFAULT_SPIRITS = (0, 1, 2, 3)
+"""The Spirit of each seat by default."""
+UNIQUE_SPIRITS = True
+"""Whether two seats may not play the same Spirit (once there are enough Spirits)."""
 
 # ----- building the card tables -------------------------------------------------------------
 POWERS: list[Power] = []
@@ -716,6 +1091,11 @@ for spirit_name, data in SPIRIT_DATA.items():
     for track in ("energy_track", "card_track"):
         if not data[track] or data[track][0] < 0:
             raise CardError(f"{spirit_name}: the {track} must start with a number")
+    if data.get("special", "") not in SPECIALS:
+        raise CardError(f"{spirit_name}: unknown special rule {data['special']!r}")
+    for terrain, count in data["setup"]:
+        if not -LANDS_PER_BOARD <= terrain < len(TERRAINS) or not count > 0:
+            raise CardError(f"{spirit_name}: bad setup place {terrain!r}")
     for group in data["growth"]:
         for action, _ in group:
             if action not in GROWTH_ACTIONS:
@@ -730,6 +1110,7 @@ for spirit_name, data in SPIRIT_DATA.items():
             tuple(range(first, len(POWERS))),
             innates,
             data["wetland_sacred"],
+            data.get("special", ""),
         )
     )
 MINORS = tuple(range(len(POWERS), len(POWERS) + len(MINOR_DATA)))
@@ -737,6 +1118,31 @@ POWERS += [load_power(card, MINOR) for card in MINOR_DATA]
 MAJORS = tuple(range(len(POWERS), len(POWERS) + len(MAJOR_DATA)))
 POWERS += [load_power(card, MAJOR) for card in MAJOR_DATA]
 CARDS: tuple[Power, ...] = tuple(POWERS)
+
+# ----- Power Progressions for the teaching game (this project's choice from its decks) ------
+PROGRESSION_DATA = {
+    "river": ("Rising Mist", "Tidal Reach", "Mending Rain", "Flood of Ages", "Restless Tide",
+              "Lure of the Deep", "Cleansing Torrent"),
+    "lightning": ("Ember Scatter", "Startling Cry", "Cinder Rain", "Tempest Wrath", "Mist Veil",
+                  "Heat Shimmer", "Storm of Spirits"),
+    "earth": ("Thorn Hedge", "Bones of the Land", "Root Snare", "Stone Colossus",
+              "Renewing Growth", "Crumbling Walls", "Earthquake"),
+    "shadows": ("Watchful Eyes", "Hollow Echoes", "Dreadful Omen", "Eclipse of Terror",
+                "Lost Trail", "Beckoning Path", "Ancient Dread"),
+}  # fmt: skip
+"""Per Spirit (``SPIRIT_KEYS``): the Minor and Major Powers gained in this order in the
+teaching game, instead of drawing 4."""
+_CARD_ID = {card.name: i for i, card in enumerate(CARDS)}
+PROGRESSIONS: list[tuple[int, ...]] = []
+if tuple(PROGRESSION_DATA) != SPIRIT_KEYS:
+    raise CardError("a Power Progression is needed for each Spirit, in SPIRIT_KEYS order")
+for _key, _names in PROGRESSION_DATA.items():
+    for _name in _names:
+        if _name not in _CARD_ID or CARDS[_CARD_ID[_name]].kind == UNIQUE:
+            raise CardError(f"{_key}'s progression: {_name!r} is no Minor or Major Power")
+    PROGRESSIONS.append(tuple(_CARD_ID[_name] for _name in _names))
+if len({c for p in PROGRESSIONS for c in p}) != sum(len(p) for p in PROGRESSIONS):
+    raise CardError("a card is in two Power Progressions")
 if len(CARDS) > MAX_CARDS:
     raise CardError(f"{len(CARDS)} Power cards exceed the action layout's {MAX_CARDS}")
 

@@ -36,7 +36,7 @@ TRACKS = ("the Energy track", "the card-play track")
 def power_name(game: SpiritIslandGame, seat: int, option: int) -> str:
     if option < MAX_CARDS:
         return CARDS[option].name if option < len(CARDS) else f"card {option}"
-    innates = SPIRITS[game.spirit_of[seat] % len(SPIRITS)].innates
+    innates = SPIRITS[game.spirit_of[seat]].innates
     index = option - MAX_CARDS
     return innates[index].name if index < len(innates) else f"innate {index}"
 
@@ -54,7 +54,7 @@ def piece_name(kind: int) -> str:
 
 
 def growth_text(game: SpiritIslandGame, seat: int, group: int, index: int | None = None) -> str:
-    spirit = SPIRITS[game.spirit_of[seat] % len(SPIRITS)]
+    spirit = SPIRITS[game.spirit_of[seat]]
     if group >= len(spirit.growth):
         return f"growth option {group + 1}"
     actions = spirit.growth[group]
@@ -101,6 +101,9 @@ def _plain(segment: str, option: int) -> str:
 
 
 def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int], o: int) -> str:
+    def ln(land: int) -> str:
+        return land_name(land, game.island.boards)
+
     if purpose == "growth":
         return f"grow: {growth_text(game, seat, o)}"
     if purpose == "growth_step":
@@ -108,7 +111,7 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
     if purpose == "track":
         return f"take Presence from {TRACKS[o]}"
     if purpose == "presence_land":
-        return f"add Presence to {land_name(o)}"
+        return f"add Presence to {ln(o)}"
     if purpose == "play":
         if o == CARD_DONE:
             return "play no more cards"
@@ -120,7 +123,7 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
             else (f"use {power_name(game, seat, o)}")
         )
     if purpose == "target_land":
-        return f"{power_name(game, seat, ctx[0])} targets {land_name(o)}"
+        return f"{power_name(game, seat, ctx[0])} targets {ln(o)}"
     if purpose == "target_spirit":
         return f"{power_name(game, seat, ctx[0])} targets player_{o}'s Spirit"
     if purpose == "deck":
@@ -133,35 +136,35 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
     if purpose == "reclaim":
         return "reclaim nothing" if o == CARD_DONE else f"reclaim {card_name(o)}"
     if purpose == "damage":
-        return f"1 Damage to 1 {piece_name(o)} in {land_name(ctx[0])} ({ctx[1]} to deal)"
+        return f"1 Damage to 1 {piece_name(o)} in {ln(ctx[0])} ({ctx[1]} to deal)"
     if purpose in ("destroy", "remove"):
-        return f"{purpose.capitalize()} 1 {piece_name(o)} in {land_name(ctx[0])}"
+        return f"{purpose.capitalize()} 1 {piece_name(o)} in {ln(ctx[0])}"
     if purpose == "push_piece":
         if o == PIECE_STOP:
-            return f"push nothing more from {land_name(ctx[0])}"
-        return f"Push 1 {piece_name(o)} from {land_name(ctx[0])}"
+            return f"push nothing more from {ln(ctx[0])}"
+        return f"Push 1 {piece_name(o)} from {ln(ctx[0])}"
     if purpose == "push_dest":
-        return f"Push 1 {piece_name(ctx[4])} from {land_name(ctx[0])} to {land_name(o)}"
+        return f"Push 1 {piece_name(ctx[4])} from {ln(ctx[0])} to {ln(o)}"
     if purpose == "gather_piece":
         if o == PIECE_STOP:
-            return f"gather nothing more into {land_name(ctx[0])}"
-        return f"Gather 1 {piece_name(o)} into {land_name(ctx[0])}"
+            return f"gather nothing more into {ln(ctx[0])}"
+        return f"Gather 1 {piece_name(o)} into {ln(ctx[0])}"
     if purpose == "gather_source":
-        return f"Gather 1 {piece_name(ctx[4])} from {land_name(o)} into {land_name(ctx[0])}"
+        return f"Gather 1 {piece_name(ctx[4])} from {ln(o)} into {ln(ctx[0])}"
     if purpose == "cascade":
-        return f"Blight cascades from {land_name(ctx[0])} to {land_name(o)}"
+        return f"Blight cascades from {ln(ctx[0])} to {ln(o)}"
     if purpose == "spirit_land":
-        return f"Fear effect in {land_name(o)}"
+        return f"Fear effect in {ln(o)}"
     if purpose == "choose":
         return f"effect {o + 1} of the choice"
     if purpose == "presence_more":
         if o == PIECE_STOP:
-            return f"move no more Presence into {land_name(ctx[0])}"
-        return f"move 1 of your Presence into {land_name(ctx[0])}"
+            return f"move no more Presence into {ln(ctx[0])}"
+        return f"move 1 of your Presence into {ln(ctx[0])}"
     if purpose == "presence_source":
-        return f"move 1 of your Presence from {land_name(o)} to {land_name(ctx[0])}"
+        return f"move 1 of your Presence from {ln(o)} to {ln(ctx[0])}"
     if purpose == "destroy_presence":
-        return f"destroy 1 of your Presence in {land_name(o)}"
+        return f"destroy 1 of your Presence in {ln(o)}"
     return _plain(Decision(game.pending[0]).name.lower(), o)
 
 
@@ -191,7 +194,7 @@ def readable_view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
         },
         "invader_deck": len(game.invader_deck),
         "lands": {
-            land_name(land): {
+            land_name(land, game.island.boards): {
                 "terrain": TERRAINS[game.island.terrain[land]],
                 "coastal": game.island.coastal[land],
                 "pieces": _pieces(game.pieces[land]),
@@ -205,7 +208,7 @@ def readable_view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
         },
         "spirits": {
             f"player_{s}": {
-                "spirit": SPIRITS[game.spirit_of[s] % len(SPIRITS)].name,
+                "spirit": SPIRITS[game.spirit_of[s]].name,
                 "energy": game.energy[s],
                 "hand": [card_name(c) for c in game.hand[s]],
                 "played": [card_name(c) for c in game.played[s]],
@@ -241,7 +244,7 @@ def render_text(game: SpiritIslandGame, viewer: int | None = None) -> str:
         )
         flags = [ACTIONS[a] for a in range(3) if game.skips[land] >> a & 1]
         lines.append(
-            f"  {land_name(land)} {TERRAINS[game.island.terrain[land]]:<8}"
+            f"  {land_name(land, game.island.boards)} {TERRAINS[game.island.terrain[land]]:<8}"
             f"{' coastal' if game.island.coastal[land] else '        '} "
             f"{_pieces(game.pieces[land])} {presence}"
             + (f" defend {game.defend[land]}" if game.defend[land] else "")
