@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from toygame.rules import HighCard
 
-from agents.search import InformationSet, ISMCTSAgent, PIMCAgent
+from agents.search import InformationSet, ISMCTSAgent, PIMCAgent, legal_actions
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 from tabletop_envs.vaalbara.spec import EMPTY, KIND_OF, Decision, bit, cards_in
@@ -272,3 +272,9 @@ def test_the_small_positions_hide_what_they_should() -> None:
     assert len(game.clan_decks[seat]) >= 2 and len(game.land_deck) <= 9
     game, seat = valiant_wars_position()
     assert any(game.choices[s] != EMPTY for s in game.choosers if s != seat)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_searchs_legal_actions_are_the_games(name: str) -> None:
+    for game in positions(GAMES[name], 2, seed=3, every=1):
+        assert legal_actions(game) == game.legal_actions()

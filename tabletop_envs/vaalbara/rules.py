@@ -673,8 +673,7 @@ class VaalbaraGame(PlainState, GameCore):
         game = self.clone()
         for seat in range(self.num_players):
             if seat == player:
-                deck = sorted(self.clan_decks[seat])
-                game.clan_decks[seat] = [int(c) for c in rng.permutation(deck)] if deck else []
+                game.clan_decks[seat] = _permuted(sorted(self.clan_decks[seat]), rng)
             else:
                 game._resample_characters(seat, rng)
         game._resample_land_deck(rng)
@@ -688,7 +687,7 @@ class VaalbaraGame(PlainState, GameCore):
         known = self.known_in_hand[seat]
         free = sorted(c for c in cards_in(held) + self.clan_decks[seat] if not known & bit(c))
         size = (held & ~known).bit_count()
-        order = [int(c) for c in rng.permutation(free)] if free else []
+        order = _permuted(free, rng)
         new_held = known
         for card in order[:size]:
             new_held |= bit(card)
@@ -709,16 +708,20 @@ class VaalbaraGame(PlainState, GameCore):
         deck = self.land_deck
         top_back = self.back_of[deck[-1]]
         positions = [i for i, known in enumerate(self.deck_known) if not known]
-        cards = sorted(deck[i] for i in positions)
-        for position, index in zip(positions, rng.permutation(len(cards)), strict=True):
-            deck[position] = cards[index]
-        top = deck[-1]
-        backs = [back for back in range(len(self.back_of)) if back != top_back]
-        dealt = rng.permutation(backs)
-        others = (card for card in range(len(self.back_of)) if card != top)
-        for card, back in zip(others, dealt, strict=True):
-            self.back_of[card] = int(back)
-        self.back_of[top] = top_back
+        cards = _permuted(sorted(deck[i] for i in positions), rng)
+        for position, card in zip(positions, cards, strict=True):
+            deck[position] = card
+        backs = list(range(len(self.back_of)))
+        del backs[top_back]
+        self.back_of = _permuted(backs, rng)
+        self.back_of.insert(deck[-1], top_back)
+
+
+def _permuted(items: list[int], rng: np.random.Generator) -> list[int]:
+    """``items`` in an order drawn from ``rng``."""
+    if len(items) < 2:
+        return list(items)
+    return [items[i] for i in rng.permutation(len(items)).tolist()]
 
 
 _CHARACTER_OF = {

@@ -1,0 +1,141 @@
+"""Speed of the search bots' hot path: clone, resample_hidden, and iterations per second.
+
+    python -m benchmarks.search_speed --games vaalbara valiant_wars --players 2 4
+
+For each game and player count, over positions of seeded random games (one every few
+decisions): microseconds per ``clone()`` and per ``resample_hidden()``, a random rollout
+from there to the end, and the rate of each bot: ISMCTS iterations per second (one
+iteration: a world, a descent, a rollout, a backup) and PIMC rollouts per second (one:
+a world's clone, one action, a rollout to the end). Each figure is the median of
+``--runs`` runs. The machine load is printed first: the figures mean little without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from agents.search import InformationSet, ISMCTSAgent, PIMCAgent, random_rollout, rollout
+from tabletop_envs import game_module, resolve_name
+from tabletop_envs.core.game import GameCore
+
+
+def positions(cls: type[GameCore], players: int, count: int, seed: int = 0) -> list[GameCore]:
+    """``count`` states from seeded random games, spread over whole games."""
+    found: list[GameCore] = []
+    game_seed = seed
+    while len(found) < count:
+        game = cls(players, seed=game_seed)
+        rng = np.random.default_rng(game_seed)
+        step = 0
+        while not game.is_terminal and len(found) < count:
+            if step % 7 == 3 and len(game.legal_actions()) > 1:
+                found.append(game.clone())
+            game.apply(int(rng.choice(game.legal_actions())))
+            step += 1
+        game_seed += 1
+    return found
+
+
+def per_call(work: Callable[[], object], seconds: float) -> float:
+    """Microseconds per call of ``work``, repeated for about ``seconds``."""
+    calls, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        work()
+        calls += 1
+    return elapsed / calls * 1e6
+
+
+def measure(name: str, players: int, seconds: float) -> dict[str, float]:
+    cls = game_module(resolve_name(name)).Game
+    states = positions(cls, players, 30)
+    rng = np.random.default_rng(0)
+    cycle = iter(range(1 << 62))
+
+    def state() -> GameCore:
+        return states[next(cycle) % len(states)]
+
+    def a_rollout() -> None:
+        world = InformationSet(state(), 0).sample(rng)
+        rollout(world, random_rollout, rng)
+
+    figures = {
+        "clone_us": per_call(lambda: state().clone(), seconds),
+        "resample_us": per_call(
+            lambda: (s := state()).resample_hidden(s.current_player, rng), seconds
+        ),
+        "rollout_ms": per_call(a_rollout, seconds) / 1000,
+    }
+    for label, bot in (
+        ("ismcts_per_s", ISMCTSAgent(seed=0, iterations=10**9, milliseconds=seconds * 1000)),
+        ("pimc_per_s", PIMCAgent(seed=0, worlds=10**9, rollouts=1, milliseconds=seconds * 1000)),
+    ):
+        done, spent = 0, 0.0
+        for game in states[:5]:
+            information = InformationSet(game, game.current_player)
+            legal = game.legal_actions()
+            start = time.perf_counter()
+            if isinstance(bot, ISMCTSAgent):
+                root_visits = _ismcts_iterations(bot, information, legal)
+            else:
+                root_visits = _pimc_rollouts(bot, information, legal)
+            spent += time.perf_counter() - start
+            done += root_visits
+        figures[label] = done / spent
+    return figures
+
+
+def _ismcts_iterations(bot: ISMCTSAgent, information: InformationSet, legal: list[int]) -> int:
+    counted = []
+    original = bot._descend
+
+    def descend(node, world):
+        counted.append(1)
+        return original(node, world)
+
+    bot._descend = descend
+    try:
+        bot.search(information, legal)
+    finally:
+        bot._descend = original
+    return len(counted)
+
+
+def _pimc_rollouts(bot: PIMCAgent, information: InformationSet, legal: list[int]) -> int:
+    worlds = []
+    original = information.sample
+
+    def sample(rng):
+        worlds.append(1)
+        return original(rng)
+
+    information.sample = sample
+    bot.search(information, legal)
+    return len(worlds) * len(legal) * bot.rollouts
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=["vaalbara", "valiant_wars"])
+    parser.add_argument("--players", nargs="+", type=int, default=[2, 4])
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="seconds per measurement")
+    args = parser.parse_args(argv)
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} CPUs")
+    columns = ("clone_us", "resample_us", "rollout_ms", "ismcts_per_s", "pimc_per_s")
+    print(f"{'game':<16}{'players':>8}" + "".join(f"{c:>14}" for c in columns))
+    for name in args.games:
+        for players in args.players:
+            runs = [measure(name, players, args.seconds) for _ in range(args.runs)]
+            medians = [statistics.median(run[c] for run in runs) for c in columns]
+            print(f"{name:<16}{players:>8}" + "".join(f"{m:>14.1f}" for m in medians))
+
+
+if __name__ == "__main__":
+    main()
