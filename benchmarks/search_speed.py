@@ -8,6 +8,14 @@ from there to the end, and the rate of each bot: ISMCTS iterations per second (o
 iteration: a world, a descent, a rollout, a backup) and PIMC rollouts per second (one:
 a world's clone, one action, a rollout to the end). Each figure is the median of
 ``--runs`` runs. The machine load is printed first: the figures mean little without it.
+
+    python -m benchmarks.search_speed evaluate vaalbara --agents ismcts:200 heuristic \
+        --games 100 --workers 1 --seed 0 --out /tmp/eval
+
+runs ``benchmarks.evaluate`` unchanged (the same games, tables and files) with a clock on
+the search bots, and prints their mean time per move after it: over the moves they searched
+(two legal actions or more) and over all their moves. ``--workers 1`` keeps the bots in this
+process, where the clock is.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -119,7 +128,46 @@ def _pimc_rollouts(bot: PIMCAgent, information: InformationSet, legal: list[int]
     return len(worlds) * len(legal) * bot.rollouts
 
 
+def timed_evaluate(argv: list[str]) -> int:
+    """``benchmarks.evaluate`` with the search bots' time per move printed after it."""
+    from agents.search import SearchAgent
+    from benchmarks import evaluate
+
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} CPUs")
+    clock = {"searched": 0, "search_s": 0.0, "moves": 0, "move_s": 0.0}
+    act = SearchAgent.act
+
+    def timed_act(self, observation, agent):
+        start = time.perf_counter()
+        try:
+            return act(self, observation, agent)
+        finally:
+            spent = time.perf_counter() - start
+            clock["moves"] += 1
+            clock["move_s"] += spent
+            if np.count_nonzero(observation["action_mask"]) > 1:
+                clock["searched"] += 1
+                clock["search_s"] += spent
+
+    SearchAgent.act = timed_act
+    try:
+        code = evaluate.main(argv)
+    finally:
+        SearchAgent.act = act
+    searched, moves = max(clock["searched"], 1), max(clock["moves"], 1)
+    print(
+        f"search bots: {clock['search_s'] / searched:.3f} s per searched move "
+        f"({clock['searched']} moves), {clock['move_s'] / moves:.3f} s per move "
+        f"({clock['moves']} moves); load now {os.getloadavg()[0]:.2f}"
+    )
+    return code
+
+
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["evaluate"]:
+        sys.exit(timed_evaluate(argv[1:]))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="+", default=["vaalbara", "valiant_wars"])
     parser.add_argument("--players", nargs="+", type=int, default=[2, 4])
