@@ -6,7 +6,8 @@ For each game and player count, over positions of seeded random games (one every
 decisions): microseconds per ``clone()`` and per ``resample_hidden()``, a random rollout
 from there to the end, and the rate of each bot: ISMCTS iterations per second (one
 iteration: a world, a descent, a rollout, a backup) and PIMC rollouts per second (one:
-a world's clone, one action, a rollout to the end). Each figure is the median of
+a world's clone, one action, a rollout to the end), all in CPU time of this process (the
+machine is shared; wall-clock rates are lower under load). Each figure is the median of
 ``--runs`` runs. The machine load is printed first: the figures mean little without it.
 
     python -m benchmarks.search_speed evaluate vaalbara --agents ismcts:200 heuristic \
@@ -52,9 +53,9 @@ def positions(cls: type[GameCore], players: int, count: int, seed: int = 0) -> l
 
 
 def per_call(work: Callable[[], object], seconds: float) -> float:
-    """Microseconds per call of ``work``, repeated for about ``seconds``."""
-    calls, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    """CPU microseconds per call of ``work``, repeated for about ``seconds`` of CPU time."""
+    calls, start = 0, time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
         work()
         calls += 1
     return elapsed / calls * 1e6
@@ -88,12 +89,12 @@ def measure(name: str, players: int, seconds: float) -> dict[str, float]:
         for game in states[:5]:
             information = InformationSet(game, game.current_player)
             legal = game.legal_actions()
-            start = time.perf_counter()
+            start = time.process_time()
             if isinstance(bot, ISMCTSAgent):
                 root_visits = _ismcts_iterations(bot, information, legal)
             else:
                 root_visits = _pimc_rollouts(bot, information, legal)
-            spent += time.perf_counter() - start
+            spent += time.process_time() - start
             done += root_visits
         figures[label] = done / spent
     return figures
