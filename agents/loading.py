@@ -29,7 +29,8 @@ AgentFactory = Callable[[int | None], Agent]
 def describe_accepted() -> str:
     return (
         "'random', 'heuristic', a search bot ('ismcts:ITERATIONS' or 'pimc:WORLDS', options "
-        "',ms=', ',rollout=random|heuristic'), or the path of a trained policy file"
+        "',ms=', ',rollout=random|heuristic', ',c=' for ismcts, ',rollouts=' for pimc), or "
+        "the path of a trained policy file"
     )
 
 

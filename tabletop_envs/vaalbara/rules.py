@@ -16,6 +16,7 @@ import numpy as np
 
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
+from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
 from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
@@ -660,30 +661,39 @@ class VaalbaraGame(PlainState, GameCore):
 
     # ----- hidden information ---------------------------------------------------------
     def resample_hidden(self, player: int, rng: np.random.Generator) -> VaalbaraGame:
+        """A copy with everything ``player`` cannot see redrawn from its view alone.
+
+        Every pool is sorted before it is drawn from, so two states that look the same to
+        ``player`` give the same world for the same ``rng``: its own clan deck order; each
+        other seat's hand (but the characters known in it), clan deck order, hidden pick and
+        hidden Fighter answer; the land fronts at unseen deck positions; the Omen backs of
+        every card but the top one of the land deck (only that back is seen). The generator is
+        reseeded from ``rng``, so no future chance survives from the original.
+        """
         game = self.clone()
         for seat in range(self.num_players):
             if seat == player:
-                game.clan_decks[seat] = [int(c) for c in rng.permutation(self.clan_decks[seat])]
+                game.clan_decks[seat] = _permuted(sorted(self.clan_decks[seat]), rng)
             else:
                 game._resample_characters(seat, rng)
         game._resample_land_deck(rng)
+        game.rng = make_rng(int(rng.integers(2**63)))
         return game
 
     def _resample_characters(self, seat: int, rng: np.random.Generator) -> None:
         """Redraw an opponent's hand, deck order, hidden pick and hidden Fighter answer."""
         hidden_pick = not self.revealed and self.picks[seat] != EMPTY
         held = self.hands[seat] | (bit(self.picks[seat]) if hidden_pick else 0)
-        pool = cards_in(held) + self.clan_decks[seat]
         known = self.known_in_hand[seat]
-        free = [c for c in pool if not known & bit(c)]
-        size = bin(held).count("1") - bin(known).count("1")
-        order = [int(c) for c in rng.permutation(free)]
+        free = sorted(c for c in cards_in(held) + self.clan_decks[seat] if not known & bit(c))
+        size = (held & ~known).bit_count()
+        order = _permuted(free, rng)
         new_held = known
         for card in order[:size]:
             new_held |= bit(card)
         self.clan_decks[seat] = order[size:]
         if hidden_pick:
-            pick = int(rng.choice(cards_in(new_held)))
+            pick = cards_in(new_held)[int(rng.integers(new_held.bit_count()))]
             self.picks[seat] = pick
             new_held &= ~bit(pick)
         self.hands[seat] = new_held
@@ -693,14 +703,25 @@ class VaalbaraGame(PlainState, GameCore):
             self.fighter_answers[index] = int(holds and rng.random() < 0.5)
 
     def _resample_land_deck(self, rng: np.random.Generator) -> None:
-        """Shuffle unseen land fronts among unseen deck positions; backs stay in place."""
+        """Deal the unseen land fronts to the unseen deck positions, then the Omen backs but
+        the top card's (the one seen) to every other card."""
+        deck = self.land_deck
+        top_back = self.back_of[deck[-1]]
         positions = [i for i, known in enumerate(self.deck_known) if not known]
-        cards = [self.land_deck[i] for i in positions]
-        backs = [self.back_of[card] for card in cards]
-        shuffled = [cards[i] for i in rng.permutation(len(cards))]
-        for position, card, back in zip(positions, shuffled, backs, strict=True):
-            self.land_deck[position] = card
-            self.back_of[card] = back
+        cards = _permuted(sorted(deck[i] for i in positions), rng)
+        for position, card in zip(positions, cards, strict=True):
+            deck[position] = card
+        backs = list(range(len(self.back_of)))
+        del backs[top_back]
+        self.back_of = _permuted(backs, rng)
+        self.back_of.insert(deck[-1], top_back)
+
+
+def _permuted(items: list[int], rng: np.random.Generator) -> list[int]:
+    """``items`` in an order drawn from ``rng``."""
+    if len(items) < 2:
+        return list(items)
+    return [items[i] for i in rng.permutation(len(items)).tolist()]
 
 
 _CHARACTER_OF = {

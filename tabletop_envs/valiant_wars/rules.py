@@ -1203,23 +1203,30 @@ class ValiantWarsGame(PlainState, GameCore):
 
     # ----- hidden information -----------------------------------------------------------
     def resample_hidden(self, player: int, rng: np.random.Generator) -> ValiantWarsGame:
-        """Reshuffle every unseen deck order and redraw others' hidden reveal choices."""
+        """Reshuffle every unseen deck order and redraw others' hidden reveal choices.
+
+        Each unseen pile is sorted before it is shuffled, so two states that look the same
+        to ``player`` give the same world for the same ``rng``; the generator is reseeded.
+        """
         game = self.clone()
         for seat, deck in enumerate(game.decks):
             unseen = len(deck) - (self.known_top[seat] if seat == player else 0)
-            head = deck[:unseen]
-            rng.shuffle(head)
-            deck[:unseen] = head
-        rng.shuffle(game.champion_deck)
+            deck[:unseen] = _shuffled(deck[:unseen], rng)
+        game.champion_deck = _shuffled(game.champion_deck, rng)
         if game.location_deck:
-            below = game.location_deck[:-1]
-            rng.shuffle(below)
-            game.location_deck[:-1] = below
+            game.location_deck[:-1] = _shuffled(game.location_deck[:-1], rng)
         for seat in game.choosers:
             if seat != player and game.choices[seat] != EMPTY:
                 game.choices[seat] = int(rng.integers(2))
         game.rng = make_rng(int(rng.integers(2**63)))
         return game
+
+
+def _shuffled(cards: list[int], rng: np.random.Generator) -> list[int]:
+    """``cards`` in an order drawn from ``rng`` that depends on their multiset alone."""
+    pile = sorted(cards)
+    rng.shuffle(pile)
+    return pile
 
 
 def _below(count: int, limit: int | None) -> bool:
