@@ -25,9 +25,15 @@ from agents.search import InformationSet, ISMCTSAgent, PIMCAgent, legal_actions
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 from tabletop_envs.vaalbara.spec import EMPTY, KIND_OF, Decision, bit, cards_in
+from tabletop_envs.valenor.rules import ValenorGame
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 
-GAMES = {"vaalbara": VaalbaraGame, "valiant_wars": ValiantWarsGame, "highcard": HighCard}
+GAMES = {
+    "vaalbara": VaalbaraGame,
+    "valiant_wars": ValiantWarsGame,
+    "valenor": ValenorGame,
+    "highcard": HighCard,
+}
 Sampler = Callable[[GameCore, int, np.random.Generator], GameCore]
 Law = dict[object, float]
 
@@ -68,7 +74,7 @@ def choose(bot, game: GameCore) -> int:
     return bot.act(observation, "player")
 
 
-@pytest.mark.parametrize("name", ["vaalbara", "valiant_wars"])
+@pytest.mark.parametrize("name", ["vaalbara", "valiant_wars", "valenor"])
 @pytest.mark.parametrize(
     "make_bot",
     [

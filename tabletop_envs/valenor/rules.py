@@ -906,7 +906,9 @@ class ValenorGame(PlainState, GameCore):
 
     # ----- hidden information ------------------------------------------------------------
     def resample_hidden(self, player: int, rng: np.random.Generator) -> ValenorGame:
-        """Redraw other hands' faces and deck orders, keeping every back where it is."""
+        """Redraw other hands' faces and deck orders, keeping every back where it is; the
+        faces are drawn from their sorted pool, so the result depends on ``player``'s view
+        alone."""
         other = self.clone()
         other.rng = make_rng(int(rng.integers(2**63)))
         slots: dict[int, list[tuple[list[int], int]]] = {}
@@ -925,7 +927,7 @@ class ValenorGame(PlainState, GameCore):
         for back, places in slots.items():
             if back == S.BACK_SPIRIT:
                 continue
-            faces = [where[index] for where, index in places]
+            faces = sorted(where[index] for where, index in places)
             rng.shuffle(faces)
             for (where, index), face in zip(places, faces, strict=True):
                 where[index] = face
