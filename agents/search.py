@@ -25,7 +25,6 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 import numpy as np
 
@@ -54,18 +53,9 @@ class InformationSet:
         return world
 
 
-def legal_actions(game: GameCore) -> list[int]:
-    """``game.legal_actions()`` without building the mask (the search's hot path)."""
-    offset = game.LAYOUT.kind_segments[game.pending_kind()].offset
-    options = game.legal_options()
-    if all(a < b for a, b in pairwise(options)):
-        return [offset + option for option in options]
-    return sorted({offset + option for option in options})
-
-
 def random_rollout(game: GameCore, rng: np.random.Generator) -> int:
     """A uniformly random legal action."""
-    legal = legal_actions(game)
+    legal = game.legal_actions()
     return legal[int(rng.integers(len(legal)))]
 
 
@@ -182,7 +172,7 @@ class ISMCTSAgent(SearchAgent):
         """Select and expand one path in ``world`` (advanced in place); the nodes on it."""
         path = []
         while not world.is_terminal:
-            legal = legal_actions(world)
+            legal = world.legal_actions()
             fresh = []
             for action in legal:
                 child = node.children.get(action)

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from toygame.rules import HighCard
 
-from agents.search import InformationSet, ISMCTSAgent, PIMCAgent, legal_actions
+from agents.search import InformationSet, ISMCTSAgent, PIMCAgent
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 from tabletop_envs.vaalbara.spec import EMPTY, KIND_OF, Decision, bit, cards_in
@@ -281,6 +281,6 @@ def test_the_small_positions_hide_what_they_should() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_the_searchs_legal_actions_are_the_games(name: str) -> None:
+def test_legal_actions_are_the_masks_set_entries(name: str) -> None:
     for game in positions(GAMES[name], 2, seed=3, every=1):
-        assert legal_actions(game) == game.legal_actions()
+        assert game.legal_actions() == [int(a) for a in np.flatnonzero(game.legal_mask())]

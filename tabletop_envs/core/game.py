@@ -17,6 +17,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from types import ModuleType
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
@@ -208,7 +209,14 @@ class GameCore(ABC):
         return mask
 
     def legal_actions(self) -> list[int]:
-        return [int(a) for a in np.flatnonzero(self.legal_mask())]
+        """The legal actions in increasing order: the mask's set entries, without the mask."""
+        if self.current_player == NO_SEAT:
+            return []
+        offset = self.LAYOUT.kind_segments[self.pending_kind()].offset
+        options = self.legal_options()
+        if all(a < b for a, b in pairwise(options)):
+            return [offset + int(option) for option in options]
+        return sorted({offset + int(option) for option in options})
 
     def apply(self, action: int) -> None:
         """Apply ``action`` for the current player; an illegal one raises ValueError."""
