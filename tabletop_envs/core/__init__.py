@@ -2,7 +2,7 @@
 
 from tabletop_envs.core.actions import ActionLayout, Segment
 from tabletop_envs.core.env import TabletopAECEnv, agent_name, env_metadata, wrap
-from tabletop_envs.core.game import NO_SEAT, GameCore, Option, Pending, StateError
+from tabletop_envs.core.game import NO_SEAT, GameCore, Option, StateError
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
 
 __all__ = [
@@ -11,7 +11,6 @@ __all__ = [
     "ActionLayout",
     "GameCore",
     "Option",
-    "Pending",
     "Segment",
     "StateError",
     "TabletopAECEnv",

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from types import ModuleType
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -31,14 +31,6 @@ NO_SEAT = -1
 """The seat of no one: ``current_player`` once the game is over, an unset seat in a state."""
 
 GameT = TypeVar("GameT", bound="GameCore")
-
-
-class Pending(NamedTuple):
-    """The decision to make now: its kind, the deciding seat, the legal options."""
-
-    kind: int
-    seat: int
-    options: Sequence[int]
 
 
 @dataclass(frozen=True)
@@ -192,12 +184,6 @@ class GameCore(ABC):
     @property
     def is_terminal(self) -> bool:
         return self.current_player == NO_SEAT
-
-    def pending(self) -> Pending | None:
-        """The decision to make now, or ``None`` once the game is over."""
-        if self.is_terminal:
-            return None
-        return Pending(self.pending_kind(), self.current_player, self.legal_options())
 
     def legal_mask(self) -> np.ndarray:
         """int8 mask over ``LAYOUT.total`` actions: the pending decision's legal options."""
