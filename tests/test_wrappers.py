@@ -1,7 +1,8 @@
-"""env()'s wrappers behave exactly as PettingZoo's stock OrderEnforcing(AssertOutOfBounds(raw)).
+"""env()'s wrappers behave as PettingZoo's stock OrderEnforcing(AssertOutOfBounds(raw)).
 
-The project's subclasses only read the per-step state straight from the unwrapped env; every
-value, check and error must stay what the stock stack gives.
+The project's subclasses read the per-step state straight from the unwrapped env; every value,
+check and error stays what the stock stack gives, except one on purpose: an action that is no
+integer in range raises the env's ValueError naming the range, not a bare AssertionError.
 """
 
 from __future__ import annotations
