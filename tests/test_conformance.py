@@ -429,7 +429,8 @@ def play_on(game: GameCore, rng: np.random.Generator) -> None:
     """Everything a user does with a loaded game, to the end of the game."""
     for _ in range(game.MAX_DECISIONS + 1):
         for seat in range(game.num_players):
-            game.observation(seat)
+            vector = game.observation(seat)
+            assert np.all(np.abs(vector - 0.5) <= 0.5), f"player_{seat}: observation outside [0, 1]"
         game.render_text()
         if game.is_terminal:
             game.returns()

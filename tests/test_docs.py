@@ -16,18 +16,28 @@ SHIPPED = sorted(
 """The games the package ships (the toy game of the tests has no page)."""
 
 
-def documents_range(page: str, name: str, first: int, last: int) -> bool:
-    """A table row naming ``name`` with the index range ``first-last`` (hyphen or en dash)."""
-    pattern = rf"`{re.escape(name)}`\s*\|\s*{first}\s*[-–]\s*{last}\s*\|"
+def documents_range(page: str, name: str, first: int, last: int, rest: str = "") -> bool:
+    """A table row naming ``name`` with the index range ``first-last`` (hyphen or en dash),
+    followed by the cells ``rest`` (a regular expression) when given."""
+    pattern = rf"`{re.escape(name)}`\s*\|\s*{first}\s*[-–]\s*{last}\s*\|{rest}"
     return re.search(pattern, page) is not None
+
+
+def shape_and_scale(shape: tuple[int, ...], scale: float) -> str:
+    """The shape and scale cells of a field's row, e.g. ``(4, 8) | 7 |``."""
+    number = f"{scale:g}"
+    return rf"\s*{re.escape(str(shape))}\s*\|\s*{re.escape(number)}\s*\|"
 
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_environment_page_lists_every_field_and_segment(name: str) -> None:
     game = tabletop_envs.game_module(name).Game
     page = (DOCS / f"{game.NAME}.md").read_text()
-    for field_name, start, end, _, _ in game.SCHEMA.describe():
-        assert documents_range(page, field_name, start, end - 1), f"{field_name} not documented"
+    for field_name, start, end, shape, scale in game.SCHEMA.describe():
+        cells = shape_and_scale(shape, scale)
+        assert documents_range(page, field_name, start, end - 1, cells), (
+            f"{field_name} not documented as {start}-{end - 1} | {shape} | {scale:g}"
+        )
     for segment in game.LAYOUT.segments.values():
         last = segment.offset + segment.size - 1
         assert documents_range(page, segment.name, segment.offset, last), segment.name

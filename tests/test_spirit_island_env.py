@@ -120,3 +120,29 @@ def test_defend_skips_and_isolate_show_in_the_observation_for_the_turn() -> None
     game.step_time_passes()
     fields = SCHEMA.decode(game.observation(0))
     assert fields["defend"].sum() == 0 and fields["turn_flags"].sum() == 0
+
+
+def test_observation_stays_in_its_space_at_every_counts_extreme() -> None:
+    """Every Spirit with both presence tracks uncovered to their last space, and the other
+    counts far past their scales, still gives values in [0, 1], equal to the reference view."""
+    game = SpiritIslandGame(4, seed=0)
+    for seat in range(4):
+        spirit = game.spirit(seat)
+        game.energy_track[seat] = len(spirit.energy_track) - 1
+        game.card_track[seat] = len(spirit.card_track) - 1
+        game.energy[seat] = 99
+        game.plays_left[seat] = 9
+        game.destroyed_presence[seat] = 20
+        game.elements[seat] = [20] * len(spec.ELEMENTS)
+        game.presence[seat][seat] = 9
+    game.pieces[0] = [30] * spec.KINDS
+    game.defend[0] = 15
+    for player in range(4):
+        vector = game.observation(player)
+        outside = [
+            field.name
+            for field in SCHEMA.fields
+            if not np.all(np.abs(vector[SCHEMA.offset(field.name) :][: field.size] - 0.5) <= 0.5)
+        ]
+        assert not outside, f"fields outside [0, 1]: {outside}"
+        assert np.array_equal(vector, SCHEMA.encode(view(game, player)))

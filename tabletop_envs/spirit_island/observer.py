@@ -35,6 +35,7 @@ from tabletop_envs.spirit_island.spec import (
     MAX_SPIRITS,
     PURPOSE_NAMES,
     PURPOSES,
+    SPIRITS,
     TERRAINS,
     Decision,
 )
@@ -48,6 +49,8 @@ PURPOSE_COUNT = len(PURPOSE_NAMES)
 PIECE_SCALE = 12
 """Pieces of one kind in one land shown up to this many (more are shown as this)."""
 ENERGY_SCALE = 30
+TRACK_SCALE = max(len(track) for s in SPIRITS for track in (s.energy_track, s.card_track)) - 1
+"""The furthest place a presence track can be uncovered to (its last index)."""
 MAX_TURNS = len(INVADER_DECK_STAGES) + 1
 CONTEXT_LAND = ("land",)
 
@@ -71,8 +74,8 @@ SCHEMA = ObservationSchema(
         Field("turn_flags", (L, 4)),
         Field("spirit", (P, MAX_SPIRITS)),
         Field("energy", (P,), ENERGY_SCALE),
-        Field("energy_track", (P,), 6),
-        Field("card_track", (P,), 6),
+        Field("energy_track", (P,), TRACK_SCALE),
+        Field("card_track", (P,), TRACK_SCALE),
         Field("plays_left", (P,), 5),
         Field("destroyed_presence", (P,), 13),
         Field("elements", (P, len(ELEMENTS)), 10),
@@ -263,8 +266,8 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
         ones(at["spirit"] + row * MAX_SPIRITS + game.spirit_of[seat])
         for name, value, cap in (
             ("energy", game.energy[seat], ENERGY_SCALE),
-            ("energy_track", game.energy_track[seat], 99),
-            ("card_track", game.card_track[seat], 99),
+            ("energy_track", game.energy_track[seat], TRACK_SCALE),
+            ("card_track", game.card_track[seat], TRACK_SCALE),
             ("plays_left", game.plays_left[seat], 5),
             ("destroyed_presence", game.destroyed_presence[seat], 13),
         ):
