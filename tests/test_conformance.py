@@ -53,7 +53,10 @@ def mid_game_states(name: str, players: int, count: int, seed: int) -> list[Game
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
 def test_pettingzoo_api(name: str, players: int) -> None:
-    api_test(tabletop_envs.make(name, num_players=players), num_cycles=300)
+    env = tabletop_envs.make(name, num_players=players)
+    for index, agent in enumerate(env.possible_agents):
+        env.action_space(agent).seed(index)  # api_test samples from the spaces: reproducible
+    api_test(env, num_cycles=300)
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
