@@ -1,0 +1,153 @@
+"""SVG drawing primitives shared by every game's picture (``<game>/picture.py``).
+
+A picture is built on a :class:`Canvas` and returned as one standalone ``<svg>`` string:
+no scripts, no external fonts or images, every text escaped. Elements may carry ``data-*``
+attributes (``data={"card": "Hunter"}``) so tests can read what a picture shows from its
+DOM. A face-down card is drawn by :meth:`Canvas.card_back`, which takes no face at all, so a
+hidden card's name cannot reach the picture through it.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+FONT = "DejaVu Sans, Verdana, sans-serif"
+INK = "#222"
+PAPER = "#fdfaf3"
+CARD_BACK = "#6b5b95"
+
+
+def _attributes(data: dict[str, object] | None, css_class: str) -> str:
+    """`` class="..." data-key="value"`` for an element (escaped)."""
+    parts = [f' class="{escape(css_class)}"'] if css_class else []
+    for key, value in (data or {}).items():
+        parts.append(f' data-{escape(key)}="{escape(str(value))}"')
+    return "".join(parts)
+
+
+class Canvas:
+    """An SVG picture drawn element by element, in painting order."""
+
+    def __init__(self, width: float, height: float, title: str = "") -> None:
+        self.width, self.height = width, height
+        self.items: list[str] = []
+        if title:
+            self.items.append(f"<title>{escape(title)}</title>")
+        self.rect(0, 0, width, height, fill=PAPER, stroke="none", radius=0)
+
+    def rect(
+        self,
+        x: float,
+        y: float,
+        width: float,
+        height: float,
+        *,
+        fill: str = "#fff",
+        stroke: str = INK,
+        radius: float = 4,
+        data: dict[str, object] | None = None,
+        css_class: str = "",
+    ) -> None:
+        self.items.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" '
+            f'rx="{radius:g}" fill="{fill}" stroke="{stroke}"{_attributes(data, css_class)}/>'
+        )
+
+    def circle(
+        self,
+        x: float,
+        y: float,
+        radius: float,
+        *,
+        fill: str = "#fff",
+        stroke: str = INK,
+        data: dict[str, object] | None = None,
+        css_class: str = "",
+    ) -> None:
+        self.items.append(
+            f'<circle cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{fill}" '
+            f'stroke="{stroke}"{_attributes(data, css_class)}/>'
+        )
+
+    def line(
+        self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = INK, width: float = 1
+    ) -> None:
+        self.items.append(
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{stroke}" '
+            f'stroke-width="{width:g}"/>'
+        )
+
+    def polygon(
+        self,
+        points: list[tuple[float, float]],
+        *,
+        fill: str = "#fff",
+        stroke: str = INK,
+        data: dict[str, object] | None = None,
+        css_class: str = "",
+    ) -> None:
+        coordinates = " ".join(f"{x:g},{y:g}" for x, y in points)
+        self.items.append(
+            f'<polygon points="{coordinates}" fill="{fill}" stroke="{stroke}"'
+            f"{_attributes(data, css_class)}/>"
+        )
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        words: str,
+        *,
+        size: float = 12,
+        anchor: str = "start",
+        bold: bool = False,
+        fill: str = INK,
+        data: dict[str, object] | None = None,
+        css_class: str = "",
+    ) -> None:
+        weight = ' font-weight="bold"' if bold else ""
+        self.items.append(
+            f'<text x="{x:g}" y="{y:g}" font-family="{FONT}" font-size="{size:g}" '
+            f'text-anchor="{anchor}" fill="{fill}"{weight}{_attributes(data, css_class)}>'
+            f"{escape(words)}</text>"
+        )
+
+    def card(
+        self,
+        x: float,
+        y: float,
+        name: str,
+        *,
+        detail: str = "",
+        width: float = 70,
+        height: float = 96,
+        fill: str = "#fff",
+        data: dict[str, object] | None = None,
+    ) -> None:
+        """A face-up card: its name on top, an optional detail line below."""
+        self.rect(x, y, width, height, fill=fill, data={"card": name, **(data or {})})
+        self.text(x + width / 2, y + 18, name, size=11, anchor="middle", bold=True)
+        if detail:
+            self.text(x + width / 2, y + height / 2 + 6, detail, size=16, anchor="middle")
+
+    def card_back(
+        self,
+        x: float,
+        y: float,
+        *,
+        width: float = 70,
+        height: float = 96,
+        data: dict[str, object] | None = None,
+    ) -> None:
+        """A face-down card: a plain back that shows nothing of the face."""
+        self.rect(x, y, width, height, fill=CARD_BACK, data={"card": "hidden", **(data or {})})
+        self.rect(x + 6, y + 6, width - 12, height - 12, fill="none", stroke="#d8cfee")
+
+    def to_svg(self) -> str:
+        """The standalone ``<svg>`` element."""
+        body = "\n".join(self.items)
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:g}" '
+            f'height="{self.height:g}" viewBox="0 0 {self.width:g} {self.height:g}">\n'
+            f"{body}\n</svg>"
+        )
