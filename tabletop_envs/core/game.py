@@ -94,6 +94,8 @@ class GameCore(ABC):
     :func:`~tabletop_envs.core.registry.register`."""
     TEXT: ClassVar[ModuleType]
     """The game's text module (``action_to_str``, ``readable_view``, ``render_text``)."""
+    PICTURE: ClassVar[ModuleType | None] = None
+    """The game's picture module (``draw(game, seat)`` -> SVG) for the replay viewer."""
     SCHEMA: ClassVar[ObservationSchema]
     """The observer's schema, bound with it."""
     observer_cache: Any = None

@@ -19,6 +19,7 @@ from tabletop_envs.core.game import GameCore
 
 OBSERVER_NAMES = ("SCHEMA", "view", "observation")
 TEXT_NAMES = ("action_to_str", "readable_view", "render_text")
+PICTURE_NAMES = ("draw",)
 
 ENV_MODULES: dict[str, ModuleType] = {}
 """Environment name (``vaalbara_v1``) -> its module, for every registered game."""
@@ -31,16 +32,25 @@ def _require(module: ModuleType, names: tuple[str, ...], role: str) -> None:
 
 
 def register(
-    game: type[GameCore], *, observer: ModuleType, text: ModuleType, version: int = 0
+    game: type[GameCore],
+    *,
+    observer: ModuleType,
+    text: ModuleType,
+    picture: ModuleType | None = None,
+    version: int = 0,
 ) -> ModuleType:
-    """Bind ``observer`` and ``text`` to ``game`` and build its env module.
+    """Bind ``observer``, ``text`` and ``picture`` (``draw(game, seat) -> svg``, for the replay
+    viewer) to ``game`` and build its env module.
 
     The module is ``<parent package>.<NAME>_v<version>`` (``tabletop_envs.vaalbara_v1`` for
     a game in ``tabletop_envs/vaalbara``), also placed in ``sys.modules``.
     """
     _require(observer, OBSERVER_NAMES, "observer")
     _require(text, TEXT_NAMES, "text module")
+    if picture is not None:
+        _require(picture, PICTURE_NAMES, "picture module")
     game.OBSERVER, game.TEXT, game.SCHEMA = observer, text, observer.SCHEMA
+    game.PICTURE = picture
     name = f"{game.NAME}_v{version}"
     package = game.__module__.rsplit(".", 1)[0]
     module = ModuleType(f"{package.rsplit('.', 1)[0]}.{name}", f"The {name} environment.")
