@@ -8,7 +8,8 @@ with optional ``,ms=MILLISECONDS`` (a time cap per move), ``,rollout=random|heur
 
 Trained policies are ``.npz`` files written by ``tabletop-train`` and read by
 :func:`agents.policy.load_policy` (numpy only), which checks that the file was trained for
-the game to be played.
+the game to be played. ``pretrained`` is the policy the package ships for the game and player
+count (:mod:`agents.pretrained`).
 """
 
 from __future__ import annotations
@@ -19,16 +20,19 @@ from pathlib import Path
 from agents.base import Agent, RandomAgent
 from agents.heuristics import heuristic_agent
 from agents.policy import load_policy
+from agents.pretrained import pretrained_path
 from agents.search import SEARCH_SPECS, search_factory
+from tabletop_envs import resolve_name
 
-BUILTIN_AGENTS = ("random", "heuristic")
+BUILTIN_AGENTS = ("random", "heuristic", "pretrained")
 
 AgentFactory = Callable[[int | None], Agent]
 
 
 def describe_accepted() -> str:
     return (
-        "'random', 'heuristic', a search bot ('ismcts:ITERATIONS' or 'pimc:WORLDS', options "
+        "'random', 'heuristic', 'pretrained' (the shipped policy), a search bot "
+        "('ismcts:ITERATIONS' or 'pimc:WORLDS', options "
         "',ms=', ',rollout=random|heuristic', ',c=' for ismcts, ',rollouts=' for pimc), or "
         "the path of a trained policy file"
     )
@@ -53,9 +57,16 @@ def agent_factory(spec: str, game: str, players: int | None = None) -> AgentFact
         return make_heuristic
     if spec.split(":", 1)[0] in SEARCH_SPECS:
         return search_factory(spec, game)
+    if spec == "pretrained":
+        return policy_factory(pretrained_path(resolve_name(game), players), game, players)
     path = Path(spec)
     if not path.is_file():
         raise ValueError(f"unknown agent {spec!r} (no such file); expected {describe_accepted()}")
+    return policy_factory(path, game, players)
+
+
+def policy_factory(path: Path, game: str, players: int | None) -> AgentFactory:
+    """A factory for the policy in ``path``, checked now against the game and count."""
     load_policy(path, game, players=players)  # fails now for another game, count or a bad file
 
     def make_policy(seed: int | None) -> Agent:
