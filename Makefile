@@ -10,7 +10,9 @@ DEMO_FLAGS ?= --minutes 3 --final-eval-games 400 --config training/configs/demo.
 BENCH_STAMP := $(VENV)/.stamp-bench
 BENCH_FLAGS ?=
 
-.PHONY: test demo play lint format clean
+INTEGRATIONS_STAMP := $(VENV)/.stamp-integrations
+
+.PHONY: test test-integrations demo play lint format clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +24,15 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider
+
+# docs/ecosystem.md's recipes with the real libraries (Tianshou, AgileRL, SuperSuit), installed
+# into .venv first; `make test` does not collect tests/integrations.
+$(INTEGRATIONS_STAMP): pyproject.toml $(STAMP)
+	$(PIP) -e ".[dev,integrations]"
+	touch $@
+
+test-integrations: $(INTEGRATIONS_STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider --integrations tests/integrations
 
 # The main job: self-play training on 2-player Vaalbara, then a table against the baselines.
 demo: $(STAMP)

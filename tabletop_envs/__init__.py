@@ -3,7 +3,9 @@
 ``GAMES`` maps each environment name to the package that registers it;
 ``from tabletop_envs import vaalbara_v1`` imports that package on first use and gives its
 ``env()``, ``raw_env()`` and ``Game``. ``make(name, **kwargs)`` builds the wrapped
-environment, and ``make(name, raw=True, ...)`` the raw one.
+environment, and ``make(name, raw=True, ...)`` the raw one. Every game's single-seat
+gymnasium env is registered as ``gym_id(name)``, e.g. ``gymnasium.make("tabletop_envs/Vaalbara-v1",
+num_players=2, opponent="heuristic")``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Any
+
+from tabletop_envs.gym_ids import gym_id, register_gym_env
 
 __version__ = "0.1.0"
 
@@ -29,8 +33,10 @@ GAMES: dict[str, str] = {
 
 def add_game(name: str, package: str) -> None:
     """Make the game that ``package`` registers as ``name`` known (a game outside this
-    package, e.g. a test game); it then joins ``make``, the CLIs and the test suites."""
+    package, e.g. a test game); it then joins ``make``, gymnasium's registry, the CLIs and the
+    test suites."""
     GAMES[name] = package
+    register_gym_env(name)
 
 
 def resolve_name(name: str) -> str:
@@ -78,4 +84,7 @@ class _EnvModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 sys.meta_path.append(_EnvModuleFinder())
 
-__all__ = ["GAMES", "__version__", "add_game", "game_module", "make", "resolve_name"]
+for _name in GAMES:
+    register_gym_env(_name)
+
+__all__ = ["GAMES", "__version__", "add_game", "game_module", "gym_id", "make", "resolve_name"]

@@ -13,11 +13,12 @@ from sb3_contrib.common.maskable.utils import get_action_masks
 from tabletop_envs.vaalbara_v1 import Game
 
 from agents.base import RandomAgent
+from agents.gym_env import BotOpponent, SingleSeatEnv, advance_opponents
 from agents.loading import make_agent
 from agents.policy import PolicyAgent, load_policy, read_policy
 from training.export import export_actor
-from training.opponents import BotOpponent, OpponentPool
-from training.selfplay import SelfPlayEnv, SelfPlayVecEnv, advance_opponents
+from training.opponents import OpponentPool
+from training.selfplay import SelfPlayVecEnv
 from training.train import main as train_main
 
 GAME = "vaalbara_v1"
@@ -27,7 +28,7 @@ def random_opponent() -> BotOpponent:
     return BotOpponent(RandomAgent(0), "random")
 
 
-def play_episode(env: SelfPlayEnv, seed: int) -> tuple[list[float], bool, int]:
+def play_episode(env: SingleSeatEnv, seed: int) -> tuple[list[float], bool, int]:
     """Random legal learner actions to the end; rewards seen, final done flag, learner seat."""
     _, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -41,7 +42,7 @@ def play_episode(env: SelfPlayEnv, seed: int) -> tuple[list[float], bool, int]:
 
 
 def test_learner_gets_every_final_transition_win_or_lose() -> None:
-    env = SelfPlayEnv(GAME, 2, random_opponent)
+    env = SingleSeatEnv(GAME, 2, opponent="random")
     outcomes = set()
     seats = set()
     for seed in range(30):
@@ -57,7 +58,7 @@ def test_learner_gets_every_final_transition_win_or_lose() -> None:
 
 
 def test_rewards_are_attributed_to_the_learner_seat_at_four_players() -> None:
-    env = SelfPlayEnv(GAME, 4, random_opponent)
+    env = SingleSeatEnv(GAME, 4, opponent="random")
     for seed in range(12):
         rewards, _, seat = play_episode(env, seed)
         returns = env.table.game.returns()
@@ -206,7 +207,7 @@ def test_train_command_rejects_bad_input(tmp_path: Path, capsys) -> None:
 
 
 def test_cooperative_training_shares_one_policy_and_reports_teams(tmp_path: Path) -> None:
-    env = SelfPlayEnv("valenor_v1", 3, random_opponent)
+    env = SingleSeatEnv("valenor_v1", 3)
     env.reset(seed=0)
     seats_seen = set()
     done = False

@@ -12,18 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from agents.base import Agent, RandomAgent
+from agents.base import RandomAgent
+from agents.gym_env import BotOpponent, Opponent
 from agents.heuristics import heuristic_agent
 from agents.policy import PolicyNetwork, masked_choice
-
-
-class Opponent:
-    """Acts for a batch of seats: ``act(observations[n, d], masks[n, a]) -> actions[n]``."""
-
-    label: str
-
-    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
 
 
 class SnapshotOpponent(Opponent):
@@ -49,23 +41,6 @@ class SnapshotOpponent(Opponent):
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return masked_choice(self.logits(observations), masks, self.rng)
-
-
-class BotOpponent(Opponent):
-    """A scripted bot from ``agents``, asked once per row."""
-
-    def __init__(self, agent: Agent, label: str) -> None:
-        self.agent = agent
-        self.label = label
-
-    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return np.array(
-            [
-                self.agent.act({"observation": obs, "action_mask": mask}, self.label)
-                for obs, mask in zip(observations, masks, strict=True)
-            ],
-            dtype=np.int64,
-        )
 
 
 @dataclass
