@@ -20,7 +20,7 @@ ACTION_MASK = "action_mask"
 
 
 def rllib_space(space: spaces.Dict) -> spaces.Dict:
-    """Our ``Dict(observation, action_mask)`` space as RLlib's ``Dict(observations, action_mask)``."""
+    """Our ``Dict(observation, action_mask)`` as RLlib's ``Dict(observations, action_mask)``."""
     missing = {"observation", ACTION_MASK} - set(space.spaces)
     if missing:
         raise ValueError(

@@ -9,6 +9,7 @@ never sampled and carry no probability in the loss.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ FLOAT_MIN = float(torch.finfo(torch.float32).min)
 def mlp(sizes: list[int], activation: str) -> nn.Sequential:
     """Linear layers through ``sizes`` with the activation between them (none after the last)."""
     layers: list[nn.Module] = []
-    for index, (width_in, width_out) in enumerate(zip(sizes, sizes[1:], strict=False)):
+    for index, (width_in, width_out) in enumerate(itertools.pairwise(sizes)):
         layers.append(nn.Linear(width_in, width_out))
         if index < len(sizes) - 2:
             layers.append(activation_module(activation)())

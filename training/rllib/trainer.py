@@ -14,20 +14,20 @@ drawn beside the random and heuristic bots with the SB3 path's shares.
 
 from __future__ import annotations
 
-import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from training.rllib import require_ray
+from training.rllib import connect, disconnect
 
 if TYPE_CHECKING:
     from ray.rllib.algorithms.algorithm import Algorithm
 
+    from agents.policy import PolicyNetwork
     from training.run import Run
 
-LOCAL_OBJECT_STORE_BYTES = 512 * 1024**2  # a local instance needs little: weights and results
 STEPS_KEY = "num_env_steps_sampled_lifetime"
 
 
@@ -45,19 +45,7 @@ class Cluster:
     address: str | None = None
 
     def connect(self) -> None:
-        """Start or join Ray (once per process)."""
-        ray = require_ray("--backend rllib")
-        if ray.is_initialized():
-            return
-        if self.address is not None:
-            ray.init(address=self.address, logging_level="WARNING")
-            return
-        ray.init(
-            num_cpus=max(os.cpu_count() or 1, self.env_runners),
-            object_store_memory=LOCAL_OBJECT_STORE_BYTES,
-            include_dashboard=False,
-            logging_level="WARNING",
-        )
+        connect("--backend rllib", self.address, self.env_runners)
 
 
 def module_id(game: str) -> str:
@@ -131,7 +119,7 @@ class RLlibTrainer:
         self.iterations = 0
         self.started = time.monotonic()
 
-    def network(self):
+    def network(self) -> PolicyNetwork:
         from training.rllib.module import export_actor
 
         module = self.algo.get_module(self.name)
@@ -148,14 +136,18 @@ class RLlibTrainer:
             lambda runner: add_snapshot_to_live_envs(network, label)
         )
 
-    def train(self, on_iteration: Any = None) -> Path:
-        """Iterations until the budget is spent; the final policy file."""
+    def train(
+        self,
+        on_iteration: Callable[[RLlibTrainer], object] = lambda trainer: None,
+        stop_requested: Callable[[], bool] = lambda: False,
+    ) -> Path:
+        """Iterations until the budget is spent (or a stop is requested); the final policy."""
         config = self.run.config
         competitive = self.name == "main"
         if competitive:
             self.add_snapshot()
         next_checkpoint = config.checkpoint_every
-        while self.has_budget():
+        while self.has_budget() and not stop_requested():
             result = self.algo.train()
             self.iterations += 1
             self.steps = int(result["env_runners"][STEPS_KEY])
@@ -164,8 +156,7 @@ class RLlibTrainer:
             if self.steps >= next_checkpoint:
                 next_checkpoint = self.steps + config.checkpoint_every
                 self.network().save(self.run.policy_path(self.steps))
-            if on_iteration is not None:
-                on_iteration(self)
+            on_iteration(self)
         final = self.run.out / "policy.npz"
         self.network().save(final)
         self.algo.save_to_path(str((self.run.out / "rllib_checkpoint").resolve()))
@@ -179,4 +170,6 @@ class RLlibTrainer:
         return f"{self.steps:,} env steps in {self.iterations} RLlib PPO iterations"
 
     def stop(self) -> None:
+        """Stop the env runners and leave Ray."""
         self.algo.stop()
+        disconnect()
