@@ -37,6 +37,17 @@ $(BENCH_STAMP): pyproject.toml | $(VENV)/bin/python
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.throughput $(BENCH_FLAGS)
 
+# RLlib and Ray (the `rllib` extra): short training runs, the Ray evaluation backend. Part of
+# the integration tests, outside `make test`.
+.PHONY: test-rllib
+RLLIB_STAMP := $(VENV)/.stamp-rllib
+$(RLLIB_STAMP): pyproject.toml $(STAMP)
+	$(PIP) -e ".[dev,train,rllib]"
+	touch $@
+
+test-rllib: $(RLLIB_STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider tests/integrations/test_rllib_*.py
+
 # One seeded 4-player game between random players, printed as text.
 play: $(STAMP)
 	$(PY) -m tabletop_envs.demo --game vaalbara --players 4 --seed 7

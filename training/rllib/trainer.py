@@ -85,6 +85,8 @@ def build_algorithm(run: Run, env_runners: int) -> Algorithm:
         .environment(TabletopRLlibEnv, env_config=env_config, disable_env_checking=True)
         .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=envs_per_runner)
         .learners(num_learners=0)
+        # A failing env runner stops the run: restarting it would hide an illegal action.
+        .fault_tolerance(restart_failed_env_runners=False)
         .multi_agent(
             policies={name},
             policy_mapping_fn=lambda agent_id, episode, **kwargs: name,
