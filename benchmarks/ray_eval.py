@@ -13,9 +13,10 @@ import dataclasses
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 from agents.arena import GameRecord, MatchSpec, Table
-from training.rllib import connect
+from training.rllib import connect, disconnect
 
 GAMES_PER_CHUNK = 16
 
@@ -57,6 +58,19 @@ def play_games_on_ray(
     """Play games ``0..games-1`` on ``workers`` Ray actors (at most one per cluster CPU);
     records sorted by game index, as :func:`agents.arena.play_games` returns them."""
     ray = connect("--backend ray", address, workers)
+    try:
+        return sorted(play_on(ray, match, games, workers, on_record), key=lambda r: r.index)
+    finally:
+        disconnect()
+
+
+def play_on(
+    ray: ModuleType,
+    match: MatchSpec,
+    games: int,
+    workers: int,
+    on_record: Callable[[GameRecord], None] | None,
+) -> list[GameRecord]:
     from ray.util import ActorPool
 
     cpus = int(ray.cluster_resources().get("CPU", 1))
@@ -70,4 +84,4 @@ def play_games_on_ray(
             records.append(record)
             if on_record is not None:
                 on_record(record)
-    return sorted(records, key=lambda record: record.index)
+    return records
