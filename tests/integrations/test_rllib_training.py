@@ -19,6 +19,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 from agents.policy import load_policy, read_policy
 from benchmarks.evaluate import main as eval_main
+from training.rllib import disconnect
 from training.rllib.env import TabletopRLlibEnv, agent_id
 from training.rllib.module import MaskedActorCritic, export_actor
 from training.train import main as train_main
@@ -125,3 +126,14 @@ def test_module_samples_only_legal_actions_and_exports_its_actor(game: str, play
             observations, _ = env.reset()
         else:
             assert set(observations) == {agent_id(env.table.game.current_player)}
+
+
+def test_the_recipe_in_docs_scaling_runs() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "scaling.md").read_text()
+    recipe = page.split("A minimal setup")[1].split("```python\n")[1].split("```")[0]
+    scope: dict = {}
+    try:
+        exec(compile(recipe, "docs/scaling.md", "exec"), scope)
+    finally:
+        disconnect()
+    assert scope["result"]["env_runners"]["num_env_steps_sampled_lifetime"] >= 256
