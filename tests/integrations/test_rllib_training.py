@@ -137,3 +137,14 @@ def test_the_recipe_in_docs_scaling_runs() -> None:
     finally:
         disconnect()
     assert scope["result"]["env_runners"]["num_env_steps_sampled_lifetime"] >= 256
+
+
+def test_envs_of_one_runner_deal_apart_once_rllib_seeds_them() -> None:
+    """The envs of a runner share one context; RLlib's first reset (seed + index) parts them."""
+    config = {"game": "vaalbara", "players": 3, "seed": 4}
+    first, second, again = (TabletopRLlibEnv(config) for _ in range(3))
+    deals = [env.reset(seed=seed)[0] for env, seed in ((first, 10), (second, 11), (again, 10))]
+    vectors = [next(iter(deal.values()))["observations"] for deal in deals]
+    assert not np.array_equal(vectors[0], vectors[1])
+    np.testing.assert_array_equal(vectors[0], vectors[2])
+    assert first.pool.rng.random() == again.pool.rng.random() != second.pool.rng.random()

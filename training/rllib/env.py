@@ -65,8 +65,10 @@ class TabletopRLlibEnv(MultiAgentEnv):
         _LIVE_ENVS.add(self)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if seed is not None:
+        if seed is not None:  # RLlib seeds each env of a runner apart (seed + index)
             self.table.rng = np.random.default_rng(seed)
+            # in place: the league's snapshots share this generator
+            self.pool.rng.bit_generator.state = np.random.default_rng([seed, 1]).bit_generator.state
         self.table.new_game(self.pool.draw)
         advance_opponents([self.table])
         self.moved = set()
@@ -103,7 +105,8 @@ class TabletopRLlibEnv(MultiAgentEnv):
 
 
 def env_seed(config: Any) -> int:
-    """A distinct seed per env runner and per env in it (RLlib's ``EnvContext`` indices)."""
+    """A distinct seed per env runner (RLlib's ``EnvContext`` indices); the envs of one runner
+    share its context, and RLlib's seeded first reset (seed + index) sets them apart."""
     base = int(config["seed"]) if "seed" in config else 0
     worker = int(getattr(config, "worker_index", 0))
     vector = int(getattr(config, "vector_index", 0))
