@@ -647,8 +647,16 @@ def train_on_rllib(run: Run, budget: Budget, args: argparse.Namespace) -> int:
     try:
         with progress_bar(budget, run.game) as bar, StopRequest() as stop:
             policy = trainer.train(lambda t: bar.update(t.steps - bar.n), lambda: stop.requested)
+    except OSError as error:
+        return fail(PROG, f"cannot write the run to {run.out}: {error}", code=1)
+    except KeyboardInterrupt:
+        print(f"{PROG}: stopped at once; no final policy.npz written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     finally:
         trainer.stop()
+    if stop.requested:
+        print(f"{PROG}: interrupted at step {trainer.steps:,}: {policy} saved", file=sys.stderr)
+        return EXIT_INTERRUPTED
     try:
         results = final_evaluation(run, policy, run.config.final_eval_games, run.settings.seed + 1)
     except KeyboardInterrupt:
