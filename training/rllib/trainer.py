@@ -14,7 +14,6 @@ drawn beside the random and heuristic bots with the SB3 path's shares.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +101,10 @@ def build_algorithm(run: Run, env_runners: int) -> Algorithm:
             lambda_=config.gae_lambda,
             entropy_coeff=config.ent_coef,
             clip_param=config.clip_range,
+            # as stable-baselines3's PPO: no KL penalty, half-weighted value loss, clipped grads
+            use_kl_loss=False,
+            vf_loss_coeff=0.5,
+            grad_clip=0.5,
         )
         .debugging(seed=run.settings.seed, log_level="WARN")
     )
@@ -119,7 +122,6 @@ class RLlibTrainer:
         self.name = module_id(run.game)
         self.steps = 0
         self.iterations = 0
-        self.started = time.monotonic()
 
     def network(self) -> PolicyNetwork:
         from training.rllib.module import export_actor
