@@ -66,8 +66,12 @@ def test_ray_addresses_refused_with_the_accepted_forms(address: str) -> None:
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--num-env-runners", "2"], "--num-env-runners apply to --backend rllib only"),
-        (["--address", "auto"], "--address apply to --backend rllib only"),
+        (["--num-env-runners", "2"], "--num-env-runners applies to --backend rllib only"),
+        (["--address", "auto"], "--address applies to --backend rllib only"),
+        (
+            ["--address", "auto", "--num-env-runners", "1"],
+            "--num-env-runners and --address apply to --backend rllib only",
+        ),
         (["--backend", "rllib", "--address", "head"], "is not a Ray address"),
         (["--backend", "rllib", "--resume"], "--resume is for --backend sb3 runs"),
     ],

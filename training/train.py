@@ -524,7 +524,8 @@ def check_backend_flags(args: argparse.Namespace) -> None:
         rllib_only = {"--num-env-runners": args.num_env_runners, "--address": args.address}
         given = [flag for flag, value in rllib_only.items() if value is not None]
         if given:
-            raise ValueError(f"{' and '.join(given)} apply to --backend rllib only")
+            verb = "apply" if len(given) > 1 else "applies"
+            raise ValueError(f"{' and '.join(given)} {verb} to --backend rllib only")
         return
     from training.rllib import check_address, require_ray
 
