@@ -11,6 +11,7 @@ BENCH_STAMP := $(VENV)/.stamp-bench
 BENCH_FLAGS ?=
 
 INTEGRATIONS_STAMP := $(VENV)/.stamp-integrations
+RLLIB_STAMP := $(VENV)/.stamp-rllib
 
 .PHONY: test test-integrations demo play lint format clean
 
@@ -31,7 +32,7 @@ $(INTEGRATIONS_STAMP): pyproject.toml $(STAMP)
 	$(PIP) -e ".[dev,integrations]"
 	touch $@
 
-test-integrations: $(INTEGRATIONS_STAMP)
+test-integrations: $(INTEGRATIONS_STAMP) $(RLLIB_STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider --integrations tests/integrations
 
 # The main job: self-play training on 2-player Vaalbara, then a table against the baselines.
@@ -47,6 +48,16 @@ $(BENCH_STAMP): pyproject.toml | $(VENV)/bin/python
 
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.throughput $(BENCH_FLAGS)
+
+# RLlib and Ray (the `rllib` extra): short training runs, the Ray evaluation backend. Part of
+# the integration tests, outside `make test`.
+.PHONY: test-rllib
+$(RLLIB_STAMP): pyproject.toml $(STAMP)
+	$(PIP) -e ".[dev,train,rllib]"
+	touch $@
+
+test-rllib: $(RLLIB_STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider --integrations tests/integrations/test_rllib_*.py
 
 # One seeded 4-player game between random players, printed as text.
 play: $(STAMP)

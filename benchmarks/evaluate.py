@@ -6,7 +6,8 @@ Example::
 
 Agents are ``random``, ``heuristic`` or the path of a trained policy; one per seat (so the
 number of agents is the number of players). Game ``i`` is dealt from ``(seed, i)`` and
-seats the agents in rotation ``i mod players``; results do not depend on ``--workers``.
+seats the agents in rotation ``i mod players``; results do not depend on ``--workers``, nor
+on ``--backend ray`` (Ray actors, on this machine or a cluster's: docs/scaling.md).
 Writes results.json, results.csv and winrates.png to ``--out`` at the end, all three or none
 (a failed or interrupted run leaves the previous ones as they were).
 """
@@ -33,6 +34,7 @@ from benchmarks.report import render_tables, summarise, write_results
 from tabletop_envs import GAMES, game_module, resolve_name
 
 PROG = "tabletop-eval"
+BACKENDS = ("local", "ray")
 
 
 def build_parser() -> OneLineParser:
@@ -52,6 +54,17 @@ def build_parser() -> OneLineParser:
         type=positive_int,
         default=os.cpu_count() or 1,
         help="parallel processes (default: the CPU count, here %(default)s)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local: a process pool here; ray: Ray actors, here or on --address (same results)",
+    )
+    parser.add_argument(
+        "--address",
+        help="--backend ray: the Ray cluster, ray://HOST:PORT, HOST:PORT or auto "
+        "(default: a local Ray instance)",
     )
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed, from 0")
     parser.add_argument(
@@ -93,12 +106,40 @@ def check_out(out: Path) -> None:
         raise UsageError(str(error)) from None
 
 
-def run(match: MatchSpec, games: int, workers: int, out: Path) -> int:
+def check_backend(backend: str, address: str | None) -> None:
+    """Ray present and a valid address for ``--backend ray``; no address without it."""
+    if backend != "ray":
+        if address is not None:
+            raise UsageError("--address applies to --backend ray only")
+        return
+    from training.rllib import check_address, require_ray
+
+    try:
+        require_ray("--backend ray")
+        if address is not None:
+            check_address(address)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def run(
+    match: MatchSpec,
+    games: int,
+    workers: int,
+    out: Path,
+    address: str | None = None,
+    on_ray: bool = False,
+) -> int:
     from rich.console import Console
     from tqdm import tqdm
 
     with tqdm(total=games, desc=f"{match.game} games", unit="game", file=sys.stderr) as bar:
-        records = play_games(match, games, workers, on_record=lambda _: bar.update())
+        if on_ray:
+            from benchmarks.ray_eval import play_games_on_ray
+
+            records = play_games_on_ray(match, games, workers, address, lambda _: bar.update())
+        else:
+            records = play_games(match, games, workers, on_record=lambda _: bar.update())
     cooperative = bool(game_module(match.game).Game.COOPERATIVE)
     summary = summarise(match, records, cooperative)
     console = Console()
@@ -120,10 +161,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         match = check_match(args.game, args.agents, args.players, args.seed)
         check_out(args.out)
+        check_backend(args.backend, args.address)
     except UsageError as error:
         return fail(PROG, str(error))
     try:
-        return run(match, args.games, args.workers, args.out)
+        on_ray = args.backend == "ray"
+        return run(match, args.games, args.workers, args.out, args.address, on_ray)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; no results written", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -50,6 +50,8 @@ from training.selfplay import SelfPlayVecEnv
 PROG = "tabletop-train"
 DEFAULT_MINUTES = 5.0
 LOW_PPO_SHARE = 0.5  # warn when the warm start leaves less than this share of --minutes
+BACKENDS = ("sb3", "rllib")
+DEFAULT_ENV_RUNNERS = 1
 SESSION_KEYS = ("eval_every", "eval_games", "final_eval_games", "keep_checkpoints")
 """Settings a resumed run may change for the new session: they decide what is measured and
 kept, not what is trained."""
@@ -485,6 +487,7 @@ def build_parser() -> OneLineParser:
         type=Path,
         help="TOML file overriding the game's settings (default: training/configs/GAME.toml)",
     )
+    add_backend_flags(parser)
     for flag, what in (
         ("--eval-every", "steps between evaluations"),
         ("--eval-games", "games per periodic evaluation"),
@@ -493,6 +496,47 @@ def build_parser() -> OneLineParser:
     ):
         parser.add_argument(flag, type=positive_int, help=f"{what} (default: the config's)")
     return parser
+
+
+def add_backend_flags(parser: OneLineParser) -> None:
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="sb3",
+        help="sb3: MaskablePPO in this process; rllib: RLlib PPO on Ray (docs/scaling.md)",
+    )
+    parser.add_argument(
+        "--num-env-runners",
+        type=seed_int,  # a whole number >= 0
+        help="--backend rllib: RLlib env runners (processes) sampling games, 0 samples in "
+        f"this process (default: {DEFAULT_ENV_RUNNERS})",
+    )
+    parser.add_argument(
+        "--address",
+        help="--backend rllib: the Ray cluster to train on, ray://HOST:PORT, HOST:PORT or auto "
+        "(default: a local Ray instance)",
+    )
+
+
+def check_backend_flags(args: argparse.Namespace) -> None:
+    """Refuse RLlib-only flags without ``--backend rllib``, and what RLlib runs cannot do."""
+    if args.backend != "rllib":
+        rllib_only = {"--num-env-runners": args.num_env_runners, "--address": args.address}
+        given = [flag for flag, value in rllib_only.items() if value is not None]
+        if given:
+            verb = "apply" if len(given) > 1 else "applies"
+            raise ValueError(f"{' and '.join(given)} {verb} to --backend rllib only")
+        return
+    from training.rllib import check_address, require_ray
+
+    if args.resume:
+        raise ValueError(
+            "--resume is for --backend sb3 runs; an RLlib run starts fresh (--overwrite to "
+            "reuse its folder)"
+        )
+    if args.address is not None:
+        check_address(args.address)
+    require_ray("--backend rllib")
 
 
 def resolve_settings(args: argparse.Namespace) -> tuple[RunSettings, Path]:
@@ -559,15 +603,18 @@ def budget_from(args: argparse.Namespace) -> Budget:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        check_backend_flags(args)
         settings, out = resolve_settings(args)
         run = Run(out, settings)
         if args.resume:
             check_output_folder(out, "--out")
         else:
             run.check_fresh(args.overwrite)
-        trainer = Trainer(run, budget_from(args), args.resume)
+        trainer = None if args.backend == "rllib" else Trainer(run, budget_from(args), args.resume)
     except ValueError as error:
         return fail(PROG, str(error))
+    if trainer is None:
+        return train_on_rllib(run, budget_from(args), args)
     try:
         policy = train(trainer, args.resume)
         results = final_evaluation(run, policy, run.config.final_eval_games, settings.seed + 1)
@@ -585,6 +632,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(PROG, f"cannot write the run to {out}: {error}", code=1)
     print_results(results, run, policy, trainer.session.describe(run.config.n_epochs))
     report_curve(run, trainer.session)
+    return 0
+
+
+def train_on_rllib(run: Run, budget: Budget, args: argparse.Namespace) -> int:
+    """A fresh run on RLlib (``training.rllib``), then the same final table as the SB3 path."""
+    from training.rllib.trainer import Cluster, RLlibTrainer
+
+    if run.config.warm_start_bot:
+        print("note: --backend rllib has no warm start; warm_start_bot is not used")
+    run.create()
+    runners = DEFAULT_ENV_RUNNERS if args.num_env_runners is None else args.num_env_runners
+    print(f"training {run.game} on RLlib into {run.out} for {budget.describe()}")
+    trainer = RLlibTrainer(run, budget, Cluster(runners, args.address))
+    try:
+        with progress_bar(budget, run.game) as bar, StopRequest() as stop:
+            policy = trainer.train(lambda t: bar.update(t.steps - bar.n), lambda: stop.requested)
+    except OSError as error:
+        return fail(PROG, f"cannot write the run to {run.out}: {error}", code=1)
+    except KeyboardInterrupt:
+        print(f"{PROG}: stopped at once; no final policy.npz written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        trainer.stop()
+    if stop.requested:
+        print(f"{PROG}: interrupted at step {trainer.steps:,}: {policy} saved", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    try:
+        results = final_evaluation(run, policy, run.config.final_eval_games, run.settings.seed + 1)
+    except KeyboardInterrupt:
+        print(
+            f"{PROG}: interrupted during the final evaluation; {policy} is saved", file=sys.stderr
+        )
+        return EXIT_INTERRUPTED
+    print_results(results, run, policy, trainer.describe())
     return 0
 
 

@@ -1,0 +1,137 @@
+"""The RLlib and Ray parts that need no Ray: the observation in RLlib's keys, the flags, the
+error naming the extra, and the Ray evaluation's table (run here in this process).
+
+The real RLlib runs are in tests/integrations/test_rllib_*.py (``make test-rllib``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+import tabletop_envs
+from agents.arena import MatchSpec, Table
+from agents.policy import PolicyNetwork
+from benchmarks.evaluate import main as eval_main
+from benchmarks.ray_eval import RemoteTable, chunks, policy_files
+from tabletop_envs.adapters_rllib import rllib_observation, rllib_space
+from training.rllib import INSTALL_HINT, check_address
+from training.train import main as train_main
+
+
+@pytest.fixture
+def no_ray(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray absent, whether or not this environment has it (``import ray`` fails)."""
+    monkeypatch.setitem(sys.modules, "ray", None)
+
+
+@pytest.mark.parametrize("game", sorted(tabletop_envs.GAMES))
+def test_observation_takes_rllibs_keys_and_a_float_mask(game: str) -> None:
+    env = tabletop_envs.make(game, raw=True)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    space = rllib_space(env.observation_space(agent))
+    assert set(space.spaces) == {"observations", "action_mask"}
+    assert space["observations"] == env.observation_space(agent)["observation"]
+    assert space["action_mask"] == spaces.Box(0.0, 1.0, (env.action_space(agent).n,), np.float32)
+    observed = env.observe(agent)
+    mapped = rllib_observation(observed)
+    assert space.contains(mapped)
+    np.testing.assert_array_equal(mapped["observations"], observed["observation"])
+    np.testing.assert_array_equal(mapped["action_mask"], observed["action_mask"])
+    assert mapped["action_mask"].dtype == np.float32
+
+
+def test_a_space_without_a_mask_is_refused() -> None:
+    space = spaces.Dict({"observation": spaces.Box(0, 1, (3,))})
+    with pytest.raises(ValueError, match=r"lacks \['action_mask'\]"):
+        rllib_space(space)
+
+
+@pytest.mark.parametrize("address", ["auto", "ray://head:10001", "10.0.0.5:6379", "ray://h.x:1"])
+def test_ray_addresses_accepted(address: str) -> None:
+    assert check_address(address) == address
+
+
+@pytest.mark.parametrize("address", ["head", "ray://head", "head:0", "head:70000", "http://h:1"])
+def test_ray_addresses_refused_with_the_accepted_forms(address: str) -> None:
+    with pytest.raises(ValueError, match=r"expected 'auto', HOST:PORT or ray://HOST:PORT"):
+        check_address(address)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--num-env-runners", "2"], "--num-env-runners applies to --backend rllib only"),
+        (["--address", "auto"], "--address applies to --backend rllib only"),
+        (
+            ["--address", "auto", "--num-env-runners", "1"],
+            "--num-env-runners and --address apply to --backend rllib only",
+        ),
+        (["--backend", "rllib", "--address", "head"], "is not a Ray address"),
+        (["--backend", "rllib", "--resume"], "--resume is for --backend sb3 runs"),
+    ],
+)
+def test_train_refuses_backend_flags_that_do_not_fit(
+    flags: list[str], message: str, tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "run"
+    assert train_main(["vaalbara", "--steps", "10", "--out", str(out), *flags]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("flags", [["--backend", "torch"], ["--num-env-runners", "-1"]])
+def test_train_refuses_bad_backend_values(flags: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        train_main(["vaalbara", *flags])
+    assert stop.value.code == 2
+    assert "error: argument" in capsys.readouterr().err
+
+
+def test_train_names_the_extra_when_ray_is_missing(no_ray, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    assert train_main(["vaalbara", "--backend", "rllib", "--steps", "10", "--out", str(out)]) == 2
+    assert f"--backend rllib needs Ray, which is not installed: {INSTALL_HINT}" in (
+        capsys.readouterr().err
+    )
+    assert not out.exists()
+
+
+def test_eval_names_the_extra_when_ray_is_missing(no_ray, tmp_path: Path, capsys) -> None:
+    args = ["vaalbara", "--agents", "random", "random", "--games", "2", "--out", str(tmp_path)]
+    assert eval_main([*args, "--backend", "ray"]) == 2
+    assert f"--backend ray needs Ray, which is not installed: {INSTALL_HINT}" in (
+        capsys.readouterr().err
+    )
+    assert eval_main([*args, "--address", "auto"]) == 2
+    assert "--address applies to --backend ray only" in capsys.readouterr().err
+    assert not (tmp_path / "results.json").exists()
+
+
+def random_policy(path: Path) -> Path:
+    core = tabletop_envs.game_module("vaalbara").Game
+    rng = np.random.default_rng(0)
+    weight = rng.normal(size=(core.LAYOUT.total, core.SCHEMA.size)).astype(np.float32)
+    bias = np.zeros(core.LAYOUT.total, dtype=np.float32)
+    PolicyNetwork([weight], [bias], "relu", {"game": "vaalbara_v1", "players": 2}).save(path)
+    return path
+
+
+def test_a_ray_worker_table_plays_the_local_tables_games(tmp_path: Path) -> None:
+    """What a Ray actor runs, here: policy files shipped as bytes, the same records."""
+    policy = random_policy(tmp_path / "policy.npz")
+    match = MatchSpec("vaalbara_v1", (str(policy), "heuristic"), seed=5)
+    shipped = policy_files(match)
+    policy.unlink()  # the worker reads its own copy, not the driver's file
+    remote = RemoteTable(match, shipped)
+    parts = chunks(7, 3)
+    assert parts == [[0, 1, 2], [3, 4, 5], [6]]
+    played = [record for part in parts for record in remote.play(part)]
+    random_policy(policy)
+    local = Table(match)
+    assert played == [local.play(index) for index in range(7)]
