@@ -66,6 +66,7 @@ ELEMENT_FILL = (
     "#d6457f",
 )
 HIGHLIGHT = "#ff9f1c"
+RESULT_INK = {"Victor": "#2b8a3e", "Defeat": "#c0392b"}
 DAMAGE = "#c0392b"
 MUTED = "#777"
 SLOTS = ("Ravage", "Build", "Explore")
@@ -397,7 +398,7 @@ def _header(canvas: Canvas, scene: Scene, who: str) -> None:
         MARGIN + 38,
         decision_words(scene),
         size=14,
-        fill=HIGHLIGHT if scene.decision else INK,
+        fill=HIGHLIGHT if scene.decision else RESULT_INK.get(scene.result[:6], INK),
         bold=True,
         data={"decision": scene.decision.purpose if scene.decision else "none"},
     )
@@ -523,7 +524,7 @@ def _rows(count: int) -> int:
 def _column(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
     """The Invader board, Fear, Blight and the Power decks, top to bottom; their height."""
     bottom = y
-    for section in (_invaders, _fear, _blight, _power_decks):
+    for section in (_invaders, _fear, _blight, _power_decks, _legend):
         bottom = section(canvas, scene, x, bottom) + 12
     return bottom - y
 
@@ -665,6 +666,31 @@ def _power_decks(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
         cx, cy = x + (index % 2) * (CHIP_W + 8), y + 38 + (index // 2) * CHIP_ROW
         _chip(canvas, cx, cy, CARDS[card].name, "", "#eee", {"forgotten": 1})
     return y + 38 + _rows(len(scene.forgotten)) * CHIP_ROW
+
+
+LEGEND = (
+    (EXPLORER, "Explorer"),
+    (TOWN, "Town"),
+    (CITY, "City"),
+    (DAHAN, "Dahan"),
+    (BLIGHT, "Blight"),
+    (CITY_1, "damaged"),
+)
+
+
+def _legend(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
+    """What the glyphs mean: the pieces, damage, Presence."""
+    y = _section(canvas, x, y, "Key")
+    for index, (kind, words) in enumerate(LEGEND):
+        gx = x + 8 + index * 70
+        _piece(canvas, kind, gx, y + 10, {"legend": words})
+        canvas.text(gx + 11, y + 14, words, size=10, fill=DAMAGE if kind == CITY_1 else INK)
+    canvas.text(x, y + 40, "Presence of", size=10)
+    for seat in range(len(scene.spirits)):
+        px = x + 80 + seat * 84
+        canvas.circle(px, y + 36, 9, fill=SEAT_COLOURS[seat], stroke="#fff")
+        canvas.text(px + 13, y + 40, f"player_{seat}", size=10)
+    return y + 48
 
 
 def _chip(
