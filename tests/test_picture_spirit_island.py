@@ -9,10 +9,12 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from functools import cache
 from html import escape
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from agents.heuristics import heuristic_agent
 from tabletop_envs import spirit_island_v0
 from tabletop_envs.spirit_island import picture
 from tabletop_envs.spirit_island.observer import PIECE_SCALE
@@ -251,3 +253,20 @@ def test_the_decision_and_its_decider_are_shown(players: int) -> None:
                 continue
             assert header["data-decision"] == PURPOSE_NAMES[game.pending[2]]
             assert f"player_{game.pending[1]} (" in svg
+
+
+# ----- the picture on the rules page ------------------------------------------------------------
+def test_the_rules_page_shows_what_the_picture_draws_now() -> None:
+    """docs/pictures/spirit_island.svg is made by the snippet on docs/rules/spirit_island.md
+    (run it again after changing the picture)."""
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs/rules/spirit_island.md").read_text()
+    assert "](../pictures/spirit_island.svg)" in page
+    game = SpiritIslandGame(2, seed=3)
+    bot = heuristic_agent("spirit_island_v0", seed=3)
+    for _ in range(120):
+        seat = game.current_player
+        observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
+        game.apply(bot.act(observation, f"player_{seat}"))
+    shown = (root / "docs/pictures/spirit_island.svg").read_text()
+    assert shown == picture.draw(game, 0) + "\n", "stale: rerun the snippet on the rules page"
