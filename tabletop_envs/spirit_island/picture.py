@@ -26,14 +26,14 @@ from tabletop_envs.spirit_island.spec import (
     CARDS,
     CITY,
     CITY_1,
-    CITY_2,
     DAHAN,
-    DAHAN_1,
     ELEMENTS,
     EXPLORER,
     FAST,
     FEAR_CARDS,
     FEAR_DECK_SIZE,
+    HEALED,
+    HEALTH,
     INVADER_CARDS,
     KIND_NAMES,
     LANDS_PER_BOARD,
@@ -44,7 +44,6 @@ from tabletop_envs.spirit_island.spec import (
     TERRAINS,
     TERROR_DIVIDERS,
     TOWN,
-    TOWN_1,
     land_name,
 )
 
@@ -66,7 +65,8 @@ ELEMENT_FILL = (
     "#d6457f",
 )
 HIGHLIGHT = "#ff9f1c"
-RESULT_INK = {"Victor": "#2b8a3e", "Defeat": "#c0392b"}
+RESULT_INK = {1: "#2b8a3e", -1: "#c0392b"}
+"""The result's colour: victory, defeat."""
 DAMAGE = "#c0392b"
 MUTED = "#777"
 SLOTS = ("Ravage", "Build", "Explore")
@@ -106,7 +106,7 @@ class SpiritPanel:
 
 
 @dataclass
-class Decision:
+class Pending:
     """The pending decision: who decides, what for, and its context."""
 
     decider: int
@@ -143,7 +143,9 @@ class Scene:
     fear_resolved: list[int]
     blight_pool: int
     blight_card: int | None
-    decision: Decision | None
+    decision: Pending | None
+    outcome: int
+    """The public result: 1 victory, -1 defeat, 0 while the game goes on."""
     result: str
     drawn: list[int] = field(default_factory=list)
     drawn_by: int | None = None
@@ -166,17 +168,17 @@ def _numbers(values: np.ndarray) -> list[int]:
 
 
 def _result(game: SpiritIslandGame) -> str:
-    """The public result once the game is over (every seat's reward shows it)."""
+    """The public result in words once the game is over (every seat's reward shows it)."""
     if game.outcome == 0:
         return ""
     return ("Defeat", "", "Victory")[game.outcome + 1] + f": {game.end_reason}"
 
 
-def _decision(v: dict[str, Any], to_seat: list[int]) -> Decision | None:
+def _decision(v: dict[str, Any], to_seat: list[int]) -> Pending | None:
     purpose = _one(v["purpose"])
     if _one(v["decision"]) is None or purpose is None:
         return None
-    return Decision(
+    return Pending(
         decider=to_seat[_one(v["decider"]) or 0],
         purpose=PURPOSE_NAMES[purpose],
         land=_one(v["context_land"]),
@@ -220,6 +222,7 @@ def scene_from_view(game: SpiritIslandGame, seat: int) -> Scene:
         blight_pool=int(v["blight_pool"][0]),
         blight_card=_one(v["blight_card"]) if v["blighted"][0] else None,
         decision=decision,
+        outcome=game.outcome,
         result=_result(game),
         drawn=[card for card in drawn if card is not None],
         drawn_by=seat if any(card is not None for card in drawn) else None,
@@ -299,15 +302,20 @@ def picture(scene: Scene) -> str:
     return canvas.to_svg()
 
 
+def _chars(width: float, size: float) -> int:
+    """About how many characters fit in ``width`` pixels at font ``size`` (at least 2)."""
+    return max(int(width / (0.55 * size)), 2)
+
+
 def _fit(words: str, width: float, size: float) -> str:
     """``words`` cut with an ellipsis to about ``width`` pixels at font ``size``."""
-    most = max(int(width / (0.55 * size)), 2)
+    most = _chars(width, size)
     return words if len(words) <= most else words[: most - 1] + "…"
 
 
 def _wrap(words: list[str], width: float, size: float) -> list[str]:
     """``words`` joined by spaces into lines of about ``width`` pixels at font ``size``."""
-    most = max(int(width / (0.55 * size)), 2)
+    most = _chars(width, size)
     lines = [words[0]]
     for word in words[1:]:
         if len(lines[-1]) + 1 + len(word) > most:
@@ -379,7 +387,7 @@ def decision_words(scene: Scene) -> str:
 
 
 def _either(names: list[str]) -> str:
-    """ "a, b or c" ("pieces" for none)."""
+    """The names as in "a, b or c" ("pieces" for none)."""
     if len(names) < 2:
         return names[0] if names else "pieces"
     return ", ".join(names[:-1]) + " or " + names[-1]
@@ -398,7 +406,7 @@ def _header(canvas: Canvas, scene: Scene, who: str) -> None:
         MARGIN + 38,
         decision_words(scene),
         size=14,
-        fill=HIGHLIGHT if scene.decision else RESULT_INK.get(scene.result[:6], INK),
+        fill=HIGHLIGHT if scene.decision else RESULT_INK.get(scene.outcome, INK),
         bold=True,
         data={"decision": scene.decision.purpose if scene.decision else "none"},
     )
@@ -407,7 +415,7 @@ def _header(canvas: Canvas, scene: Scene, who: str) -> None:
 # ----- the island -------------------------------------------------------------------------------
 
 
-def land_box(board: int, number: int, x: float, y: float) -> tuple[float, float, float]:
+def land_box(number: int, x: float, y: float) -> tuple[float, float, float]:
     """Where land ``number`` (1-8) of a board drawn at (x, y) lies: its x, y and width."""
     inner = y + 20 + OCEAN_H
     if number <= 3:  # the coast, west (land 3) to east (land 1)
@@ -422,7 +430,7 @@ def _board(canvas: Canvas, scene: Scene, board: int, x: float, y: float) -> None
     canvas.text(x + BOARD_W / 2, y + 36, "Ocean", size=11, anchor="middle", fill="#fff")
     for number in range(1, LANDS_PER_BOARD + 1):
         land = board * LANDS_PER_BOARD + number - 1
-        _land(canvas, scene, land, *land_box(board, number, x, y))
+        _land(canvas, scene, land, *land_box(number, x, y))
 
 
 def _land(canvas: Canvas, scene: Scene, land: int, x: float, y: float, width: float) -> None:
@@ -465,8 +473,8 @@ def _pieces(canvas: Canvas, scene: Scene, land: int, x: float, y: float, width: 
         data = {"land": land_name(land, scene.boards), "piece": KIND_NAMES[kind], "count": count}
         _piece(canvas, kind, px + 8, py + 9, data)
         canvas.text(px + 18, py + 13, f"{count}", size=11, bold=True)
-        damage = {TOWN_1: 1, CITY_1: 1, CITY_2: 2, DAHAN_1: 1}.get(kind)
-        if damage:
+        if kind in HEALED:
+            damage = HEALTH[HEALED[kind]] - HEALTH[kind]
             canvas.text(px + 18, py + 22, f"−{damage}", size=8, fill=DAMAGE, bold=True)
 
 
@@ -483,13 +491,12 @@ PIECE_SHAPE = {
     CITY: ((-8, 7), (-8, -3), (-4, -8), (0, -3), (4, -8), (8, -3), (8, 7)),
     BLIGHT: ((0, -8), (8, 0), (0, 8), (-8, 0)),
 }
-HEALTHY_KIND = {TOWN_1: TOWN, CITY_1: CITY, CITY_2: CITY, DAHAN_1: DAHAN}
 
 
 def _piece(canvas: Canvas, kind: int, x: float, y: float, data: dict[str, object]) -> None:
     """One piece's glyph at (x, y); a damaged piece has a red outline."""
-    base = HEALTHY_KIND.get(kind, kind)
-    stroke = DAMAGE if kind in HEALTHY_KIND else INK
+    base = HEALED.get(kind, kind)
+    stroke = DAMAGE if kind in HEALED else INK
     if base == DAHAN:
         canvas.circle(x, y, 7, fill=PIECE_FILL[DAHAN], stroke=stroke, data=data)
         return
@@ -624,33 +631,17 @@ def _blight(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
         size=12,
         data={"blight-pool": scene.blight_pool},
     )
-    if scene.blight_card is not None:
-        name = BLIGHT_CARDS[scene.blight_card][0]
-        _chip(
-            canvas,
-            x,
-            y + 22,
-            name,
-            "Blighted",
-            "#f3d6d6",
-            {"blight": "flipped"},
-            width=2 * CHIP_W + 8,
-        )
-    elif scene.blight_face_down is not None:
-        name = BLIGHT_CARDS[scene.blight_face_down][0]
-        _chip(
-            canvas,
-            x,
-            y + 22,
-            name,
-            "not flipped",
-            "#e6f2e0",
-            {"blight": "face down"},
-            width=2 * CHIP_W + 8,
-        )
-    else:
-        canvas.rect(x, y + 22, 2 * CHIP_W + 8, CHIP_H, fill="#e6f2e0", data={"blight": "healthy"})
+    width = 2 * CHIP_W + 8
+    card = scene.blight_card if scene.blight_card is not None else scene.blight_face_down
+    if card is None:
+        canvas.rect(x, y + 22, width, CHIP_H, fill="#e6f2e0", data={"blight": "healthy"})
         canvas.text(x + 6, y + 35, "Healthy Island (the Blight card has not flipped)", size=11)
+    elif scene.blight_card is not None:
+        data = {"blight": "flipped"}
+        _chip(canvas, x, y + 22, BLIGHT_CARDS[card][0], "Blighted", "#f3d6d6", data, width)
+    else:
+        data = {"blight": "face down"}
+        _chip(canvas, x, y + 22, BLIGHT_CARDS[card][0], "not flipped", "#e6f2e0", data, width)
     return y + 22 + CHIP_H
 
 
