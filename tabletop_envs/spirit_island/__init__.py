@@ -5,9 +5,9 @@ now; the engine and the action layout are sized for 4 boards and the full card s
 """
 
 from tabletop_envs.core.registry import register
-from tabletop_envs.spirit_island import observer, text
+from tabletop_envs.spirit_island import observer, picture, text
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
 
-ENV = register(SpiritIslandGame, observer=observer, text=text, version=0)
+ENV = register(SpiritIslandGame, observer=observer, text=text, picture=picture, version=0)
 
 __all__ = ["ENV", "SpiritIslandGame"]

@@ -1,0 +1,272 @@
+"""Spirit Island's picture for the replay viewer (issue 19): well-formed SVG at every player
+count, nothing a seat cannot see in its picture (the hidden state redrawn, or changed by hand,
+leaves it unchanged; another Spirit's drawn cards never appear), and what it shows counted
+from its DOM: pieces and Presence per land, the earned Fear cards, the decision."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from functools import cache
+from html import escape
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.heuristics import heuristic_agent
+from tabletop_envs import spirit_island_v0
+from tabletop_envs.spirit_island import picture
+from tabletop_envs.spirit_island.observer import PIECE_SCALE
+from tabletop_envs.spirit_island.rules import SpiritIslandGame
+from tabletop_envs.spirit_island.spec import (
+    BLIGHT_CARDS,
+    CARDS,
+    EXPLORER,
+    FEAR_CARDS,
+    KIND_NAMES,
+    PURPOSE,
+    PURPOSE_NAMES,
+    land_name,
+)
+
+SVG = "{http://www.w3.org/2000/svg}"
+PLAYER_COUNTS = (1, 2, 3, 4)
+SEEDS = range(2)
+EVERY = 15
+KEEPS = 2
+
+
+def random_positions(players: int, seed: int) -> Iterator[SpiritIslandGame]:
+    """A seeded random game's states: one every EVERY decisions, the first KEEPS decisions to
+    keep a drawn card, and the end."""
+    game = SpiritIslandGame(players, seed=seed)
+    rng = np.random.default_rng(seed)
+    step = keeps = 0
+    while not game.is_terminal:
+        keeping = game.pending[2] == PURPOSE["keep"] and keeps < KEEPS
+        if step % EVERY == 0 or keeping:
+            yield game.clone()
+        keeps += keeping
+        game.apply(int(rng.choice(game.legal_actions())))
+        step += 1
+    yield game
+
+
+def earn_fear(game: SpiritIslandGame, cards: int) -> SpiritIslandGame:
+    """A copy in which ``cards`` more Fear cards were earned (they lie face down)."""
+    game = game.clone()
+    game.fear_earned += game.fear_deck[:cards]
+    game.fear_deck = game.fear_deck[cards:]
+    return game
+
+
+@cache
+def positions(players: int) -> tuple[SpiritIslandGame, ...]:
+    """Random positions, and some with Fear cards earned (random games seldom earn any)."""
+    played = [game for seed in SEEDS for game in random_positions(players, seed)]
+    earned = [earn_fear(game, 1 + i % 3) for i, game in enumerate(played[::4])]
+    return (*played, *earned)
+
+
+@cache
+def drawn(players: int, index: int, seat: int | None) -> str:
+    """The picture of ``positions(players)[index]`` for ``seat``, drawn once per session."""
+    return picture.draw(positions(players)[index], seat)
+
+
+def pictures(players: int) -> Iterator[tuple[int, SpiritIslandGame]]:
+    return enumerate(positions(players))
+
+
+@cache
+def parsed(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def elements(svg: str, attribute: str) -> list[dict[str, str]]:
+    """The attributes of every element of the SVG that carries ``data-<attribute>``."""
+    root = parsed(svg)
+    return [dict(e.attrib) for e in root.iter() if f"data-{attribute}" in e.attrib]
+
+
+def counted(svg: str, attribute: str) -> dict[tuple[str, str], int]:
+    """(land, value of ``data-<attribute>``) -> the count drawn there."""
+    found: dict[tuple[str, str], int] = {}
+    for e in elements(svg, attribute):
+        key = (e["data-land"], e[f"data-{attribute}"])
+        assert key not in found, f"{key} drawn twice"
+        found[key] = int(e["data-count"])
+    return found
+
+
+def pieces_of(game: SpiritIslandGame, cap: int | None) -> dict[tuple[str, str], int]:
+    boards = game.island.boards
+    return {
+        (land_name(land, boards), KIND_NAMES[kind]): count if cap is None else min(count, cap)
+        for land, row in enumerate(game.pieces)
+        for kind, count in enumerate(row)
+        if count
+    }
+
+
+def presence_of(game: SpiritIslandGame, cap: int | None) -> dict[tuple[str, str], int]:
+    boards = game.island.boards
+    return {
+        (land_name(land, boards), f"player_{seat}"): count if cap is None else min(count, cap)
+        for seat, row in enumerate(game.presence)
+        for land, count in enumerate(row)
+        if count
+    }
+
+
+def hidden_changed(game: SpiritIslandGame, seat: int) -> SpiritIslandGame:
+    """A copy that differs from ``game`` only where ``seat`` cannot see: the Invader and Fear
+    decks' order, which unseen Fear cards lie face down, the Blight card before it flips and
+    the cards another Spirit drew."""
+    other = game.clone()
+    other.invader_deck = other.invader_deck[::-1]
+    unseen = other.fear_earned + other.fear_deck
+    unseen = unseen[1:] + unseen[:1]
+    other.fear_earned = unseen[: len(game.fear_earned)]
+    other.fear_deck = unseen[len(game.fear_earned) :]
+    if not other.blighted:
+        other.blight_card = (other.blight_card + 1) % len(BLIGHT_CARDS)
+    if other.drawn and other.drawn_by != seat:
+        deck = other.major_deck if other.drawn_major else other.minor_deck
+        for i in range(min(len(deck), len(other.drawn))):
+            other.drawn[i], deck[i] = deck[i], other.drawn[i]
+    return other
+
+
+# ----- registration and well-formed SVG -------------------------------------------------------
+def test_the_picture_is_registered_with_the_game() -> None:
+    assert spirit_island_v0.Game.PICTURE is picture
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_every_picture_parses_as_one_svg_naming_who_sees_it(players: int) -> None:
+    for index in range(len(positions(players))):
+        for seat in [None, *range(players)]:
+            root = parsed(drawn(players, index, seat))
+            assert root.tag == f"{SVG}svg"
+            title = root.find(f"{SVG}title").text
+            assert title.endswith("everything" if seat is None else f"seen by player_{seat}")
+
+
+# ----- nothing hidden reaches a seat's picture ------------------------------------------------
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_a_seats_picture_is_unchanged_when_what_it_cannot_see_is_redrawn(players: int) -> None:
+    rng = np.random.default_rng(players)
+    everything_changed = 0
+    for index, game in pictures(players):
+        for seat in range(players):
+            svg = drawn(players, index, seat)
+            assert picture.draw(game.resample_hidden(seat, rng), seat) == svg
+            changed = hidden_changed(game, seat)
+            assert picture.draw(changed, seat) == svg
+        everything_changed += picture.draw(changed, None) != drawn(players, index, None)
+    # the changes are real: the picture of everything shows them
+    assert everything_changed > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_another_spirits_drawn_cards_never_appear_in_a_seats_picture(players: int) -> None:
+    keeps = [(i, g) for i, g in pictures(players) if g.pending and g.pending[2] == PURPOSE["keep"]]
+    assert keeps, "no Keep decision among the positions: sample more"
+    for index, game in keeps:
+        names = [escape(CARDS[card].name) for card in game.drawn]
+        assert names and all(name in drawn(players, index, None) for name in names)
+        for seat in range(players):
+            svg = drawn(players, index, seat)
+            if seat == game.drawn_by:
+                assert all(name in svg for name in names)
+                assert not elements(svg, "drawn")
+            else:
+                assert not any(name in svg for name in names), f"player_{seat} sees a drawn card"
+                backs = elements(svg, "drawn")
+                assert backs and {e["data-drawn"] for e in backs} == {f"player_{game.drawn_by}"}
+
+
+@pytest.mark.parametrize("players", [1, 4])
+def test_face_down_fear_cards_show_as_backs_to_a_seat_and_by_name_in_everything(
+    players: int,
+) -> None:
+    earned = [(i, g) for i, g in pictures(players) if g.fear_earned]
+    assert earned
+    for index, game in earned:
+        names = [escape(FEAR_CARDS[card][0]) for card in game.fear_earned]
+        assert all(name in drawn(players, index, None) for name in names)
+        for seat in range(players):
+            svg = drawn(players, index, seat)
+            assert not any(name in svg for name in names)
+            assert len([e for e in elements(svg, "fear") if e["data-fear"] == "earned"]) == len(
+                game.fear_earned
+            )
+            shown = {e["data-card"] for e in elements(svg, "fear") if e["data-fear"] == "resolved"}
+            assert shown == {FEAR_CARDS[card][0] for card in game.fear_discard}
+
+
+def test_the_blight_card_is_named_to_a_seat_only_once_it_flips() -> None:
+    game = SpiritIslandGame(2, seed=1)
+    name = escape(BLIGHT_CARDS[game.blight_card][0])
+    assert not game.blighted
+    assert name not in picture.draw(game, 0) and name in picture.draw(game, None)
+    game.blighted = True
+    assert name in picture.draw(game, 0)
+
+
+# ----- what the picture shows, counted from its DOM -------------------------------------------
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_each_lands_pieces_and_presence_appear_as_counted(players: int) -> None:
+    for index, game in pictures(players):
+        everything = drawn(players, index, None)
+        assert counted(everything, "piece") == pieces_of(game, None)
+        assert counted(everything, "presence") == presence_of(game, None)
+        for seat in range(players):
+            svg = drawn(players, index, seat)
+            assert counted(svg, "piece") == pieces_of(game, PIECE_SCALE)
+            assert counted(svg, "presence") == presence_of(game, 6)
+            lands = {e["data-land"] for e in elements(svg, "terrain")}
+            assert lands == {land_name(i, game.island.boards) for i in range(len(game.pieces))}
+
+
+def test_counts_past_the_views_cap_show_the_cap_to_a_seat_and_exactly_in_everything() -> None:
+    game = SpiritIslandGame(1, seed=0)
+    game.pieces[4][EXPLORER] = PIECE_SCALE + 3
+    key = ("A5", KIND_NAMES[EXPLORER])
+    assert counted(picture.draw(game, 0), "piece")[key] == PIECE_SCALE
+    assert counted(picture.draw(game, None), "piece")[key] == PIECE_SCALE + 3
+
+
+@pytest.mark.parametrize("players", [1, 4])
+def test_the_decision_and_its_decider_are_shown(players: int) -> None:
+    for index, game in pictures(players):
+        for seat in [None, *range(players)]:
+            svg = drawn(players, index, seat)
+            (header,) = elements(svg, "decision")
+            panels = elements(svg, "spirit")
+            assert [e["data-spirit"] for e in panels] == [f"player_{s}" for s in range(players)]
+            if game.is_terminal:
+                assert header["data-decision"] == "none"
+                assert ("Victory" if game.outcome > 0 else "Defeat") in svg
+                continue
+            assert header["data-decision"] == PURPOSE_NAMES[game.pending[2]]
+            assert f"player_{game.pending[1]} (" in svg
+
+
+# ----- the picture on the rules page ------------------------------------------------------------
+def test_the_rules_page_shows_what_the_picture_draws_now() -> None:
+    """docs/pictures/spirit_island.svg is made by the snippet on docs/rules/spirit_island.md
+    (run it again after changing the picture)."""
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs/rules/spirit_island.md").read_text()
+    assert "](../pictures/spirit_island.svg)" in page
+    game = SpiritIslandGame(2, seed=3)
+    bot = heuristic_agent("spirit_island_v0", seed=3)
+    for _ in range(120):
+        seat = game.current_player
+        observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
+        game.apply(bot.act(observation, f"player_{seat}"))
+    shown = (root / "docs/pictures/spirit_island.svg").read_text()
+    assert shown == picture.draw(game, 0) + "\n", "stale: rerun the snippet on the rules page"
