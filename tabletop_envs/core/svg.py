@@ -164,6 +164,18 @@ def fit(words: str, width: float, size: float = 12) -> str:
     return words if len(words) <= room else words[: room - 1] + "…"
 
 
+def wrap(words: str, width: float, size: float = 12) -> list[str]:
+    """``words`` broken at spaces into lines that fit ``width`` pixels at font ``size``."""
+    room = max(1, int(width / (0.6 * size)))
+    lines: list[str] = []
+    for word in words.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 def row_step(count: int, width: float, card_width: float, gap: float = 4) -> float:
     """The distance between the left edges of ``count`` cards laid in a row ``width`` wide:
     ``card_width + gap``, or less (the cards overlap) when they would not fit."""
@@ -186,7 +198,7 @@ def meter(
     fraction: float,
     label: str,
     *,
-    fill: str = "#3f8f4f",
+    fill: str = "#93c98f",
     data: dict[str, object] | None = None,
 ) -> None:
     """A progress bar ``fraction`` full (clipped to 0..1) with ``label`` written on it."""

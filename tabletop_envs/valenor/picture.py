@@ -418,7 +418,7 @@ def draw_team(canvas: Canvas, scene: Scene, top: float, height: float) -> None:
         300,
         intact / S.NUM_LOCATIONS,
         f"Locations intact {intact} / {S.NUM_LOCATIONS}",
-        fill="#4a90c8",
+        fill="#9cc3e6",
         data={"intact": intact},
     )
     defeated = ", ".join(str(S.VALUE[card]) for card in invaders) or "none yet"

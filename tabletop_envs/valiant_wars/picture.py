@@ -27,6 +27,7 @@ from tabletop_envs.core.svg import (
     pile,
     row_step,
     small_card,
+    wrap,
 )
 from tabletop_envs.valiant_wars.spec import (
     BUYING,
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 WIDTH = 1100
 CHAMP_W, CHAMP_H = 72, 70
-TOP_W, TOP_H = 44, 30
+TOP_W, TOP_H = 47, 30
 LABEL_W = 210
 SEAT_ROW = 126
 NEXT_SHOWN = 5
@@ -458,9 +459,10 @@ def draw_location(canvas: Canvas, location: int, label: str, x: float, y: float)
     )
     canvas.text(x + 90, y + 20, label, size=11, anchor="middle")
     canvas.text(x + 90, y + 40, fit(card.name, 170, 14), size=14, anchor="middle", bold=True)
-    canvas.text(x + 90, y + 70, f"{card.vp} VP", size=20, anchor="middle", bold=True)
-    canvas.text(x + 90, y + 92, card.terrain.name.title(), size=12, anchor="middle")
-    canvas.text(x + 90, y + 108, fit(card.terrain.text, 172, 10), size=10, anchor="middle")
+    canvas.text(x + 90, y + 66, f"{card.vp} VP", size=20, anchor="middle", bold=True)
+    canvas.text(x + 90, y + 86, card.terrain.name.title(), size=12, anchor="middle")
+    for index, words in enumerate(wrap(card.terrain.text, 172, 10)[:2]):
+        canvas.text(x + 90, y + 102 + 12 * index, words, size=10, anchor="middle")
 
 
 def draw_next_table_cards(canvas: Canvas, scene: Scene, x: float, y: float) -> None:
@@ -527,9 +529,8 @@ def draw_seat(canvas: Canvas, seat: SeatScene, scene: Scene, x: float, y: float)
         x, y, WIDTH - 32, SEAT_ROW - 6, fill=highlight, stroke="#d9cfb8", data={"seat": seat.seat}
     )
     name = player(seat.seat) + (" (you)" if seat.you else "")
-    marks = " ".join(m for m, on in (("★ first", seat.first), ("▶ to move", seat.to_move)) if on)
+    marks = [m for m, on in (("★ first", seat.first), ("▶ to move", seat.to_move)) if on]
     canvas.text(x + 8, y + 18, name, size=13, bold=True)
-    canvas.text(x + 120, y + 18, marks, size=11, fill="#8a5a00")
     meter(
         canvas,
         x + 8,
@@ -537,7 +538,7 @@ def draw_seat(canvas: Canvas, seat: SeatScene, scene: Scene, x: float, y: float)
         LABEL_W - 20,
         seat.vp / max(scene.target, 1),
         f"{seat.vp} / {scene.target} VP",
-        fill="#c9a227",
+        fill="#e6c966",
         data={"vp": seat.vp},
     )
     canvas.text(
@@ -549,11 +550,12 @@ def draw_seat(canvas: Canvas, seat: SeatScene, scene: Scene, x: float, y: float)
         data={"swords": seat.swords, "gold": seat.gold},
     )
     canvas.text(x + 8, y + 76, seat.status, size=11)
+    canvas.text(x + 8, y + 92, "  ".join(marks), size=11, fill="#8a5a00")
     if seat.choice:
-        hidden_frame(canvas, x + 4, y + 82, LABEL_W - 20, 20)
+        hidden_frame(canvas, x + 4, y + 97, LABEL_W - 20, 20)
         canvas.text(
             x + 10,
-            y + 96,
+            y + 111,
             f"chose {seat.choice} (not yet shown)",
             size=11,
             fill=HIDDEN_INK,
@@ -602,7 +604,7 @@ def draw_deck(canvas: Canvas, seat: SeatScene, x: float, y: float) -> None:
     pile(canvas, x, y, "Deck", seat.deck_size, width=44, height=60, data={"count": seat.deck_size})
     contents = [(card_name(code), count) for code, count in enumerate(seat.deck) if count]
     lines = deck_lines(contents, 34)
-    for index, words in enumerate(lines[:4]):
+    for index, words in enumerate(lines[: 4 if seat.top else 5]):
         canvas.text(x + 52, y + 8 + 13 * index, words, size=10)
     if seat.top:
         draw_top(canvas, seat, x, y + 64)
@@ -619,8 +621,8 @@ def deck_lines(contents: list[tuple[str, int]], room: int) -> list[str]:
             lines[-1] += f", {entry}"
         else:
             lines.append(entry)
-    if len(lines) > 4:
-        lines[3] = fit(lines[3] + " …", room * 6, 10)
+    if len(lines) > 5:
+        lines[4] = fit(lines[4] + " …", room * 6, 10)
     return lines
 
 
@@ -632,7 +634,7 @@ def draw_top(canvas: Canvas, seat: SeatScene, x: float, y: float) -> None:
     canvas.text(x, y + 19, label, size=10, fill="#555" if seat.you else HIDDEN_INK)
     for k, code in enumerate(seat.top):
         known = seat.you or k < seat.known_top
-        top_card(canvas, x + 34 + (TOP_W + 2) * k, y, code, known)
+        top_card(canvas, x + 30 + (TOP_W + 2) * k, y, code, known)
 
 
 def top_card(canvas: Canvas, x: float, y: float, code: int, known: bool) -> None:
@@ -643,9 +645,9 @@ def top_card(canvas: Canvas, x: float, y: float, code: int, known: bool) -> None
     else:
         fill = PLAIN_FILL.get(code, "#efe6cf")
     canvas.rect(x, y, TOP_W, TOP_H, fill=fill, data={"card": name, "known": int(known)})
-    canvas.text(x + TOP_W / 2, y + 19, fit(short(name), TOP_W, 9), size=9, anchor="middle")
+    canvas.text(x + TOP_W / 2, y + 19, fit(short(name), TOP_W - 2, 8), size=8, anchor="middle")
 
 
 def short(name: str) -> str:
     """A card name short enough for the tiny deck-top cards."""
-    return {"Dark Omen": "Omen"}.get(name, name.split()[0][:8])
+    return {"Dark Omen": "Omen"}.get(name, name.split()[0])
