@@ -9,6 +9,7 @@ hidden card's name cannot reach the picture through it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
 FONT = "DejaVu Sans, Verdana, sans-serif"
@@ -291,3 +292,14 @@ def labelled_back(
         bold=True,
         fill="#fff",
     )
+
+
+# ----- reading a seat's view into a scene -------------------------------------------------
+def one_hot(values: Iterable[float]) -> int:
+    """The first index set in a one-hot field of a view, -1 if none."""
+    return next((index for index, value in enumerate(values) if value), -1)
+
+
+def player_name(seat: int) -> str:
+    """A seat as the agents are named (``player_2``)."""
+    return f"player_{seat}"

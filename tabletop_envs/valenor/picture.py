@@ -22,17 +22,17 @@ from tabletop_envs.core.svg import (
     hidden_frame,
     labelled_back,
     meter,
+    one_hot,
     panel,
     pile,
+    player_name,
     row_step,
     small_card,
 )
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.spec import (
-    F_DRAFT,
     F_SPIRIT,
     F_WINDOW,
-    TURN_START,
     WINDOW_REASONS,
     Decision,
 )
@@ -47,7 +47,6 @@ LABEL_W = 200
 HAND_ROW = 96
 NEXT_SHOWN = 4
 """Cards of each deck an "everything" picture shows from the top."""
-TURN_STAGES = ("spirit draft", "turn start", "step 1", "extra play", "step 2")
 TERRAIN_INK = ("#8fbf5a", "#9c9186", "#2f7d3b", "#4a90c8", "#6d7b4f")
 KIND_FILL = ("#dbe8f6", "#dcf0d8", "#f6dcd6", "#f6ecc4")
 BACK_LABELS = ("Def", "Sup", "Inv A", "Inv B", "Inv C", "Spirit")
@@ -86,7 +85,8 @@ class Scene:
     active: int
     decider: int
     decision: int
-    stage: int
+    stage: str
+    """Where the turn is, in words (the observer's turn stages)."""
     window: int
     acting_spirit: int
     card_in_play: int
@@ -143,7 +143,7 @@ def everything_scene(game: ValenorGame) -> Scene:
         active=game.active,
         decider=game.decider,
         decision=-1 if game.decision is None else game.decision,
-        stage=stage_of(game.frames),
+        stage=game.OBSERVER.TURN_STAGES[game.OBSERVER.turn_stage(game)],
         window=window[-1] if window else -1,
         acting_spirit=acting[-1] if acting else -1,
         card_in_play=game.card_in_play(),
@@ -166,17 +166,6 @@ def everything_scene(game: ValenorGame) -> Scene:
     )
 
 
-def stage_of(frames: list[tuple[int, ...]]) -> int:
-    """The index of ``TURN_STAGES`` the bottom frame is at (as the observer counts it)."""
-    bottom = frames[0]
-    if bottom[0] == F_DRAFT:
-        return 0
-    _, stage, step, extra = bottom
-    if stage == TURN_START:
-        return 1
-    return 3 if extra else 2 if step == 1 else 4
-
-
 def seat_scene(game: ValenorGame, seat: int) -> Scene:
     """What ``seat`` sees, read from its reference view only (rows relative to it)."""
     view = game.view(seat)
@@ -189,7 +178,7 @@ def seat_scene(game: ValenorGame, seat: int) -> Scene:
         active=(seat + one_hot(view["active"])) % n,
         decider=(seat + one_hot(view["decider"])) % n if decided else -1,
         decision=one_hot(view["decision"]) if decided else -1,
-        stage=one_hot(view["turn_stage"]),
+        stage=game.OBSERVER.TURN_STAGES[one_hot(view["turn_stage"])],
         window=one_hot(view["window_reason"]),
         acting_spirit=one_hot(view["acting_spirit"]),
         card_in_play=face_card(view, "card_in_play", (), one_hot(view["spirit_of"][0])),
@@ -204,12 +193,6 @@ def seat_scene(game: ValenorGame, seat: int) -> Scene:
         ),
         outcome=outcome(game),
     )
-
-
-def one_hot(values: np.ndarray) -> int:
-    """The index set in a one-hot field, -1 if none."""
-    hits = np.flatnonzero(values)
-    return int(hits[0]) if len(hits) else -1
 
 
 def face_card(view: dict[str, Any], prefix: str, slot: tuple[int, ...], spirit: int) -> int:
@@ -282,10 +265,6 @@ def render(scene: Scene) -> str:
     return canvas.to_svg()
 
 
-def player(seat: int) -> str:
-    return f"player_{seat}"
-
-
 def draw_header(canvas: Canvas, scene: Scene) -> None:
     """The title, the stage of the turn, whose turn it is and the pending decision."""
     canvas.text(12, 22, scene.title, size=17, bold=True)
@@ -302,7 +281,7 @@ def draw_header(canvas: Canvas, scene: Scene) -> None:
             data={"outcome": scene.outcome},
         )
         return
-    parts = [TURN_STAGES[scene.stage], f"{player(scene.active)}'s turn"]
+    parts = [scene.stage, f"{player_name(scene.active)}'s turn"]
     if scene.window >= 0:
         parts.append(f"spirit window ({WINDOW_REASONS[scene.window]})")
     if scene.acting_spirit >= 0:
@@ -313,7 +292,7 @@ def draw_header(canvas: Canvas, scene: Scene) -> None:
         canvas.text(
             WIDTH - 12,
             22,
-            f"{player(scene.decider)} decides: {kind}",
+            f"{player_name(scene.decider)} decides: {kind}",
             size=14,
             anchor="end",
             bold=True,
@@ -560,7 +539,7 @@ def draw_seat(canvas: Canvas, seat: SeatScene, scene: Scene, x: float, y: float)
     canvas.rect(
         x, y, WIDTH - 32, HAND_ROW - 6, fill=highlight, stroke="#d9cfb8", data={"seat": seat.seat}
     )
-    name = player(seat.seat) + (" (you)" if seat.you else "")
+    name = player_name(seat.seat) + (" (you)" if seat.you else "")
     marks = [
         m
         for m, on in (

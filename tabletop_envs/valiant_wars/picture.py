@@ -23,8 +23,10 @@ from tabletop_envs.core.svg import (
     fit,
     hidden_frame,
     meter,
+    one_hot,
     panel,
     pile,
+    player_name,
     row_step,
     small_card,
     wrap,
@@ -157,12 +159,13 @@ def draw(game: ValiantWarsGame, seat: int | None) -> str:
 
 
 # ----- scenes ------------------------------------------------------------------------------
-def status_words(revealing: bool, stopped: bool, out: bool, stop_step: int) -> str:
+def status_words(drawing: bool, stopped: bool, out: bool, stop_step: int) -> str:
+    """A seat's state in the round: still drawing, stopped (at which reveal step), OUT."""
     if out:
         return "OUT (second Dark Omen)"
     if stopped:
         return f"stopped at step {stop_step}"
-    return "drawing" if revealing else ""
+    return "drawing" if drawing else ""
 
 
 def everything_scene(game: ValiantWarsGame) -> Scene:
@@ -222,7 +225,12 @@ def state_seat(game: ValiantWarsGame, seat: int) -> SeatScene:
         seat=seat,
         you=False,
         vp=game.vp[seat],
-        status=status_words(game.phase == REVEALING, stopped, out, game.stop_step[seat] + 1),
+        status=status_words(
+            game.phase == REVEALING and not stopped and not out,
+            stopped,
+            out,
+            game.stop_step[seat] + 1,
+        ),
         first=seat == game.first,
         to_move=seat == game.current_player,
         swords=game.swords(seat),
@@ -265,7 +273,7 @@ def seat_scene(game: ValiantWarsGame, seat: int) -> Scene:
         target=int(view["target_vp"][0]),
         location=location,
         locations_left=int(view["locations_left"].sum()),
-        market=[one_hot(slot) if slot.any() else NO_CARD for slot in view["market"]],
+        market=[one_hot(slot) for slot in view["market"]],
         champion_deck=int(view["champion_deck"].sum()),
         supply=tuple(int(pile) for pile in view["supply"]),
         decider=-1 if mover < 0 else (seat + mover) % n,
@@ -275,12 +283,6 @@ def seat_scene(game: ValiantWarsGame, seat: int) -> Scene:
         winners=list(game.winners()),
         seats=[view_seat(view, row, (seat + row) % n) for row in range(n)],
     )
-
-
-def one_hot(values: np.ndarray) -> int:
-    """The index set in a one-hot field, -1 if none."""
-    hits = np.flatnonzero(values)
-    return int(hits[0]) if len(hits) else -1
 
 
 def view_seat(view: dict[str, Any], row: int, seat: int) -> SeatScene:
@@ -301,7 +303,7 @@ def view_seat(view: dict[str, Any], row: int, seat: int) -> SeatScene:
         you=row == 0,
         vp=int(view["vp"][row]),
         status=status_words(
-            bool(view["drawing"][row]) or bool(view["stopped"][row]) or bool(view["out"][row]),
+            bool(view["drawing"][row]),
             bool(view["stopped"][row]),
             bool(view["out"][row]),
             int(view["stop_step"][row]),
@@ -335,10 +337,6 @@ def render(scene: Scene) -> str:
     return canvas.to_svg()
 
 
-def player(seat: int) -> str:
-    return f"player_{seat}"
-
-
 def phase_words(scene: Scene) -> str:
     if scene.phase == REVEALING:
         return f"reveal step {scene.step}"
@@ -355,7 +353,7 @@ def draw_header(canvas: Canvas, scene: Scene) -> None:
         size=13,
     )
     if scene.winners:
-        names = ", ".join(player(seat) for seat in scene.winners)
+        names = ", ".join(player_name(seat) for seat in scene.winners)
         canvas.text(
             WIDTH - 12,
             22,
@@ -386,11 +384,11 @@ def draw_header(canvas: Canvas, scene: Scene) -> None:
 def decision_words(scene: Scene) -> str:
     """Who decides, and what where the viewer is told (the decider's own picture)."""
     if scene.decision < 0:
-        return f"{player(scene.decider)} to move"
+        return f"{player_name(scene.decider)} to move"
     kind = Decision(scene.decision).name.lower().replace("_", " ")
     if scene.effect >= 0:
         kind += f" ({Kind(scene.effect).title})"
-    return f"{player(scene.decider)} decides: {kind}"
+    return f"{player_name(scene.decider)} decides: {kind}"
 
 
 def draw_table(canvas: Canvas, scene: Scene, top: float) -> None:
@@ -528,7 +526,7 @@ def draw_seat(canvas: Canvas, seat: SeatScene, scene: Scene, x: float, y: float)
     canvas.rect(
         x, y, WIDTH - 32, SEAT_ROW - 6, fill=highlight, stroke="#d9cfb8", data={"seat": seat.seat}
     )
-    name = player(seat.seat) + (" (you)" if seat.you else "")
+    name = player_name(seat.seat) + (" (you)" if seat.you else "")
     marks = [m for m, on in (("★ first", seat.first), ("▶ to move", seat.to_move)) if on]
     canvas.text(x + 8, y + 18, name, size=13, bold=True)
     meter(
