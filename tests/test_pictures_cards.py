@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from functools import cache
 
 import numpy as np
 import pytest
@@ -38,17 +39,22 @@ CASES = [
 ]
 
 
-def positions(name: str, players: int) -> Iterator[GameCore]:
-    """Positions of seeded random games: after each checkpoint's decisions, and the end."""
-    for seed in SEEDS:
-        game = game_class(name)(players, seed=seed)
-        rng = np.random.default_rng(seed)
-        for decisions in range(CHECKPOINTS[-1] + 1):
-            if decisions in CHECKPOINTS or game.is_terminal:
-                yield game.clone()
-            if game.is_terminal:
-                break
-            game.apply(int(rng.choice(game.legal_actions())))
+@cache
+def positions(name: str, players: int) -> tuple[GameCore, ...]:
+    """Positions of seeded random games: after each checkpoint's decisions, and the end
+    (kept for every test of the case; the pictures and redraws leave them unchanged)."""
+    return tuple(game for seed in SEEDS for game in seeded_positions(name, players, seed))
+
+
+def seeded_positions(name: str, players: int, seed: int) -> Iterator[GameCore]:
+    game = game_class(name)(players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for decisions in range(CHECKPOINTS[-1] + 1):
+        if decisions in CHECKPOINTS or game.is_terminal:
+            yield game.clone()
+        if game.is_terminal:
+            return
+        game.apply(int(rng.choice(game.legal_actions())))
 
 
 def picture(game: GameCore, seat: int | None) -> str:
