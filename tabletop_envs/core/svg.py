@@ -159,15 +159,20 @@ HIDDEN_INK = "#8a2be2"
 """The colour of what no player can see, in an "everything" picture (deck orders)."""
 
 
+def letters_in(width: float, size: float) -> int:
+    """About how many letters fit ``width`` pixels at font ``size`` (at least 1)."""
+    return max(1, int(width / (0.6 * size)))
+
+
 def fit(words: str, width: float, size: float = 12) -> str:
     """``words`` cut with an ellipsis to fit ``width`` pixels at font ``size`` (estimated)."""
-    room = max(1, int(width / (0.6 * size)))
+    room = letters_in(width, size)
     return words if len(words) <= room else words[: room - 1] + "…"
 
 
 def wrap(words: str, width: float, size: float = 12) -> list[str]:
     """``words`` broken at spaces into lines that fit ``width`` pixels at font ``size``."""
-    room = max(1, int(width / (0.6 * size)))
+    room = letters_in(width, size)
     lines: list[str] = []
     for word in words.split():
         if lines and len(lines[-1]) + 1 + len(word) <= room:
