@@ -9,6 +9,7 @@ hidden card's name cannot reach the picture through it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
 FONT = "DejaVu Sans, Verdana, sans-serif"
@@ -151,3 +152,159 @@ class Canvas:
             f'height="{self.height:g}" viewBox="0 0 {self.width:g} {self.height:g}">\n'
             f"{body}\n</svg>"
         )
+
+
+# ----- layout helpers shared by the card games' pictures --------------------------------
+HIDDEN_INK = "#8a2be2"
+"""The colour of what no player can see, in an "everything" picture (deck orders)."""
+
+
+def letters_in(width: float, size: float) -> int:
+    """About how many letters fit ``width`` pixels at font ``size`` (at least 1)."""
+    return max(1, int(width / (0.6 * size)))
+
+
+def fit(words: str, width: float, size: float = 12) -> str:
+    """``words`` cut with an ellipsis to fit ``width`` pixels at font ``size`` (estimated)."""
+    room = letters_in(width, size)
+    return words if len(words) <= room else words[: room - 1] + "…"
+
+
+def wrap(words: str, width: float, size: float = 12) -> list[str]:
+    """``words`` broken at spaces into lines that fit ``width`` pixels at font ``size``."""
+    room = letters_in(width, size)
+    lines: list[str] = []
+    for word in words.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def row_step(count: int, width: float, card_width: float, gap: float = 4) -> float:
+    """The distance between the left edges of ``count`` cards laid in a row ``width`` wide:
+    ``card_width + gap``, or less (the cards overlap) when they would not fit."""
+    if count <= 1:
+        return card_width + gap
+    return min(card_width + gap, (width - card_width) / (count - 1))
+
+
+def panel(canvas: Canvas, x: float, y: float, width: float, height: float, title: str) -> None:
+    """A framed area with its title on the top left."""
+    canvas.rect(x, y, width, height, fill="#fffdf8", stroke="#b9ad94", radius=6)
+    canvas.text(x + 8, y + 16, fit(title, width - 16, 13), size=13, bold=True)
+
+
+def meter(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    width: float,
+    fraction: float,
+    label: str,
+    *,
+    fill: str = "#93c98f",
+    data: dict[str, object] | None = None,
+) -> None:
+    """A progress bar ``fraction`` full (clipped to 0..1) with ``label`` written on it."""
+    done = min(max(fraction, 0.0), 1.0)
+    canvas.rect(x, y, width, 16, fill="#e8e2d4", stroke="#b9ad94", radius=3, data=data)
+    if done > 0:
+        canvas.rect(x, y, width * done, 16, fill=fill, stroke="none", radius=3)
+    canvas.text(x + width / 2, y + 12, label, size=11, anchor="middle", bold=True)
+
+
+def pile(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    name: str,
+    count: int,
+    *,
+    width: float = 50,
+    height: float = 68,
+    data: dict[str, object] | None = None,
+) -> None:
+    """A face-down deck: a card back with its name above and its card count on it."""
+    canvas.text(x + width / 2, y - 4, fit(name, width + 30, 11), size=11, anchor="middle")
+    if count:
+        canvas.card_back(x, y, width=width, height=height, data={"deck": name, **(data or {})})
+    else:
+        canvas.rect(x, y, width, height, fill="none", stroke="#b9ad94", data={"deck": name})
+    canvas.text(
+        x + width / 2,
+        y + height / 2 + 6,
+        str(count),
+        size=16,
+        anchor="middle",
+        bold=True,
+        fill="#fff" if count else "#999",
+    )
+
+
+def hidden_frame(canvas: Canvas, x: float, y: float, width: float, height: float) -> None:
+    """A dashed frame around what no player can see (an "everything" picture only)."""
+    canvas.items.append(
+        f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" rx="6" fill="none" '
+        f'stroke="{HIDDEN_INK}" stroke-dasharray="6 4" stroke-width="1.5" data-hidden="true"/>'
+    )
+
+
+def small_card(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    name: str,
+    *,
+    title: str,
+    big: str = "",
+    note: str = "",
+    width: float = 48,
+    height: float = 66,
+    fill: str = "#fff",
+    data: dict[str, object] | None = None,
+) -> None:
+    """A face-up card too small for its full name: a short ``title`` on top, a ``big``
+    number or symbol in the middle, a ``note`` at the bottom; ``name`` (the full card
+    name) goes to its ``data-card`` attribute."""
+    canvas.rect(x, y, width, height, fill=fill, data={"card": name, **(data or {})})
+    canvas.text(x + width / 2, y + 13, fit(title, width - 4, 10), size=10, anchor="middle")
+    if big:
+        canvas.text(x + width / 2, y + height / 2 + 8, big, size=20, anchor="middle", bold=True)
+    if note:
+        canvas.text(x + width / 2, y + height - 6, fit(note, width, 9), size=9, anchor="middle")
+
+
+def labelled_back(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    label: str,
+    *,
+    width: float = 48,
+    height: float = 66,
+    data: dict[str, object] | None = None,
+) -> None:
+    """A face-down card whose back prints something public (a deck's name, a letter)."""
+    canvas.card_back(x, y, width=width, height=height, data={"back": label, **(data or {})})
+    canvas.text(
+        x + width / 2,
+        y + height / 2 + 5,
+        fit(label, width - 8, 11),
+        size=11,
+        anchor="middle",
+        bold=True,
+        fill="#fff",
+    )
+
+
+# ----- reading a seat's view into a scene -------------------------------------------------
+def one_hot(values: Iterable[float]) -> int:
+    """The first index set in a one-hot field of a view, -1 if none."""
+    return next((index for index, value in enumerate(values) if value), -1)
+
+
+def player_name(seat: int) -> str:
+    """A seat as the agents are named (``player_2``)."""
+    return f"player_{seat}"
