@@ -208,8 +208,7 @@ class ISMCTSAgent(SearchAgent):
             for node in path:
                 node.visits += 1
                 node.total += float(returns[node.seat])
-        visited = {action: node.visits for action, node in root.children.items()}
-        return max(legal, key=lambda action: (visited.get(action, 0), -action))
+        return max(legal, key=lambda action: _preference(root.children.get(action), action))
 
     def _descend(self, node: Node, world: GameCore) -> list[Node]:
         """Select and expand one path in ``world`` (advanced in place); the nodes on it."""
@@ -234,6 +233,13 @@ class ISMCTSAgent(SearchAgent):
             node = node.children[action]
             path.append(node)
         return path
+
+
+def _preference(child: Node | None, action: int) -> tuple[int, float, int]:
+    """The root action to play: most visited, then best mean return, then lowest."""
+    if child is None or not child.visits:
+        return (0, -math.inf, -action)
+    return (child.visits, child.total / child.visits, -action)
 
 
 class PIMCAgent(SearchAgent):

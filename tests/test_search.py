@@ -160,3 +160,16 @@ def test_search_specs_take_a_cut_off_and_a_value() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             agent_factory(spec, "highcard_v0")
+
+
+def test_with_one_visit_per_action_the_best_mean_return_decides() -> None:
+    """Seat 0 staked 1; seat 1 holds the best or the worst card and stakes last, so one
+    rollout of each stake decides: two iterations, one visit each, the better mean wins."""
+    for card, best in ((9, STAKE_2), (0, STAKE_1)):
+        game = HighCard(2, seed=3)
+        holder = game.cards if card in game.cards else game.deck
+        holder[holder.index(card)], game.cards[1] = game.cards[1], card
+        for action in (0, 0, STAKE_1):
+            game.apply(action)
+        assert game.current_player == 1 and len(game.legal_actions()) == 2
+        assert choose(ISMCTSAgent(seed=1, iterations=2), game) == best
