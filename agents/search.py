@@ -188,7 +188,7 @@ class ISMCTSAgent(SearchAgent):
         seed: int | None = None,
         iterations: int = 1000,
         milliseconds: float | None = None,
-        exploration: float = 0.7,
+        exploration: float = 1.4,
         rollout_policy: RolloutPolicy = random_rollout,
         depth: int | None = None,
         value: str = "win",
