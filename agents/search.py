@@ -65,14 +65,16 @@ def random_rollout(game: GameCore, rng: np.random.Generator) -> int:
 def estimate(game: GameCore) -> np.ndarray:
     """Every seat's value of a position, ended or not, in [-1, 1]: the score margin
     (``score_margin_returns`` of ``scores()``) in a scored game; in a cooperative one +1 for a
-    win, else -1 plus ``progress()`` (the share of the way to victory); else ``returns()``."""
+    win, -1 + ``progress()`` (the share of the way to victory) for a loss, and for a game
+    still going ``progress() / 2``, halfway between losing now and winning, so surviving
+    always beats losing; else ``returns()``."""
     scores = game.scores()
     if scores is not None:
         return score_margin_returns(scores)
     progress = game.progress()
     if progress is None or (game.is_terminal and game.returns()[0] > 0):
         return game.returns()
-    return np.full(game.num_players, -1.0 + progress)
+    return np.full(game.num_players, -1.0 + progress if game.is_terminal else progress / 2)
 
 
 def outcome(game: GameCore) -> np.ndarray:
@@ -201,17 +203,21 @@ class ISMCTSAgent(SearchAgent):
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
         root = Node(seat=information.seat)
-        for _ in self.budget.runs():
+        default = self.rollout_policy(information.sample(self.rng), self.rng)
+        for index in self.budget.runs():
             world = information.sample(self.rng)
-            path = self._descend(root, world)
+            path = self._descend(root, world, default if index == 0 else None)
             returns = rollout(world, self.rollout_policy, self.rng, self.depth, self.value)
             for node in path:
                 node.visits += 1
                 node.total += float(returns[node.seat])
-        return max(legal, key=lambda action: _preference(root.children.get(action), action))
+        return max(
+            legal, key=lambda action: _preference(root.children.get(action), action == default)
+        )
 
-    def _descend(self, node: Node, world: GameCore) -> list[Node]:
-        """Select and expand one path in ``world`` (advanced in place); the nodes on it."""
+    def _descend(self, node: Node, world: GameCore, first: int | None = None) -> list[Node]:
+        """Select and expand one path in ``world`` (advanced in place); the nodes on it;
+        ``first``, if legal and untried here, is the action expanded."""
         path = []
         while not world.is_terminal:
             legal = world.legal_actions()
@@ -223,7 +229,7 @@ class ISMCTSAgent(SearchAgent):
                 else:
                     child.available += 1
             if fresh:
-                action = fresh[int(self.rng.integers(len(fresh)))]
+                action = first if first in fresh else fresh[int(self.rng.integers(len(fresh)))]
                 child = node.children[action] = Node(seat=world.current_player, available=1)
                 world._apply(action)
                 path.append(child)
@@ -235,11 +241,12 @@ class ISMCTSAgent(SearchAgent):
         return path
 
 
-def _preference(child: Node | None, action: int) -> tuple[int, float, int]:
-    """The root action to play: most visited, then best mean return, then lowest."""
+def _preference(child: Node | None, default: bool) -> tuple[int, float, bool]:
+    """The root action to play: most visited, then best mean return, then the rollout
+    policy's own choice (``default``)."""
     if child is None or not child.visits:
-        return (0, -math.inf, -action)
-    return (child.visits, child.total / child.visits, -action)
+        return (0, -math.inf, default)
+    return (child.visits, child.total / child.visits, default)
 
 
 class PIMCAgent(SearchAgent):

@@ -142,7 +142,7 @@ def test_a_cooperative_position_is_valued_by_its_progress() -> None:
     rng = np.random.default_rng(0)
     while game.progress() == 0:
         game._apply(random_rollout(game, rng))
-    assert np.allclose(estimate(game), -1 + game.progress())
+    assert np.allclose(estimate(game), game.progress() / 2), "going on: above any loss"
     rollout(game, random_rollout, rng)
     assert game.is_terminal and np.allclose(estimate(game), -1 + game.progress())
     assert np.array_equal(outcome(game), game.returns())
@@ -160,6 +160,22 @@ def test_search_specs_take_a_cut_off_and_a_value() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             agent_factory(spec, "highcard_v0")
+
+
+def test_the_rollout_policys_move_is_tried_first_and_wins_ties() -> None:
+    """One iteration visits only the policy's own move; with returns all equal (a game
+    still going, valued 0), the policy's move is kept over the lowest action."""
+    game = make_game("valenor", 3, seed=4)
+    while len(game.legal_actions()) < 3:
+        game.apply(game.legal_actions()[0])
+    last = max(game.legal_actions())
+
+    def policy(world: GameCore, rng: np.random.Generator) -> int:
+        return max(world.legal_actions())
+
+    for iterations in (1, 3):
+        bot = ISMCTSAgent(seed=0, iterations=iterations, rollout_policy=policy, depth=1)
+        assert choose(bot, game) == last
 
 
 def test_with_one_visit_per_action_the_best_mean_return_decides() -> None:
