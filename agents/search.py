@@ -241,12 +241,10 @@ class ISMCTSAgent(SearchAgent):
         return path
 
 
-def _preference(child: Node | None, default: bool) -> tuple[int, float, bool]:
-    """The root action to play: most visited, then best mean return, then the rollout
-    policy's own choice (``default``)."""
-    if child is None or not child.visits:
-        return (0, -math.inf, default)
-    return (child.visits, child.total / child.visits, default)
+def _preference(child: Node | None, default: bool) -> tuple[int, bool]:
+    """The root action to play: most visited, then the rollout policy's own choice
+    (``default``), so the search departs from that policy only on more visits."""
+    return (child.visits if child else 0, default)
 
 
 class PIMCAgent(SearchAgent):

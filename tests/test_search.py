@@ -178,14 +178,19 @@ def test_the_rollout_policys_move_is_tried_first_and_wins_ties() -> None:
         assert choose(bot, game) == last
 
 
-def test_with_one_visit_per_action_the_best_mean_return_decides() -> None:
-    """Seat 0 staked 1; seat 1 holds the best or the worst card and stakes last, so one
-    rollout of each stake decides: two iterations, one visit each, the better mean wins."""
-    for card, best in ((9, STAKE_2), (0, STAKE_1)):
+def test_a_tie_on_visits_keeps_the_policys_move_over_a_better_mean() -> None:
+    """Seat 1 holds the best or the worst card and stakes last: one rollout of each stake
+    shows the better one, but one visit each is a tie, which the policy's move keeps."""
+    for card, worse in ((9, STAKE_1), (0, STAKE_2)):
         game = HighCard(2, seed=3)
         holder = game.cards if card in game.cards else game.deck
         holder[holder.index(card)], game.cards[1] = game.cards[1], card
         for action in (0, 0, STAKE_1):
             game.apply(action)
         assert game.current_player == 1 and len(game.legal_actions()) == 2
-        assert choose(ISMCTSAgent(seed=1, iterations=2), game) == best
+
+        def policy(world: GameCore, rng: np.random.Generator, worse: int = worse) -> int:
+            return worse
+
+        assert choose(ISMCTSAgent(seed=1, iterations=2, rollout_policy=policy), game) == worse
+        assert choose(ISMCTSAgent(seed=1, iterations=60), game) != worse
