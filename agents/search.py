@@ -16,7 +16,8 @@ shuffle to come) is not known either. Search then runs on the pure core (``clone
   action by rollouts in each, pick the best total.
 
 Budgets are iterations (or worlds) per move, optionally capped by milliseconds; rollouts are
-uniformly random or a callable policy. Reproducible under the agent's seed.
+uniformly random or a callable policy, played to the end or cut off after ``depth`` decisions
+and valued by :func:`estimate`. Reproducible under the agent's seed.
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ import numpy as np
 
 from agents.base import SeededAgent
 from tabletop_envs.core.game import GameCore
+from tabletop_envs.core.rewards import score_margin_returns
 from tabletop_envs.core.rng import make_rng
 
 RolloutPolicy = Callable[[GameCore, np.random.Generator], int]
+Value = Callable[[GameCore], np.ndarray]
 
 
 class InformationSet:
@@ -59,11 +62,44 @@ def random_rollout(game: GameCore, rng: np.random.Generator) -> int:
     return legal[int(rng.integers(len(legal)))]
 
 
-def rollout(game: GameCore, policy: RolloutPolicy, rng: np.random.Generator) -> np.ndarray:
-    """Play ``game`` (in place) to the end with ``policy``; every seat's return."""
-    while not game.is_terminal:
+def estimate(game: GameCore) -> np.ndarray:
+    """Every seat's value of a position, ended or not, in [-1, 1]: the score margin
+    (``score_margin_returns`` of ``scores()``) in a scored game; in a cooperative one +1 for a
+    win, -1 + ``progress()`` (the share of the way to victory) for a loss, and for a game
+    still going ``progress() / 2``, halfway between losing now and winning, so surviving
+    always beats losing; else ``returns()``."""
+    scores = game.scores()
+    if scores is not None:
+        return score_margin_returns(scores)
+    progress = game.progress()
+    if progress is None or (game.is_terminal and game.returns()[0] > 0):
+        return game.returns()
+    return np.full(game.num_players, -1.0 + progress if game.is_terminal else progress / 2)
+
+
+def outcome(game: GameCore) -> np.ndarray:
+    """The game's own returns at the end; :func:`estimate` at a cut-off."""
+    return game.returns() if game.is_terminal else estimate(game)
+
+
+VALUES: dict[str, Value] = {"win": outcome, "margin": estimate}
+"""``value=`` setting -> what a rollout backs up: the outcome, or the margin/progress."""
+
+
+def rollout(
+    game: GameCore,
+    policy: RolloutPolicy,
+    rng: np.random.Generator,
+    depth: int | None = None,
+    value: Value = outcome,
+) -> np.ndarray:
+    """Play ``game`` (in place) with ``policy`` to the end, or for at most ``depth``
+    decisions; every seat's ``value`` of where it stopped."""
+    steps = 0
+    while not game.is_terminal and steps != depth:
         game._apply(policy(game, rng))
-    return game.returns()
+        steps += 1
+    return value(game)
 
 
 class Budget:
@@ -92,6 +128,12 @@ class _Timed:
             if index and time.perf_counter() > self.deadline:
                 return
             yield index
+
+
+def checked_depth(depth: int | None) -> int | None:
+    if depth is not None and depth < 1:
+        raise ValueError(f"a rollout cut-off needs a depth of at least 1 decision, not {depth}")
+    return depth
 
 
 class SearchAgent(SeededAgent):
@@ -148,28 +190,34 @@ class ISMCTSAgent(SearchAgent):
         seed: int | None = None,
         iterations: int = 1000,
         milliseconds: float | None = None,
-        exploration: float = 0.7,
+        exploration: float = 1.4,
         rollout_policy: RolloutPolicy = random_rollout,
+        depth: int | None = None,
+        value: str = "win",
     ) -> None:
         super().__init__(seed)
         self.budget = Budget(iterations, milliseconds)
         self.exploration = exploration
         self.rollout_policy = rollout_policy
+        self.depth, self.value = checked_depth(depth), VALUES[value]
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
         root = Node(seat=information.seat)
-        for _ in self.budget.runs():
+        default = self.rollout_policy(information.sample(self.rng), self.rng)
+        for index in self.budget.runs():
             world = information.sample(self.rng)
-            path = self._descend(root, world)
-            returns = rollout(world, self.rollout_policy, self.rng)
+            path = self._descend(root, world, default if index == 0 else None)
+            returns = rollout(world, self.rollout_policy, self.rng, self.depth, self.value)
             for node in path:
                 node.visits += 1
                 node.total += float(returns[node.seat])
-        visited = {action: node.visits for action, node in root.children.items()}
-        return max(legal, key=lambda action: (visited.get(action, 0), -action))
+        return max(
+            legal, key=lambda action: _preference(root.children.get(action), action == default)
+        )
 
-    def _descend(self, node: Node, world: GameCore) -> list[Node]:
-        """Select and expand one path in ``world`` (advanced in place); the nodes on it."""
+    def _descend(self, node: Node, world: GameCore, first: int | None = None) -> list[Node]:
+        """Select and expand one path in ``world`` (advanced in place); the nodes on it;
+        ``first``, if legal and untried here, is the action expanded."""
         path = []
         while not world.is_terminal:
             legal = world.legal_actions()
@@ -181,7 +229,7 @@ class ISMCTSAgent(SearchAgent):
                 else:
                     child.available += 1
             if fresh:
-                action = fresh[int(self.rng.integers(len(fresh)))]
+                action = first if first in fresh else fresh[int(self.rng.integers(len(fresh)))]
                 child = node.children[action] = Node(seat=world.current_player, available=1)
                 world._apply(action)
                 path.append(child)
@@ -191,6 +239,12 @@ class ISMCTSAgent(SearchAgent):
             node = node.children[action]
             path.append(node)
         return path
+
+
+def _preference(child: Node | None, default: bool) -> tuple[int, bool]:
+    """The root action to play: most visited, then the rollout policy's own choice
+    (``default``), so the search departs from that policy only on more visits."""
+    return (child.visits if child else 0, default)
 
 
 class PIMCAgent(SearchAgent):
@@ -205,11 +259,14 @@ class PIMCAgent(SearchAgent):
         rollouts: int = 4,
         milliseconds: float | None = None,
         rollout_policy: RolloutPolicy = random_rollout,
+        depth: int | None = None,
+        value: str = "win",
     ) -> None:
         super().__init__(seed)
         self.budget = Budget(worlds, milliseconds)
         self.rollouts = rollouts
         self.rollout_policy = rollout_policy
+        self.depth, self.value = checked_depth(depth), VALUES[value]
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
         seat = information.seat
@@ -220,17 +277,17 @@ class PIMCAgent(SearchAgent):
                 for _ in range(self.rollouts):
                     trial = world.clone()
                     trial._apply(action)
-                    totals[action] += float(rollout(trial, self.rollout_policy, self.rng)[seat])
+                    returns = rollout(trial, self.rollout_policy, self.rng, self.depth, self.value)
+                    totals[action] += float(returns[seat])
         return max(legal, key=lambda action: (totals[action], -action))
 
 
 SEARCH_SPECS = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 """Spec prefix -> search bot; the number after the colon is its budget per move."""
-_SETTINGS = {
-    "ismcts": {"ms": float, "rollout": str, "c": float},
-    "pimc": {"ms": float, "rollout": str, "rollouts": int},
-}
-_KEYWORDS = {"ms": "milliseconds", "c": "exploration", "rollouts": "rollouts"}
+_COMMON = {"ms": float, "rollout": str, "depth": int, "value": str}
+_SETTINGS = {"ismcts": {**_COMMON, "c": float}, "pimc": {**_COMMON, "rollouts": int}}
+_KEYWORDS = {"ms": "milliseconds", "c": "exploration"}
+"""Settings whose keyword argument has another name."""
 
 
 def heuristic_rollout(game_name: str, seed: int | None) -> RolloutPolicy:
@@ -272,6 +329,10 @@ def parse_search_spec(spec: str) -> tuple[str, int, dict[str, object]]:
             raise ValueError(f"bad search bot {spec!r}: {key}={value!r} is not a number") from None
     if settings.get("rollout", "random") not in ("random", "heuristic"):
         raise ValueError(f"bad search bot {spec!r}: rollout must be 'random' or 'heuristic'")
+    if settings.get("value", "win") not in VALUES:
+        raise ValueError(f"bad search bot {spec!r}: value must be one of {sorted(VALUES)}")
+    if settings.get("depth", 1) < 1:
+        raise ValueError(f"bad search bot {spec!r}: depth must be at least 1")
     return kind, budget, settings
 
 
@@ -281,7 +342,7 @@ def search_factory(spec: str, game_name: str) -> Callable[[int | None], SearchAg
     heuristic = settings.pop("rollout", "random") == "heuristic"
     if heuristic:
         heuristic_rollout(game_name, None)  # fails now if the game has no bot
-    keywords = {_KEYWORDS[key]: value for key, value in settings.items()}
+    keywords = {_KEYWORDS.get(key, key): value for key, value in settings.items()}
     keywords["iterations" if kind == "ismcts" else "worlds"] = budget
 
     def make(seed: int | None) -> SearchAgent:

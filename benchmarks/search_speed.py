@@ -1,10 +1,10 @@
 """Speed of the search bots' hot path: clone, resample_hidden, and iterations per second.
 
-    python -m benchmarks.search_speed --games vaalbara valiant_wars --players 2 4
+    python -m benchmarks.search_speed --games vaalbara valenor --players 2 4
 
-For each game and player count, over positions of seeded random games (one every few
-decisions): microseconds per ``clone()`` and per ``resample_hidden()``, a random rollout
-from there to the end, and the rate of each bot: ISMCTS iterations per second (one
+For each game (default: all four) and player count, over positions of seeded random games
+(one every few decisions): microseconds per ``clone()`` and per ``resample_hidden()``, a
+random rollout from there to the end, and the rate of each bot: ISMCTS iterations per second (one
 iteration: a world, a descent, a rollout, a backup) and PIMC rollouts per second (one:
 a world's clone, one action, a rollout to the end), all in CPU time of this process (the
 machine is shared; wall-clock rates are lower under load). Each figure is the median of
@@ -33,6 +33,10 @@ import numpy as np
 from agents.search import InformationSet, ISMCTSAgent, PIMCAgent, random_rollout, rollout
 from tabletop_envs import game_module, resolve_name
 from tabletop_envs.core.game import GameCore
+
+GAMES = ("vaalbara", "valiant_wars", "valenor", "spirit_island")
+"""Measured by default (Valenor and Spirit Island are cooperative: every seat plans for the
+team)."""
 
 
 def positions(cls: type[GameCore], players: int, count: int, seed: int = 0) -> list[GameCore]:
@@ -170,7 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     if argv[:1] == ["evaluate"]:
         sys.exit(timed_evaluate(argv[1:]))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=["vaalbara", "valiant_wars"])
+    parser.add_argument("--games", nargs="+", default=list(GAMES))
     parser.add_argument("--players", nargs="+", type=int, default=[2, 4])
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--seconds", type=float, default=0.5, help="seconds per measurement")

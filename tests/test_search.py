@@ -9,9 +9,19 @@ from toygame.spec import LAYOUT, Decision
 
 from agents.arena import MatchSpec, play_games
 from agents.loading import agent_factory
-from agents.search import InformationSet, ISMCTSAgent, PIMCAgent
+from agents.search import (
+    InformationSet,
+    ISMCTSAgent,
+    PIMCAgent,
+    estimate,
+    outcome,
+    random_rollout,
+    rollout,
+)
 from benchmarks.report import summarise
-from tabletop_envs import resolve_name
+from tabletop_envs import game_module, resolve_name
+from tabletop_envs.core.game import GameCore
+from tabletop_envs.core.rewards import score_margin_returns
 
 STAKE_1, STAKE_2 = (LAYOUT.segment_of(Decision.STAKE).offset + option for option in (0, 1))
 BOTS = [
@@ -28,6 +38,10 @@ def staking_position(card: int) -> HighCard:
     game.apply(0)
     game.apply(0)
     return game
+
+
+def make_game(name: str, players: int, seed: int) -> GameCore:
+    return game_module(resolve_name(name)).Game(players, seed=seed)
 
 
 def choose(bot, game: HighCard) -> int:
@@ -107,3 +121,76 @@ def test_a_search_bot_plays_a_reproducible_tournament() -> None:
     assert [r.to_dict() for r in first] == [r.to_dict() for r in again]
     summary = summarise(match, first, cooperative=False)
     assert summary["agents"][0]["mean_margin"] > summary["agents"][1]["mean_margin"]
+
+
+def test_a_cut_off_rollout_stops_after_depth_decisions_and_values_the_position() -> None:
+    game = make_game("valiant_wars", 2, seed=1)
+    cut, full = game.clone(), game.clone()
+    rng = np.random.default_rng(0)
+    value = rollout(cut, random_rollout, np.random.default_rng(0), depth=80, value=outcome)
+    for _ in range(80):
+        full._apply(random_rollout(full, rng))
+    assert cut.to_json() == full.to_json() and not cut.is_terminal
+    assert np.array_equal(value, score_margin_returns(cut.scores()))
+    assert cut.scores() != [0.0, 0.0], "the position has a margin to value"
+    ended = rollout(game.clone(), random_rollout, np.random.default_rng(0), value=outcome)
+    assert sorted(ended) == [-1.0, 1.0], "played to the end: the game's own returns"
+
+
+def test_a_cooperative_position_is_valued_by_its_progress() -> None:
+    game = make_game("valenor", 3, seed=0)
+    rng = np.random.default_rng(0)
+    while game.progress() == 0:
+        game._apply(random_rollout(game, rng))
+    assert np.allclose(estimate(game), game.progress() / 2), "going on: above any loss"
+    rollout(game, random_rollout, rng)
+    assert game.is_terminal and np.allclose(estimate(game), -1 + game.progress())
+    assert np.array_equal(outcome(game), game.returns())
+
+
+def test_search_specs_take_a_cut_off_and_a_value() -> None:
+    bot = agent_factory("pimc:3,depth=12,value=margin", "highcard_v0")(0)
+    assert (bot.depth, bot.value) == (12, estimate)
+    bot = agent_factory("ismcts:3", "highcard_v0")(0)
+    assert (bot.depth, bot.value) == (None, outcome)
+    for spec, message in [
+        ("ismcts:10,depth=0", "depth must be at least 1"),
+        ("ismcts:10,value=score", "value must be one of \\['margin', 'win'\\]"),
+        ("pimc:10,depth=x", "depth='x' is not a number"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            agent_factory(spec, "highcard_v0")
+
+
+def test_the_rollout_policys_move_is_tried_first_and_wins_ties() -> None:
+    """One iteration visits only the policy's own move; with returns all equal (a game
+    still going, valued 0), the policy's move is kept over the lowest action."""
+    game = make_game("valenor", 3, seed=4)
+    while len(game.legal_actions()) < 3:
+        game.apply(game.legal_actions()[0])
+    last = max(game.legal_actions())
+
+    def policy(world: GameCore, rng: np.random.Generator) -> int:
+        return max(world.legal_actions())
+
+    for iterations in (1, 3):
+        bot = ISMCTSAgent(seed=0, iterations=iterations, rollout_policy=policy, depth=1)
+        assert choose(bot, game) == last
+
+
+def test_a_tie_on_visits_keeps_the_policys_move_over_a_better_mean() -> None:
+    """Seat 1 holds the best or the worst card and stakes last: one rollout of each stake
+    shows the better one, but one visit each is a tie, which the policy's move keeps."""
+    for card, worse in ((9, STAKE_1), (0, STAKE_2)):
+        game = HighCard(2, seed=3)
+        holder = game.cards if card in game.cards else game.deck
+        holder[holder.index(card)], game.cards[1] = game.cards[1], card
+        for action in (0, 0, STAKE_1):
+            game.apply(action)
+        assert game.current_player == 1 and len(game.legal_actions()) == 2
+
+        def policy(world: GameCore, rng: np.random.Generator, worse: int = worse) -> int:
+            return worse
+
+        assert choose(ISMCTSAgent(seed=1, iterations=2, rollout_policy=policy), game) == worse
+        assert choose(ISMCTSAgent(seed=1, iterations=60), game) != worse

@@ -1,4 +1,5 @@
-"""Search over hidden information in Vaalbara, Valiant Wars and the toy game.
+"""Search over hidden information in Vaalbara, Valiant Wars, Valenor, Spirit Island and the
+toy game.
 
 - ``resample_hidden`` depends on the seat's view alone: two states that look the same to a
   seat give the same world for the same generator, so a search bot's move cannot depend on
@@ -23,8 +24,16 @@ from toygame.rules import HighCard
 
 from agents.search import InformationSet, ISMCTSAgent, PIMCAgent
 from tabletop_envs.core.game import GameCore
+from tabletop_envs.spirit_island.rules import (
+    BLIGHT_CARDS,
+    FEAR_CARDS,
+    INVADER_CARDS,
+    INVADER_STAGE_CARDS,
+    SpiritIslandGame,
+)
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 from tabletop_envs.vaalbara.spec import EMPTY, KIND_OF, Decision, bit, cards_in
+from tabletop_envs.valenor import spec as valenor_spec
 from tabletop_envs.valenor.rules import ValenorGame
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 
@@ -32,15 +41,21 @@ GAMES = {
     "vaalbara": VaalbaraGame,
     "valiant_wars": ValiantWarsGame,
     "valenor": ValenorGame,
+    "spirit_island": SpiritIslandGame,
     "highcard": HighCard,
 }
+OPTIONS = {"spirit_island": {"shaped_reward": True}}
+"""Game options for the move test: random rollouts of Spirit Island nearly always lose, so
+its plain returns (-1) would leave a search bot's move blind to the world it searched."""
 Sampler = Callable[[GameCore, int, np.random.Generator], GameCore]
 Law = dict[object, float]
 
 
-def positions(cls: type[GameCore], players: int, seed: int, every: int) -> Iterator[GameCore]:
+def positions(
+    cls: type[GameCore], players: int, seed: int, every: int, **options: object
+) -> Iterator[GameCore]:
     """States of a seeded random game, one every ``every`` decisions."""
-    game = cls(players, seed=seed)
+    game = cls(players, seed=seed, **options)
     rng = np.random.default_rng(seed)
     step = 0
     while not game.is_terminal:
@@ -74,11 +89,11 @@ def choose(bot, game: GameCore) -> int:
     return bot.act(observation, "player")
 
 
-@pytest.mark.parametrize("name", ["vaalbara", "valiant_wars", "valenor"])
+@pytest.mark.parametrize("name", ["vaalbara", "valiant_wars", "valenor", "spirit_island"])
 @pytest.mark.parametrize(
     "make_bot",
     [
-        lambda seed: ISMCTSAgent(seed=seed, iterations=12),
+        lambda seed: ISMCTSAgent(seed=seed, iterations=40),
         lambda seed: PIMCAgent(seed=seed, worlds=2, rollouts=1),
     ],
     ids=["ismcts", "pimc"],
@@ -86,7 +101,8 @@ def choose(bot, game: GameCore) -> int:
 def test_the_move_depends_only_on_the_seats_view(name: str, make_bot) -> None:
     """Hidden state redrawn with the same view: the same bot seed gives the same move."""
     tried = 0
-    for index, game in enumerate(positions(GAMES[name], 2, seed=5, every=7)):
+    games = positions(GAMES[name], 2, seed=5, every=7, **OPTIONS.get(name, {}))
+    for index, game in enumerate(games):
         if len(game.legal_actions()) < 2:
             continue
         seat = game.current_player
@@ -227,6 +243,84 @@ def valiant_wars_laws(game: ValiantWarsGame, seat: int) -> dict[str, tuple[Calla
     }
 
 
+def valenor_position() -> tuple[ValenorGame, int]:
+    """2 players, 20 random decisions in: the other hand, the unknown Invaders and both decks
+    are hidden."""
+    game = ValenorGame(2, seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        game.apply(int(rng.choice(game.legal_actions())))
+    return game, game.current_player
+
+
+Place = tuple[Callable[[GameCore], list[int]], int]
+
+
+def valenor_laws(game: ValenorGame, seat: int) -> dict[str, tuple[Callable, Law]]:
+    """Per card back, the faces at its first two hidden places: any arrangement of the
+    hidden faces with that back over its places is equally likely (Spirit cards stay)."""
+    places: dict[int, list[Place]] = {}
+
+    def add(pile: Callable[[GameCore], list[int]], indices: range) -> None:
+        for index in indices:
+            places.setdefault(valenor_spec.BACK[pile(game)[index]], []).append((pile, index))
+
+    for other in range(game.num_players):
+        if other != seat:
+            add(lambda w, o=other: w.hands[o], range(len(game.hands[other])))
+    add(lambda w: w.invader_deck, range(game.known_bottom, len(game.invader_deck)))
+    add(lambda w: w.defense_deck, range(len(game.defense_deck)))
+    add(lambda w: w.support_deck, range(len(game.support_deck)))
+    laws = {}
+    for back, where in places.items():
+        faces = sorted(pile(game)[index] for pile, index in where)
+        if back != valenor_spec.BACK_SPIRIT and len(faces) > 1:
+            laws[f"back {back}"] = (_faces_at(where[:2]), top_law(faces, 2))
+    return laws
+
+
+def _faces_at(where: list[Place]) -> Callable[[GameCore], tuple[int, ...]]:
+    return lambda w: tuple(pile(w)[index] for pile, index in where)
+
+
+def spirit_island_position() -> tuple[SpiritIslandGame, int]:
+    """2 players, turn 2: seat 0 drew four Minor Powers (hidden from seat 1), the Blight card
+    is still face down, three Stage I Invader cards have been seen."""
+    game = SpiritIslandGame(2, seed=2)
+    rng = np.random.default_rng(2)
+    while not (game.drawn and game.invader_discard):
+        game.apply(int(rng.choice(game.legal_actions())))
+    return game, 1 - game.drawn_by
+
+
+def spirit_island_laws(game: SpiritIslandGame, seat: int) -> dict[str, tuple[Callable, Law]]:
+    """Each unseen pool in a uniformly random order: the Invader cards still to come of each
+    stage, the Fear cards not resolved, the Blight card, the Minor Powers with the cards
+    another Spirit drew (drawn first, then the deck), the Major Powers."""
+    seen = {*game.invader_slots, *game.invader_discard}
+    laws: dict[str, tuple[Callable, Law]] = {}
+    for stage in (1, 2, 3):
+        pool = [c for c in INVADER_STAGE_CARDS[stage] if c not in seen]
+        count = sum(INVADER_CARDS[c].stage == stage for c in game.invader_deck)
+        if count:
+            laws[f"stage {stage} Invaders"] = (
+                lambda w, s=stage: tuple(c for c in w.invader_deck if INVADER_CARDS[c].stage == s)[
+                    :2
+                ],
+                top_law(pool, min(count, 2)),
+            )
+    fear = [c for c in range(len(FEAR_CARDS)) if c not in game.fear_discard]
+    laws["Fear cards"] = (lambda w: (*w.fear_earned, *w.fear_deck)[:2], top_law(fear, 2))
+    laws["Blight card"] = (
+        lambda w: w.blight_card,
+        dict.fromkeys(range(len(BLIGHT_CARDS)), 1 / len(BLIGHT_CARDS)),
+    )
+    minors = [*game.drawn, *game.minor_deck]
+    laws["Minor Powers"] = (lambda w: (*w.drawn, *w.minor_deck)[:2], top_law(minors, 2))
+    laws["Major Powers"] = (lambda w: tuple(w.major_deck[:2]), top_law(game.major_deck, 2))
+    return laws
+
+
 def sampler_p_values(
     game: GameCore, seat: int, laws: dict[str, tuple[Callable, Law]], sampler: Sampler, draws: int
 ) -> dict[str, float]:
@@ -254,6 +348,10 @@ def small_positions() -> Iterator[tuple[str, GameCore, int, dict]]:
         yield f"vaalbara pick_first={pick_first}", game, seat, vaalbara_laws(game, seat)
     game, seat = valiant_wars_position()
     yield "valiant_wars", game, seat, valiant_wars_laws(game, seat)
+    game, seat = valenor_position()
+    yield "valenor", game, seat, valenor_laws(game, seat)
+    game, seat = spirit_island_position()
+    yield "spirit_island", game, seat, spirit_island_laws(game, seat)
 
 
 SMALL = list(small_positions())
@@ -278,6 +376,12 @@ def test_the_small_positions_hide_what_they_should() -> None:
     assert len(game.clan_decks[seat]) >= 2 and len(game.land_deck) <= 9
     game, seat = valiant_wars_position()
     assert any(game.choices[s] != EMPTY for s in game.choosers if s != seat)
+    game, seat = valenor_position()
+    assert game.hands[1 - seat] and game.known_bottom < len(game.invader_deck)
+    assert len(valenor_laws(game, seat)) >= 3
+    game, seat = spirit_island_position()
+    assert game.drawn and game.drawn_by != seat and not game.drawn_major
+    assert not game.blighted and game.options["blight_card"] == "random"
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

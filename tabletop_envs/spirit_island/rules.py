@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
+from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.spec import (
@@ -1687,12 +1688,14 @@ class SpiritIslandGame(PlainState, GameCore):
     def resample_hidden(self, player: int, rng: np.random.Generator) -> SpiritIslandGame:
         """Deck orders (the unrevealed Invader cards by stage, the unearned Fear cards, the
         Power decks), the Blight card while unflipped and unnamed, and cards another Spirit
-        drew, redrawn from what ``player`` cannot see."""
+        drew, redrawn from what ``player`` cannot see; every pool is drawn from in sorted
+        order and the generator is reseeded from ``rng``, so the result depends on
+        ``player``'s view alone."""
         game = self.clone()
         seen = {c for c in [*self.invader_slots, *self.invader_discard] if c >= 0}
         deck: list[int] = []
         for stage in (1, 2, 3):
-            pool = [c for c in INVADER_STAGE_CARDS[stage] if c not in seen]
+            pool = sorted(c for c in INVADER_STAGE_CARDS[stage] if c not in seen)
             count = sum(INVADER_CARDS[c].stage == stage for c in self.invader_deck)
             deck += [int(pool[i]) for i in rng.permutation(len(pool))[:count]]
         game.invader_deck = deck
@@ -1705,13 +1708,12 @@ class SpiritIslandGame(PlainState, GameCore):
             game.blight_card = int(rng.integers(len(BLIGHT_CARDS)))
         hidden_draw = self.drawn and self.drawn_by != player
         for name in ("minor", "major"):
-            deck = list(getattr(self, f"{name}_deck"))
             mine = hidden_draw and self.drawn_major == (name == "major")
-            if mine:
-                deck += self.drawn
-            shuffled = [deck[i] for i in rng.permutation(len(deck))]
+            pool = sorted(getattr(self, f"{name}_deck") + (self.drawn if mine else []))
+            shuffled = [pool[i] for i in rng.permutation(len(pool))]
             if mine:
                 game.drawn = shuffled[: len(self.drawn)]
                 shuffled = shuffled[len(self.drawn) :]
             setattr(game, f"{name}_deck", shuffled)
+        game.rng = make_rng(int(rng.integers(2**63)))
         return game
