@@ -226,3 +226,118 @@ def test_record_and_from_replay_check_the_game(finished: Replay) -> None:
     toy_class: type[GameCore] = tabletop_envs.game_module(TOY).Game
     with pytest.raises(ValueError, match="the replay is of vaalbara_v1, not of highcard"):
         toy_class.from_replay(finished)
+
+
+# ----- tabletop-eval --save-replays ---------------------------------------------------------
+def eval_replays(tmp_path, name: str, *flags: str) -> dict[str, bytes]:
+    """Run a small tournament with ``flags``; its replay files by name (each rebuilt)."""
+    from benchmarks.evaluate import main as evaluate
+
+    out = tmp_path / name
+    args = ["vaalbara", "--agents", "heuristic", "random", "--games", "8", "--out", str(out)]
+    assert evaluate([*args, *flags]) == 0
+    folder = out / "replays" if "--replay-dir" not in flags else tmp_path / "elsewhere"
+    files = {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+    for path in folder.iterdir():
+        Replay.load(path).states()
+    return files
+
+
+def test_eval_keeps_the_same_sampled_games_for_the_same_seed(tmp_path) -> None:
+    pooled = eval_replays(tmp_path, "a", "--save-replays", "3", "--workers", "2")
+    alone = eval_replays(tmp_path, "b", "--save-replays", "3", "--workers", "1")
+    assert len(pooled) == 3 and pooled == alone, "sampled from --seed, whatever the workers"
+    from benchmarks.evaluate import replay_sample
+
+    assert replay_sample(8, 3, 0) == [int(n[5:10]) for n in pooled]
+    assert replay_sample(8, 3, 9) != replay_sample(8, 3, 0), "another seed, other games"
+    assert replay_sample(8, 30, 0) == replay_sample(8, "all", 0) == list(range(8))
+    records = {
+        r["index"]: r for r in json.loads((tmp_path / "a/results.json").read_text())["records"]
+    }
+    for name, data in pooled.items():
+        replay = Replay.from_json(data.decode())
+        record = records[int(name.removeprefix("game-").removesuffix(".json"))]
+        assert replay.agents == tuple(("heuristic", "random")[agent] for agent in record["lineup"])
+        assert list(replay.returns) == record["returns"] and replay.seed == record["seed"]
+
+
+def test_eval_keeps_all_games_where_asked(tmp_path) -> None:
+    kept = eval_replays(
+        tmp_path, "a", "--save-replays", "all", "--replay-dir", str(tmp_path / "elsewhere")
+    )
+    assert sorted(kept) == [f"game-{index:05d}.json" for index in range(8)]
+    assert not (tmp_path / "a/replays").exists()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("some", "'some' is not a whole number >= 0 or 'all'"), ("-2", "'-2' is not")],
+)
+def test_eval_bad_replay_count_is_one_line(capsys, value: str, message: str) -> None:
+    from benchmarks.evaluate import main as evaluate
+
+    with pytest.raises(SystemExit) as exit_info:
+        evaluate(["vaalbara", "--agents", "random", "random", "--save-replays", value])
+    error = capsys.readouterr().err
+    assert exit_info.value.code == 2 and message in error and error.count("\n") == 1
+
+
+# ----- tabletop-play --save / --load --------------------------------------------------------
+PLAY = ["vaalbara", "--players", "3", "--opponents", "random", "--seed", "4"]
+
+
+def play(*args: str, moves: str) -> str:
+    import io
+
+    from agents.play import main as play_main
+
+    out = io.StringIO()
+    assert play_main([*PLAY, *args], stdin=io.StringIO(moves), stdout=out) == 0
+    return out.getvalue()
+
+
+def test_play_saves_a_replay_when_stopped_and_when_finished(tmp_path) -> None:
+    stopped, finished = tmp_path / "stopped.json", tmp_path / "finished.json"
+    assert "as a replay (continue it with --load" in play("--save", str(stopped), moves="1\n1\nq\n")
+    early = Replay.load(stopped)
+    assert early.returns == () and early.agents == ("you", "random", "random")
+    text = play("--load", str(stopped), "--save", str(finished), moves="1\n" * 400)
+    assert f"The finished game is saved in {finished} as a replay." in text
+    whole = Replay.load(finished)
+    assert whole.actions[: len(early.actions)] == early.actions and whole.seed == early.seed
+    assert len(whole.returns) == 3 and whole.states()[-1].is_terminal
+
+
+def test_play_loads_an_old_game_state_and_saves_it_as_one(tmp_path) -> None:
+    from tabletop_envs.vaalbara_v1 import Game
+
+    saved = tmp_path / "old.json"
+    saved.write_text(Game(3, seed=4).to_json())
+    text = play("--load", str(saved), "--save", str(saved), moves="1\nq\n")
+    assert "as a game state (it went on from a game state, so its first moves are unknown)" in text
+    assert Game.from_json(saved.read_text()).num_players == 3
+
+
+def test_play_refuses_a_replay_of_another_game_or_a_tampered_one(tmp_path, capsys) -> None:
+    import io
+
+    from agents.play import main as play_main
+
+    other = tmp_path / "other.json"
+    env = tabletop_envs.make("valenor", raw=True, num_players=3)
+    env.reset(seed=1)
+    env.replay().save(other)
+    tampered = tmp_path / "tampered.json"
+    replay = vaalbara_replay()
+    tampered.write_text(edited(replay, final_hash="1" * 64))
+    for path, message in [
+        (other, f"--load {other}: a replay of valenor_v1, not of vaalbara_v1"),
+        (tampered, f"--load {tampered}: replay of vaalbara_v1 does not match its game: final_hash"),
+    ]:
+        assert (
+            play_main([*PLAY, "--load", str(path)], stdin=io.StringIO(""), stdout=io.StringIO())
+            == 2
+        )
+        error = capsys.readouterr().err
+        assert message in error and error.count("\n") == 1

@@ -134,6 +134,12 @@ class TabletopAECEnv(AECEnv):
         self.load_game(game)
         self._deal_seed, self._actions = replay.seed, list(replay.actions)
 
+    @property
+    def recording(self) -> bool:
+        """Whether :meth:`replay` can record the game: a game since a reset or a
+        :meth:`load_replay`, not continued with :meth:`load_game` nor ended illegally."""
+        return self._actions is not None and self._illegal_by is None
+
     def replay(self, agents: Sequence[str] | None = None) -> Replay:
         """The game since the last reset as a :class:`~tabletop_envs.core.replay.Replay`
         (unfinished games too), seats labelled by ``agents`` (default ``player_i``)."""
