@@ -77,7 +77,8 @@ def build_parser() -> OneLineParser:
     parser.add_argument(
         "--load",
         type=Path,
-        help="continue the game of a replay written by --save (default: a new deal)",
+        help="continue a game written by --save: a replay, rebuilt and checked, or a game "
+        "state saved before replays (default: a new deal)",
     )
     return parser
 

@@ -166,7 +166,8 @@ def edited(replay: Replay, **changes: object) -> str:
         ({"format": "chess pgn"}, 'not a replay: no "format": "tabletop-envs replay" key'),
         ({"env": "vaalbara"}, "env must be a name with its version such as 'vaalbara_v1'"),
         ({"env": "chess_v0"}, "unknown env 'chess_v0'; registered envs are"),
-        ({"env": "vaalbara_v0"}, "the replay is of vaalbara_v0, another version of the game "),
+        ({"env": "vaalbara_v0"}, "the replay is of vaalbara_v0, an older version of the game "),
+        ({"env": "vaalbara_v7"}, "the replay is of vaalbara_v7, a newer version of the game "),
     ],
 )
 def test_broken_records_are_refused_naming_the_problem(
@@ -341,3 +342,15 @@ def test_play_refuses_a_replay_of_another_game_or_a_tampered_one(tmp_path, capsy
         )
         error = capsys.readouterr().err
         assert message in error and error.count("\n") == 1
+
+
+def test_eval_checks_the_replay_folder_before_playing(tmp_path, capsys, monkeypatch) -> None:
+    from benchmarks.evaluate import main as evaluate
+
+    monkeypatch.setattr("benchmarks.evaluate.play_games", pytest.fail)
+    (tmp_path / "file").write_text("")
+    args = ["vaalbara", "--agents", "random", "random", "--out", str(tmp_path / "out")]
+    assert evaluate([*args, "--save-replays", "2", "--replay-dir", str(tmp_path / "file")]) == 2
+    error = capsys.readouterr().err
+    assert f"--replay-dir {tmp_path / 'file'}: {tmp_path / 'file'} is a file" in error
+    assert error.count("\n") == 1

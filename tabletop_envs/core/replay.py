@@ -51,11 +51,13 @@ def game_class(env: str) -> type[GameCore]:
     unknown name, raises a ValueError saying which environments are registered."""
     if env in tabletop_envs.GAMES:
         return tabletop_envs.game_module(env).Game
-    base = env.rsplit("_v", 1)[0]
-    versions = sorted(name for name in tabletop_envs.GAMES if name.rsplit("_v", 1)[0] == base)
-    if versions:
+    base, _, version = env.rpartition("_v")
+    versions = sorted(name for name in tabletop_envs.GAMES if name.rpartition("_v")[0] == base)
+    if versions and version.isdigit():
+        registered = max(int(name.rpartition("_v")[2]) for name in versions)
+        age = "an older" if int(version) < registered else "a newer"
         raise ValueError(
-            f"the replay is of {env}, another version of the game than the registered "
+            f"the replay is of {env}, {age} version of the game than the registered "
             f"{' and '.join(versions)}; it cannot be rebuilt with these rules"
         )
     raise ValueError(f"unknown env {env!r}; registered envs are {sorted(tabletop_envs.GAMES)}")
