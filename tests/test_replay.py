@@ -3,6 +3,7 @@ refused with a clear error when tampered with or from another env version."""
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import replace
 
@@ -10,6 +11,9 @@ import numpy as np
 import pytest
 
 import tabletop_envs
+from agents.play import main as play_main
+from benchmarks.evaluate import main as evaluate
+from benchmarks.evaluate import replay_sample
 from tabletop_envs.core.env import TabletopAECEnv
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.replay import FORMAT, FORMAT_VERSION, Replay, record, state_hash
@@ -232,8 +236,6 @@ def test_record_and_from_replay_check_the_game(finished: Replay) -> None:
 # ----- tabletop-eval --save-replays ---------------------------------------------------------
 def eval_replays(tmp_path, name: str, *flags: str) -> dict[str, bytes]:
     """Run a small tournament with ``flags``; its replay files by name (each rebuilt)."""
-    from benchmarks.evaluate import main as evaluate
-
     out = tmp_path / name
     args = ["vaalbara", "--agents", "heuristic", "random", "--games", "8", "--out", str(out)]
     assert evaluate([*args, *flags]) == 0
@@ -248,8 +250,6 @@ def test_eval_keeps_the_same_sampled_games_for_the_same_seed(tmp_path) -> None:
     pooled = eval_replays(tmp_path, "a", "--save-replays", "3", "--workers", "2")
     alone = eval_replays(tmp_path, "b", "--save-replays", "3", "--workers", "1")
     assert len(pooled) == 3 and pooled == alone, "sampled from --seed, whatever the workers"
-    from benchmarks.evaluate import replay_sample
-
     assert replay_sample(8, 3, 0) == [int(n[5:10]) for n in pooled]
     assert replay_sample(8, 3, 9) != replay_sample(8, 3, 0), "another seed, other games"
     assert replay_sample(8, 30, 0) == replay_sample(8, "all", 0) == list(range(8))
@@ -276,8 +276,6 @@ def test_eval_keeps_all_games_where_asked(tmp_path) -> None:
     [("some", "'some' is not a whole number >= 0 or 'all'"), ("-2", "'-2' is not")],
 )
 def test_eval_bad_replay_count_is_one_line(capsys, value: str, message: str) -> None:
-    from benchmarks.evaluate import main as evaluate
-
     with pytest.raises(SystemExit) as exit_info:
         evaluate(["vaalbara", "--agents", "random", "random", "--save-replays", value])
     error = capsys.readouterr().err
@@ -289,10 +287,6 @@ PLAY = ["vaalbara", "--players", "3", "--opponents", "random", "--seed", "4"]
 
 
 def play(*args: str, moves: str) -> str:
-    import io
-
-    from agents.play import main as play_main
-
     out = io.StringIO()
     assert play_main([*PLAY, *args], stdin=io.StringIO(moves), stdout=out) == 0
     return out.getvalue()
@@ -311,20 +305,15 @@ def test_play_saves_a_replay_when_stopped_and_when_finished(tmp_path) -> None:
 
 
 def test_play_loads_an_old_game_state_and_saves_it_as_one(tmp_path) -> None:
-    from tabletop_envs.vaalbara_v1 import Game
-
+    game_class = tabletop_envs.game_module("vaalbara").Game
     saved = tmp_path / "old.json"
-    saved.write_text(Game(3, seed=4).to_json())
+    saved.write_text(game_class(3, seed=4).to_json())
     text = play("--load", str(saved), "--save", str(saved), moves="1\nq\n")
     assert "as a game state (it went on from a game state, so its first moves are unknown)" in text
-    assert Game.from_json(saved.read_text()).num_players == 3
+    assert game_class.from_json(saved.read_text()).num_players == 3
 
 
 def test_play_refuses_a_replay_of_another_game_or_a_tampered_one(tmp_path, capsys) -> None:
-    import io
-
-    from agents.play import main as play_main
-
     other = tmp_path / "other.json"
     env = tabletop_envs.make("valenor", raw=True, num_players=3)
     env.reset(seed=1)
@@ -345,8 +334,6 @@ def test_play_refuses_a_replay_of_another_game_or_a_tampered_one(tmp_path, capsy
 
 
 def test_eval_checks_the_replay_folder_before_playing(tmp_path, capsys, monkeypatch) -> None:
-    from benchmarks.evaluate import main as evaluate
-
     monkeypatch.setattr("benchmarks.evaluate.play_games", pytest.fail)
     (tmp_path / "file").write_text("")
     args = ["vaalbara", "--agents", "random", "random", "--out", str(tmp_path / "out")]

@@ -17,7 +17,7 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -189,7 +189,7 @@ class Replay:
             raise ValueError(f"replay of {self.env} does not match its game: {problem}")
         return states if keep_states else [game]
 
-    def _outcome_problems(self, game: GameCore) -> Any:
+    def _outcome_problems(self, game: GameCore) -> Iterator[str]:
         """Each way the rebuilt ``game`` differs from the recorded outcome."""
         steps = len(self.actions)
         if self.returns and not game.is_terminal:
@@ -265,7 +265,7 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _field_problems(replay: Replay) -> Any:
+def _field_problems(replay: Replay) -> Iterator[str]:
     """Each field of the wrong type or shape, as a message naming the field."""
     if not isinstance(replay.env, str) or not re.fullmatch(r"\w+_v\d+", replay.env):
         yield f"env must be a name with its version such as 'vaalbara_v1', not {replay.env!r:.60}"
@@ -290,7 +290,9 @@ def _field_problems(replay: Replay) -> Any:
         yield f"final_hash must be 64 lowercase hex digits, not {replay.final_hash!r:.80}"
 
 
-def _sequence_problems(replay: Replay, name: str, accepts: Any, what: str) -> Any:
+def _sequence_problems(
+    replay: Replay, name: str, accepts: Callable[[Any], bool], what: str
+) -> Iterator[str]:
     value = getattr(replay, name)
     if not isinstance(value, tuple):
         yield f"{name} must be a tuple, not {type(value).__name__}"
