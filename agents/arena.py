@@ -3,7 +3,8 @@
 Game ``i`` is dealt from the seed ``(seed, i)`` and seats the agents by :func:`lineup`, so
 every agent plays every seat equally often over a multiple of ``players`` games (and every
 seating order over ``players!`` games); the results depend on neither the worker count nor
-the order games finish in.
+the order games finish in. The games asked for come back with their replay (recorded in the
+worker, written by the caller).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import functools
 import itertools
 import multiprocessing
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -22,6 +23,7 @@ from agents.loading import agent_factory
 from agents.search import InformationSet
 from tabletop_envs import make
 from tabletop_envs.core.env import TabletopAECEnv
+from tabletop_envs.core.replay import Replay
 
 
 @dataclass(frozen=True)
@@ -50,9 +52,14 @@ class GameRecord:
     progress: float | None
     turns: int | None
     decisions: int
+    replay: Replay | None = None
+    """The game's replay, seats labelled by agent spec, when it was asked for."""
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The outcome as JSON-ready data (the replay is written on its own)."""
+        data = asdict(self)
+        del data["replay"]
+        return data
 
 
 @functools.cache
@@ -82,10 +89,12 @@ def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
 
 
 class Table:
-    """One process's environment and agents, reused across its games."""
+    """One process's environment and agents, reused across its games; the games in
+    ``replays`` are recorded."""
 
-    def __init__(self, match: MatchSpec) -> None:
+    def __init__(self, match: MatchSpec, replays: Collection[int] = ()) -> None:
         self.match = match
+        self.replays = frozenset(replays)
         self.env: TabletopAECEnv = make(
             match.game, raw=True, num_players=match.players, illegal_action="raise"
         )
@@ -110,6 +119,7 @@ class Table:
             env.step(agent.act(env.observe(name), name))
             decisions += 1
         game = env.game
+        labels = [self.match.agents[agent] for agent in seats]
         return GameRecord(
             index=index,
             seed=deal_seed,
@@ -120,17 +130,18 @@ class Table:
             progress=game.progress(),
             turns=game.turns(),
             decisions=decisions,
+            replay=env.replay(labels) if index in self.replays else None,
         )
 
 
 _worker_table: Table | None = None
 
 
-def _init_worker(match: MatchSpec) -> None:
+def _init_worker(match: MatchSpec, replays: frozenset[int]) -> None:
     """Build the worker's table; Ctrl-C is left to the parent, which stops the pool."""
     global _worker_table
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_table = Table(match)
+    _worker_table = Table(match, replays)
 
 
 def _play_in_worker(index: int) -> GameRecord:
@@ -143,26 +154,30 @@ def play_games(
     games: int,
     workers: int = 1,
     on_record: Callable[[GameRecord], None] | None = None,
+    replays: Collection[int] = (),
 ) -> list[GameRecord]:
     """Play games ``0..games-1`` on ``workers`` processes; records sorted by game index.
 
-    ``on_record`` is called as each game finishes (e.g. to advance a progress bar).
+    ``on_record`` is called as each game finishes (e.g. to advance a progress bar); the
+    records of the games in ``replays`` carry their replay.
     """
     records = []
-    for record in _records(match, games, workers):
+    for record in _records(match, games, workers, frozenset(replays)):
         records.append(record)
         if on_record is not None:
             on_record(record)
     return sorted(records, key=lambda record: record.index)
 
 
-def _records(match: MatchSpec, games: int, workers: int) -> Iterator[GameRecord]:
+def _records(
+    match: MatchSpec, games: int, workers: int, replays: frozenset[int]
+) -> Iterator[GameRecord]:
     if workers <= 1:
-        table = Table(match)
+        table = Table(match, replays)
         for index in range(games):
             yield table.play(index)
         return
     chunk = max(1, min(64, games // (workers * 8)))
     context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=_init_worker, initargs=(match,)) as pool:
+    with context.Pool(workers, initializer=_init_worker, initargs=(match, replays)) as pool:
         yield from pool.imap_unordered(_play_in_worker, range(games), chunksize=chunk)

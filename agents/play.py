@@ -6,13 +6,16 @@ Example::
 
 Opponents are ``random``, ``heuristic`` or the path of a trained policy. You see only your
 own seat's view, and what the others did since your last turn (a choice they made in secret
-shows as such). Enter ``q`` (or end the input, or press Ctrl-C) to stop: with ``--save FILE``
-the game is written there as JSON and ``--load FILE`` continues it; without, nothing is kept.
+shows as such). Enter ``q`` (or end the input, or press Ctrl-C) to stop. With ``--save FILE``
+the game is written there as a replay when it ends or you stop (``tabletop-view FILE`` shows
+it); ``--load FILE`` rebuilds a replay and continues it, or continues a game state written by
+--save before replays existed. Without --save, nothing is kept.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,7 +39,9 @@ from agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from agents.loading import agent_factory, describe_accepted
 from agents.search import InformationSet
 from tabletop_envs import GAMES, game_module, make, resolve_name
+from tabletop_envs.core.env import TabletopAECEnv
 from tabletop_envs.core.game import GameCore
+from tabletop_envs.core.replay import Replay
 
 PROG = "tabletop-play"
 
@@ -51,7 +56,8 @@ class Setup:
     opponents: str
     seed: int | None
     save: Path | None
-    saved_game: GameCore | None
+    saved: Replay | GameCore | None
+    """What --load gave: a replay (checked), or a game state saved before replays."""
 
 
 def build_parser() -> OneLineParser:
@@ -64,25 +70,41 @@ def build_parser() -> OneLineParser:
         "--seed", type=seed_int, help="seed for the deal and the bots, from 0 (default: random)"
     )
     parser.add_argument(
-        "--save", type=Path, help="write the game here as JSON when you stop (default: not kept)"
+        "--save",
+        type=Path,
+        help="write the game here as a replay when it ends or you stop (default: not kept)",
     )
     parser.add_argument(
-        "--load", type=Path, help="continue a game written by --save (default: a new deal)"
+        "--load",
+        type=Path,
+        help="continue a game written by --save: a replay, rebuilt and checked, or a game "
+        "state saved before replays (default: a new deal)",
     )
     return parser
 
 
-def read_saved_game(path: Path, name: str) -> GameCore:
+def read_saved(path: Path, name: str) -> Replay | GameCore:
+    """The replay in ``path``, rebuilt and checked as a game of ``name``, or a game state
+    written by --save before replays; a ValueError names the path and the problem."""
     try:
         text = path.read_text()
     except OSError as error:
         raise ValueError(f"--load {path}: cannot read it ({error.strerror})") from None
     except UnicodeDecodeError:
-        raise ValueError(f"--load {path}: not a saved game (not text)") from None
+        raise ValueError(f"--load {path}: not a replay (not text)") from None
     try:
-        return game_module(name).Game.from_json(text)
+        data = json.loads(text)
+        if isinstance(data, dict) and "state" in data and "format" not in data:
+            return game_module(name).Game.from_json(text)  # written by --save before replays
+        replay = Replay.from_dict(data)
+        if replay.game_class() is not game_module(name).Game:
+            raise ValueError(f"a replay of {replay.env}, not of {name}")
+        replay.game()
+    except json.JSONDecodeError as error:
+        raise ValueError(f"--load {path}: not a replay (not JSON: {error})") from None
     except ValueError as error:
         raise ValueError(f"--load {path}: {error}") from None
+    return replay
 
 
 def check_setup(args: argparse.Namespace) -> Setup:
@@ -90,7 +112,7 @@ def check_setup(args: argparse.Namespace) -> Setup:
     try:
         name = resolve_name(args.game)
         game_class = game_module(name).Game
-        saved = None if args.load is None else read_saved_game(args.load, name)
+        saved = None if args.load is None else read_saved(args.load, name)
         players = args.players or (saved.num_players if saved else game_class.DEFAULT_PLAYERS)
         count = game_class.check_players(players)
         if saved is not None and saved.num_players != count:
@@ -131,8 +153,10 @@ def describe_move(game: GameCore, viewer: int, action: int) -> str:
 def play(setup: Setup, stdin: TextIO, stdout: TextIO) -> int:
     env = make(setup.name, num_players=setup.players)
     env.reset(seed=setup.seed)
-    if setup.saved_game is not None:
-        env.load_game(setup.saved_game)
+    if isinstance(setup.saved, Replay):
+        env.unwrapped.load_replay(setup.saved)
+    elif setup.saved is not None:
+        env.load_game(setup.saved)
     human = HumanAgent(EnvSeatWindow(env, setup.seat), stdin, stdout)
     factory = agent_factory(setup.opponents, setup.name, setup.players)
     agents: list[Agent] = [
@@ -141,17 +165,18 @@ def play(setup: Setup, stdin: TextIO, stdout: TextIO) -> int:
         else factory(None if setup.seed is None else setup.seed + 1 + other)
         for other in range(setup.players)
     ]
+    labels = ["you" if other == setup.seat else setup.opponents for other in range(setup.players)]
     try:
         play_to_the_end(env, agents, human, setup.seat)
     except QuitGame:
-        human.say(f"You left the game; {keep(env.unwrapped.game, setup.save)}.")
+        human.say(f"You left the game; {keep(env.unwrapped, labels, setup.save)}.")
         return 0
     except KeyboardInterrupt:
-        human.say(f"\nInterrupted: you left the game; {keep(env.unwrapped.game, setup.save)}.")
+        human.say(f"\nInterrupted: you left the game; {keep(env.unwrapped, labels, setup.save)}.")
         return EXIT_INTERRUPTED
     show_result(env.unwrapped.game, setup.seat, human)
     if setup.save is not None:
-        kept = keep(env.unwrapped.game, setup.save)
+        kept = keep(env.unwrapped, labels, setup.save)
         human.say(kept[0].upper() + kept[1:] + ".")
     return 0
 
@@ -171,14 +196,22 @@ def play_to_the_end(env: AECEnv, agents: list[Agent], human: HumanAgent, seat: i
         env.step(action)
 
 
-def keep(game: GameCore, save: Path | None) -> str:
-    """Save the game where asked; say what was kept."""
+def keep(env: TabletopAECEnv, labels: list[str], save: Path | None) -> str:
+    """Save the game where asked, as a replay (a game continued from a game state saved
+    before replays has no record of its first moves: as a game state again); say what was
+    kept."""
     if save is None:
         return "nothing was saved (--save FILE keeps a game)"
-    write_atomic(save, game.to_json())
+    game = env.game
+    if env.recording:
+        write_atomic(save, env.replay(labels).to_json())
+        kind = "replay"
+    else:
+        write_atomic(save, game.to_json())
+        kind = "game state (it went on from a game state, so its first moves are unknown)"
     if game.is_terminal:
-        return f"the finished game is saved in {save}"
-    return f"the game is saved in {save} (continue it with --load {save})"
+        return f"the finished game is saved in {save} as a {kind}"
+    return f"the game is saved in {save} as a {kind} (continue it with --load {save})"
 
 
 def shown_points(game: GameCore, seat: int) -> float | None:

@@ -9,17 +9,23 @@ number of agents is the number of players). Game ``i`` is dealt from ``(seed, i)
 seats the agents in rotation ``i mod players``; results do not depend on ``--workers``, nor
 on ``--backend ray`` (Ray actors, on this machine or a cluster's: docs/scaling.md).
 Writes results.json, results.csv and winrates.png to ``--out`` at the end, all three or none
-(a failed or interrupted run leaves the previous ones as they were).
+(a failed or interrupted run leaves the previous ones as they were). ``--save-replays N``
+also keeps N games drawn from ``--seed`` (the same games for the same seed and game count),
+``--save-replays all`` every game, as replay files ``game-00042.json`` (the game's index) in
+``--replay-dir`` (default ``OUT/replays``); watch one with ``tabletop-view``.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.arena import MatchSpec, play_games
+import numpy as np
+
+from agents.arena import GameRecord, MatchSpec, play_games
 from agents.cli import (
     EXIT_INTERRUPTED,
     OneLineParser,
@@ -28,13 +34,28 @@ from agents.cli import (
     positive_int,
     seed_int,
 )
-from agents.files import check_output_folder
+from agents.files import check_output_folder, write_all_atomic
 from agents.loading import agent_factory, describe_accepted
 from benchmarks.report import render_tables, summarise, write_results
 from tabletop_envs import GAMES, game_module, resolve_name
 
 PROG = "tabletop-eval"
 BACKENDS = ("local", "ray")
+ALL = "all"
+REPLAY_FOLDER = "replays"
+
+
+def replay_count(text: str) -> int | str:
+    """``all`` or a whole number from 0 up: how many games to keep as replays."""
+    if text == ALL:
+        return ALL
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0 or 'all'")
+    return value
 
 
 def build_parser() -> OneLineParser:
@@ -70,7 +91,37 @@ def build_parser() -> OneLineParser:
     parser.add_argument(
         "--out", type=Path, default=Path("eval-results"), help="output folder, new or existing"
     )
+    parser.add_argument(
+        "--save-replays",
+        type=replay_count,
+        default=0,
+        metavar="N|all",
+        help="keep N games drawn from --seed (or all) as replay files game-<index>.json",
+    )
+    parser.add_argument(
+        "--replay-dir",
+        type=Path,
+        help="folder for --save-replays, new or existing (default: OUT/replays)",
+    )
     return parser
+
+
+def replay_sample(games: int, count: int | str, seed: int) -> list[int]:
+    """The indices of the games to keep: ``count`` of ``games`` drawn from ``seed`` (all of
+    them if ``count`` is ``all`` or at least ``games``), in order."""
+    if count == ALL or count >= games:
+        return list(range(games))
+    chosen = np.random.default_rng(seed).choice(games, size=count, replace=False)
+    return sorted(int(index) for index in chosen)
+
+
+def replay_files(records: Sequence[GameRecord], folder: Path) -> dict[Path, str]:
+    """One replay file per record that carries a replay, named by the game's index."""
+    return {
+        folder / f"game-{record.index:05d}.json": record.replay.to_json()
+        for record in records
+        if record.replay is not None
+    }
 
 
 def check_match(game: str, agents: Sequence[str], players: int | None, seed: int) -> MatchSpec:
@@ -98,10 +149,12 @@ def check_match(game: str, agents: Sequence[str], players: int | None, seed: int
     return MatchSpec(game=name, agents=tuple(agents), seed=seed)
 
 
-def check_out(out: Path) -> None:
-    """A folder we can write in (checked before any game is played; nothing is created)."""
+def check_out(out: Path, replay_dir: Path | None) -> None:
+    """Folders we can write in (checked before any game is played; nothing is created)."""
     try:
         check_output_folder(out, "--out")
+        if replay_dir is not None:
+            check_output_folder(replay_dir, "--replay-dir")
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -127,9 +180,13 @@ def run(
     games: int,
     workers: int,
     out: Path,
+    replays: Sequence[int] = (),
+    replay_dir: Path | None = None,
     address: str | None = None,
     on_ray: bool = False,
 ) -> int:
+    """Play the games (on Ray actors with ``on_ray``), print the tables, write the results and
+    the replays of ``replays`` (to ``replay_dir``, default ``out/replays``)."""
     from rich.console import Console
     from tqdm import tqdm
 
@@ -137,9 +194,11 @@ def run(
         if on_ray:
             from benchmarks.ray_eval import play_games_on_ray
 
-            records = play_games_on_ray(match, games, workers, address, lambda _: bar.update())
+            records = play_games_on_ray(
+                match, games, workers, address, lambda _: bar.update(), replays
+            )
         else:
-            records = play_games(match, games, workers, on_record=lambda _: bar.update())
+            records = play_games(match, games, workers, lambda _: bar.update(), replays)
     cooperative = bool(game_module(match.game).Game.COOPERATIVE)
     summary = summarise(match, records, cooperative)
     console = Console()
@@ -153,6 +212,14 @@ def run(
         return fail(PROG, f"cannot write the results to {out}: {error}", code=1)
     for path in paths:
         console.print(f"wrote {path}")
+    if replays:
+        folder = replay_dir or out / REPLAY_FOLDER
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            write_all_atomic(replay_files(records, folder))
+        except OSError as error:
+            return fail(PROG, f"cannot write the replays to {folder}: {error}", code=1)
+        console.print(f"wrote {len(replays)} replays to {folder} (tabletop-view shows one)")
     return 0
 
 
@@ -160,13 +227,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         match = check_match(args.game, args.agents, args.players, args.seed)
-        check_out(args.out)
+        replays = replay_sample(args.games, args.save_replays, args.seed)
+        replay_dir = args.replay_dir or args.out / REPLAY_FOLDER
+        check_out(args.out, replay_dir if replays else None)
         check_backend(args.backend, args.address)
     except UsageError as error:
         return fail(PROG, str(error))
     try:
         on_ray = args.backend == "ray"
-        return run(match, args.games, args.workers, args.out, args.address, on_ray)
+        return run(
+            match, args.games, args.workers, args.out, replays, replay_dir, args.address, on_ray
+        )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted; no results written", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from types import ModuleType
 
@@ -24,7 +24,9 @@ GAMES_PER_CHUNK = 16
 class RemoteTable:
     """A table on a Ray worker; policy files arrive as bytes and are written to a temp folder."""
 
-    def __init__(self, match: MatchSpec, files: dict[str, bytes]) -> None:
+    def __init__(
+        self, match: MatchSpec, files: dict[str, bytes], replays: Collection[int] = ()
+    ) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="tabletop-eval-")
         agents = []
         for index, spec in enumerate(match.agents):
@@ -33,10 +35,18 @@ class RemoteTable:
                 local.write_bytes(files[spec])
                 spec = str(local)
             agents.append(spec)
-        self.table = Table(dataclasses.replace(match, agents=tuple(agents)))
+        self.table = Table(dataclasses.replace(match, agents=tuple(agents)), replays)
+        self.labels = dict(zip(agents, match.agents, strict=True))
 
     def play(self, indices: list[int]) -> list[GameRecord]:
-        return [self.table.play(index) for index in indices]
+        """The games' records; replays name the agents as the caller gave them."""
+        return [self.relabelled(self.table.play(index)) for index in indices]
+
+    def relabelled(self, record: GameRecord) -> GameRecord:
+        if record.replay is None:
+            return record
+        agents = tuple(self.labels[label] for label in record.replay.agents)
+        return dataclasses.replace(record, replay=dataclasses.replace(record.replay, agents=agents))
 
 
 def policy_files(match: MatchSpec) -> dict[str, bytes]:
@@ -54,12 +64,15 @@ def play_games_on_ray(
     workers: int,
     address: str | None = None,
     on_record: Callable[[GameRecord], None] | None = None,
+    replays: Collection[int] = (),
 ) -> list[GameRecord]:
     """Play games ``0..games-1`` on ``workers`` Ray actors (at most one per cluster CPU);
-    records sorted by game index, as :func:`agents.arena.play_games` returns them."""
+    records sorted by game index, as :func:`agents.arena.play_games` returns them, with the
+    replays of the games in ``replays``."""
     ray = connect("--backend ray", address, workers)
     try:
-        return sorted(play_on(ray, match, games, workers, on_record), key=lambda r: r.index)
+        records = play_on(ray, match, games, workers, on_record, replays)
+        return sorted(records, key=lambda r: r.index)
     finally:
         disconnect()
 
@@ -70,13 +83,16 @@ def play_on(
     games: int,
     workers: int,
     on_record: Callable[[GameRecord], None] | None,
+    replays: Collection[int],
 ) -> list[GameRecord]:
     from ray.util import ActorPool
 
     cpus = int(ray.cluster_resources().get("CPU", 1))
     actor = ray.remote(num_cpus=1)(RemoteTable)
     files = ray.put(policy_files(match))
-    pool = ActorPool([actor.remote(match, files) for _ in range(max(1, min(workers, cpus)))])
+    pool = ActorPool(
+        [actor.remote(match, files, replays) for _ in range(max(1, min(workers, cpus)))]
+    )
     records = []
     size = max(1, min(GAMES_PER_CHUNK, games // (workers * 4)))
     for batch in pool.map_unordered(lambda a, part: a.play.remote(part), chunks(games, size)):

@@ -10,6 +10,7 @@ from tabletop_envs.vaalbara_v1 import Game
 from agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from agents.play import describe_move, main
 from tabletop_envs import make
+from tabletop_envs.core.replay import Replay
 
 
 def test_scripted_session_plays_a_whole_game_and_reasks_bad_input() -> None:
@@ -59,8 +60,11 @@ def test_save_writes_the_game_and_load_continues_it(tmp_path) -> None:
     args = ["vaalbara", "--players", "3", "--opponents", "random", "--seed", "4"]
     out = io.StringIO()
     assert main([*args, "--save", str(saved)], stdin=io.StringIO("1\n1\nq\n"), stdout=out) == 0
-    assert f"the game is saved in {saved} (continue it with --load {saved})" in out.getvalue()
-    game = Game.from_json(saved.read_text())
+    assert (
+        f"the game is saved in {saved} as a replay (continue it with --load {saved})"
+        in out.getvalue()
+    )
+    game = Replay.load(saved).game()
     assert game.num_players == 3 and not game.is_terminal
     out = io.StringIO()
     assert main([*args, "--load", str(saved)], stdin=io.StringIO("1\n" * 400), stdout=out) == 0
@@ -79,7 +83,7 @@ def test_ctrl_c_leaves_without_a_traceback_and_keeps_the_game_when_asked(tmp_pat
     args = ["vaalbara", "--players", "2", "--seed", "1", "--save", str(saved)]
     assert main(args, stdin=CtrlC(), stdout=out) == 130
     assert "Interrupted: you left the game; the game is saved in" in out.getvalue()
-    assert Game.from_json(saved.read_text()).num_players == 2
+    assert Replay.load(saved).num_players == 2
     assert "Traceback" not in capsys.readouterr().err
 
 

@@ -128,10 +128,12 @@ def test_a_ray_worker_table_plays_the_local_tables_games(tmp_path: Path) -> None
     match = MatchSpec("vaalbara_v1", (str(policy), "heuristic"), seed=5)
     shipped = policy_files(match)
     policy.unlink()  # the worker reads its own copy, not the driver's file
-    remote = RemoteTable(match, shipped)
+    remote = RemoteTable(match, shipped, replays=(1, 4))
     parts = chunks(7, 3)
     assert parts == [[0, 1, 2], [3, 4, 5], [6]]
     played = [record for part in parts for record in remote.play(part)]
     random_policy(policy)
-    local = Table(match)
+    local = Table(match, replays=(1, 4))
     assert played == [local.play(index) for index in range(7)]
+    assert [record.index for record in played if record.replay] == [1, 4]
+    assert set(played[1].replay.agents) == {str(policy), "heuristic"}  # the caller's labels
