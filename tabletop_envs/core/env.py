@@ -7,6 +7,7 @@ here once; :func:`tabletop_envs.core.registry.register` makes each game's ``raw_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -16,6 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from tabletop_envs.core.game import GameCore, action_index
+from tabletop_envs.core.replay import Replay, record
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 RENDER_MODES = ("ansi", "human")
@@ -71,6 +73,13 @@ class TabletopAECEnv(AECEnv):
         """The mover's legal mask, computed once per step (by observe or step) and reused."""
         self._seeds: np.random.Generator | None = None
         """Seeds for unseeded resets, derived from the last ``reset(seed=s)``."""
+        self._deal_seed: int | None = None
+        """The core's seed: ``Game(num_players, seed=_deal_seed, **options)`` dealt this game."""
+        self._actions: list[int] | None = None
+        """The actions since the deal, for :meth:`replay`; ``None`` when they are unknown
+        (a game continued with :meth:`load_game`)."""
+        self._illegal_by: str | None = None
+        """The agent whose illegal action ended the game (``illegal_action="terminate"``)."""
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -81,12 +90,16 @@ class TabletopAECEnv(AECEnv):
     # ----- lifecycle ------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game: dealt from ``seed``; without one, from the next seed of the stream
-        that the last seeded reset started (gymnasium's convention), else fresh entropy."""
+        that the last seeded reset started (gymnasium's convention), else from a seed drawn
+        from fresh entropy. The core is built with that seed, which :meth:`replay` records."""
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         elif self._seeds is not None:
             seed = int(self._seeds.integers(2**63))
+        else:
+            seed = int(np.random.default_rng().integers(2**63))
         self.game = self.game_class(self.num_players, seed=seed, **self.game_options)
+        self._deal_seed, self._actions, self._illegal_by = seed, [], None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -97,15 +110,46 @@ class TabletopAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def load_game(self, game: GameCore) -> None:
-        """Continue from a given core (a saved game, a test position)."""
+        """Continue from a given core (a saved game, a test position); its moves since the
+        deal are unknown, so :meth:`replay` refuses (:meth:`load_replay` keeps them)."""
         if not isinstance(game, self.game_class) or game.num_players != self.num_players:
             raise ValueError(f"expected a {self.num_players}-player {self.game_class.NAME} game")
         self.reset()
         self.game = game
+        self._actions = None
         if game.is_terminal:
             self._finish(game.returns())
         else:
             self.agent_selection = self.possible_agents[game.current_player]
+
+    def load_replay(self, replay: Replay) -> None:
+        """Continue the game of ``replay`` (rebuilt and re-checked; a ValueError says what
+        differs), recording on from its actions."""
+        game = replay.game()
+        if replay.env != self.metadata["name"] or game.options != self.game_options:
+            raise ValueError(
+                f"the replay is of {replay.env} with options {game.options}; this env is "
+                f"{self.metadata['name']} with options {self.game_options}"
+            )
+        self.load_game(game)
+        self._deal_seed, self._actions = replay.seed, list(replay.actions)
+
+    def replay(self, agents: Sequence[str] | None = None) -> Replay:
+        """The game since the last reset as a :class:`~tabletop_envs.core.replay.Replay`
+        (unfinished games too), seats labelled by ``agents`` (default ``player_i``)."""
+        if self.game is None:
+            raise ValueError("no game to record: call reset() first")
+        if self._actions is None:
+            raise ValueError(
+                "no replay: this game was continued with load_game(), so its moves since the "
+                "deal are unknown (load_replay() continues a game and keeps its record)"
+            )
+        if self._illegal_by is not None:
+            raise ValueError(
+                f"no replay: {self._illegal_by} ended the game with an illegal action, "
+                "and a replay holds legal games only"
+            )
+        return record(self.game, self._deal_seed, self._actions, agents)
 
     def _legal_mask(self) -> np.ndarray:
         """The mover's legal mask, from the core once per step."""
@@ -136,6 +180,8 @@ class TabletopAECEnv(AECEnv):
         game = self.game
         self._mask = None
         game._apply(choice)
+        if self._actions is not None:
+            self._actions.append(choice)
         if game.is_terminal:
             self._finish(game.returns())
         else:
@@ -161,6 +207,7 @@ class TabletopAECEnv(AECEnv):
         gymnasium.logger.warn(
             f"[{self.metadata['name']}] {agent} played illegal action {action!r}; game ends"
         )
+        self._illegal_by = agent
         returns = np.zeros(self.num_players)
         returns[self.agent_name_mapping[agent]] = -1.0
         self._cumulative_rewards[agent] = 0.0

@@ -19,13 +19,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from types import ModuleType
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import numpy as np
 
 from tabletop_envs.core.actions import ActionLayout
 from tabletop_envs.core.encoding import ObservationSchema
 from tabletop_envs.core.rng import make_rng
+
+if TYPE_CHECKING:
+    from tabletop_envs.core.replay import Replay
 
 NO_SEAT = -1
 """The seat of no one: ``current_player`` once the game is over, an unset seat in a state."""
@@ -303,6 +306,15 @@ class GameCore(ABC):
             yield "decision", "a game that goes on has no legal action"
         elif not all(is_int(o) and 0 <= o < size for o in options):
             yield "decision", f"legal options {options} outside 0..{size - 1}"
+
+    @classmethod
+    def from_replay(cls: type[GameT], replay: Replay) -> GameT:
+        """The game after the replay's last action, rebuilt from its seed and re-checked
+        (:meth:`Replay.states <tabletop_envs.core.replay.Replay.states>` says how); a replay
+        of another game raises a ValueError."""
+        if replay.game_class() is not cls:
+            raise ValueError(f"the replay is of {replay.env}, not of {cls.NAME}")
+        return replay.game()
 
     # ----- optional measures for reports (None where a game has no such measure) -----
     def scores(self) -> list[float] | None:
