@@ -482,9 +482,15 @@ def _types(realm: list[int]) -> list[int]:
     return list(counts.values())
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def _realm(canvas: Canvas, clan: Clan, x: float, y: float) -> None:
     total, types = sum(clan.realm), sum(count > 0 for count in _types(clan.realm))
-    canvas.text(x, y + 12, f"realm: {total} lands, {types} types", size=12, bold=True)
+    canvas.text(
+        x, y + 12, f"realm: {_count(total, 'land')}, {_count(types, 'type')}", size=12, bold=True
+    )
     held = [(kind, count) for kind, count in enumerate(clan.realm) if count]
     for index, (kind, count) in enumerate(held):
         column, line = index % 4, index // 4
