@@ -17,7 +17,7 @@ from tabletop_envs.core.replay import Replay, record
 from tabletop_envs.vaalbara.spec import Decision as VaalbaraDecision
 from tabletop_envs.viewer import page_html, picture_module, story_of, unpack_story
 from tabletop_envs.viewer.cli import main
-from tabletop_envs.viewer.story import caption, seat_names
+from tabletop_envs.viewer.story import captions_at, seat_names
 
 
 def game_class(name: str) -> type[GameCore]:
@@ -31,6 +31,8 @@ CASES = [
     for players in sorted({game_class(name).MIN_PLAYERS, game_class(name).MAX_PLAYERS})
 ]
 IDS = [f"{name}-{players}p" for name, players in CASES]
+MAX_STEPS = 150
+"""Steps of the seeded games checked at every step (a whole Vaalbara game; quick)."""
 
 
 def random_replay(name: str, players: int, seed: int, max_steps: int | None = None) -> Replay:
@@ -74,7 +76,7 @@ def test_a_seats_picture_does_not_change_when_its_hidden_state_is_redrawn(
     """At every step of a seeded game, each seat's picture is the same for the real state and
     a world redrawn from the seat's information, and the picture is well-formed XML; the
     everything picture does change (so the check has hidden things to see)."""
-    states = random_replay(name, players, seed=7).states()
+    states = random_replay(name, players, seed=7, max_steps=MAX_STEPS).states()
     rng = np.random.default_rng(0)
     draw = game_class(name).PICTURE.draw
     worlds_differ = 0
@@ -92,7 +94,7 @@ def test_a_seats_picture_does_not_change_when_its_hidden_state_is_redrawn(
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
 def test_secret_faces_are_marked_and_no_other_seat_sees_them(name: str, players: int) -> None:
-    states = random_replay(name, players, seed=8).states()
+    states = random_replay(name, players, seed=8, max_steps=MAX_STEPS).states()
     draw = game_class(name).PICTURE.draw
     secrets = 0
     for step, game in enumerate(states):
@@ -160,7 +162,7 @@ def test_a_forced_hidden_answer_reads_like_a_free_one() -> None:
             if len(game.fighter_answers) == len(game.fighter_poll) - 1:
                 continue  # the last answer reveals the poll: public
             other = (game.current_player + 1) % 4
-            words = caption(states, replay.actions, step + 1, other, names)
+            words = captions_at(states, replay.actions, step + 1, names)[1 + other]
             assert words.endswith("a choice hidden from you"), words
             checked += 1
             if checked == 3:

@@ -4,8 +4,8 @@ seat), the picture of the table and a caption saying who did what.
 A seat's view is what that seat could see at that step: its picture is drawn from its
 observer view (``picture.draw(game, seat)``), and the caption names another seat's action
 only when the seat's observation after the step tells that action apart from every other
-one the actor could have taken, in the real game and in worlds redrawn from the seat's
-information (so a forced move reads the same as a free hidden one).
+one the actor had, and from those the actor might have had in worlds redrawn from the
+seat's information (so a forced move reads the same as a free hidden one).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def story_of(replay: Replay, states: Sequence[GameCore] | None = None) -> Story:
     for step, game in enumerate(states):
         row = [pictures.setdefault(draw(game, seat), len(pictures)) for seat in seats]
         frames.append(row)
-        captions.append([caption(states, replay.actions, step, seat, names) for seat in seats])
+        captions.append(captions_at(states, replay.actions, step, names))
     return Story(
         title=f"{replay.env}, {replay.num_players} players, seed {replay.seed}",
         views=[EVERYTHING, *names],
@@ -93,39 +93,56 @@ def story_of(replay: Replay, states: Sequence[GameCore] | None = None) -> Story:
     )
 
 
-def caption(
-    states: Sequence[GameCore],
-    actions: Sequence[int],
-    step: int,
-    seat: int | None,
-    names: Sequence[str],
-) -> str:
-    """What led to ``step`` as ``seat`` (``None``: everything) may know it."""
+def captions_at(
+    states: Sequence[GameCore], actions: Sequence[int], step: int, names: Sequence[str]
+) -> list[str]:
+    """What led to ``step``, for everything and then for each seat as it may know it."""
     if step == 0:
-        return "The deal: no action yet"
-    before, action = states[step - 1], actions[step - 1]
+        return ["The deal: no action yet"] * (len(names) + 1)
+    before, after, action = states[step - 1], states[step], actions[step - 1]
     actor = before.current_player
-    if seat in (None, actor) or action_seen(before, states[step], action, seat, step):
-        words = before.action_to_str(action)
-    else:
-        words = "a choice hidden from you"
-    ending = ". Game over" if states[step].is_terminal else ""
-    return f"{names[actor]}: {words}{ending}"
+    said = f"{names[actor]}: {before.action_to_str(action)}"
+    hidden = f"{names[actor]}: a choice hidden from you"
+    ending = ". Game over" if after.is_terminal else ""
+    blind = seats_blind_to(before, after, action, step)
+    return [said + ending] + [
+        (hidden if seat in blind else said) + ending for seat in range(len(names))
+    ]
 
 
-def action_seen(before: GameCore, after: GameCore, action: int, seat: int, step: int) -> bool:
-    """Whether ``seat``'s observation after ``action`` tells it apart from every other action
-    the actor might have taken: in ``before`` and in worlds redrawn from ``seat``'s view
-    (seeded by ``step`` and ``seat``, so a page is built the same way every time)."""
-    seen = after.observation(seat)
-    rng = np.random.default_rng([step, seat])
-    worlds = [before] + [before.resample_hidden(seat, rng) for _ in range(WORLDS)]
-    for world in worlds:
-        for other in world.legal_actions():
-            if other == action:
-                continue
-            alternative = world.clone()
-            alternative.apply(other)
-            if np.array_equal(alternative.observation(seat), seen):
-                return False
-    return True
+def seats_blind_to(before: GameCore, after: GameCore, action: int, step: int) -> set[int]:
+    """The seats (not the actor) whose observation after ``action`` does not tell it apart
+    from another action the actor had, or might have had as far as the seat knows: one
+    legal only in a world redrawn from the seat's information (seeded by ``step`` and the
+    seat, so a page is built the same way every time)."""
+    legal = before.legal_actions()
+    outcomes = [_after(before, other) for other in legal if other != action]
+    blind = set()
+    for seat in range(before.num_players):
+        if seat == before.current_player:
+            continue
+        seen = after.observation(seat)
+        rng = np.random.default_rng([step, seat])
+        same = any(np.array_equal(outcome.observation(seat), seen) for outcome in outcomes)
+        if same or _blind_in_worlds(before, seat, seen, set(legal), rng):
+            blind.add(seat)
+    return blind
+
+
+def _blind_in_worlds(
+    before: GameCore, seat: int, seen: object, legal: set[int], rng: np.random.Generator
+) -> bool:
+    """Whether, in one of :data:`WORLDS` worlds redrawn for ``seat``, an action not legal in
+    the real game leads to what ``seat`` saw (a forced move must read like a free one)."""
+    for _ in range(WORLDS):
+        world = before.resample_hidden(seat, rng)
+        for other in set(world.legal_actions()) - legal:
+            if np.array_equal(_after(world, other).observation(seat), seen):
+                return True
+    return False
+
+
+def _after(game: GameCore, action: int) -> GameCore:
+    following = game.clone()
+    following.apply(action)
+    return following
