@@ -202,6 +202,21 @@ def test_the_command_writes_the_page(tmp_path, replay_file, capsys) -> None:
     assert f"{len(replay.actions) + 1} steps, 4 views" in capsys.readouterr().out
 
 
+def test_a_page_of_one_seat_holds_that_seats_view_alone(tmp_path, replay_file) -> None:
+    replay, path = replay_file
+    out = tmp_path / "seat.html"
+    assert main([path, "--out", str(out), "--seat", "1"]) == 0
+    page = out.read_text()
+    data = unpack_story(page)
+    whole = story_of(replay)
+    assert data["views"] == ["player_1"] and str(replay.seed) not in data["title"]
+    assert data["captions"] == [row[2:3] for row in whole.captions]
+    for step, row in enumerate(data["frames"]):
+        assert data["pictures"][row[0]] == whole.pictures[whole.frames[step][2]]
+    faces = {(card.get("slot"), card["card"]) for p in data["pictures"] for card in cards(p)}
+    assert ("hand/0", str(replay.states()[0].cards[0])) not in faces
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -212,7 +227,7 @@ def test_the_command_writes_the_page(tmp_path, replay_file, capsys) -> None:
             r"--seat 3 is not a seat of this 3-player game: .*0 to 2",
         ),
         (["--svg", "OUT", "--seat", "x"], r"--seat x is not a seat .* give 0 to 2, or all"),
-        (["--out", "OUT", "--seat", "1"], r"--step and --seat choose one picture: use them with"),
+        (["--out", "OUT", "--step", "1"], r"--step chooses one picture: use it with --svg"),
         (["--out", "MISSING/x.html"], r"the folder .*MISSING does not exist"),
     ],
 )

@@ -7,8 +7,9 @@ Examples::
 
 The page is one self-contained HTML file (no network): step controls (buttons, a slider,
 the arrow keys), the action taken and by whom, and a view selector: everything, or one seat's
-view, which shows only what that seat could see at that step. ``--svg`` writes one step's
-picture (default: the last step, everything).
+view, which shows only what that seat could see at that step; with ``--seat``, the page holds
+that seat's view alone. ``--svg`` writes one step's picture (default: the last step,
+everything).
 """
 
 from __future__ import annotations
@@ -45,7 +46,10 @@ def build_parser() -> Parser:
     out.add_argument("--out", type=Path, help="write the HTML page here")
     out.add_argument("--svg", type=Path, help="write one step's picture here")
     parser.add_argument("--step", help="with --svg: the step, 0 (the deal) to the last action")
-    parser.add_argument("--seat", help="with --svg: a seat number, or all (default: all)")
+    parser.add_argument(
+        "--seat",
+        help="a seat number, or all (default: all); with --out, a page of that seat's view only",
+    )
     return parser
 
 
@@ -83,18 +87,18 @@ def check_output(path: Path) -> None:
 
 def run(args: argparse.Namespace) -> str:
     """Write what ``args`` ask for; returns a line saying what was written."""
-    if args.out is not None and (args.step is not None or args.seat is not None):
-        raise ValueError("--step and --seat choose one picture: use them with --svg")
+    if args.out is not None and args.step is not None:
+        raise ValueError("--step chooses one picture: use it with --svg")
     output = args.out or args.svg
     check_output(output)
     replay = Replay.load(args.replay)
     picture = picture_module(replay.game_class())
+    seat = parse_seat(args.seat, replay.num_players)
     if args.svg is not None:
         step = parse_step(args.step, len(replay.actions))
-        seat = parse_seat(args.seat, replay.num_players)
         write_atomic(args.svg, picture.draw(replay.states()[step], seat) + "\n")
         return f"wrote {args.svg} (step {step}, {'everything' if seat is None else f'seat {seat}'})"
-    story = story_of(replay)
+    story = story_of(replay, seat=seat)
     html = page_html(story)
     write_atomic(args.out, html)
     steps, size = len(story.frames), len(html.encode()) / 1024

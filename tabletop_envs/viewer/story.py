@@ -72,21 +72,25 @@ def seat_names(replay: Replay) -> list[str]:
     return names
 
 
-def story_of(replay: Replay, states: Sequence[GameCore] | None = None) -> Story:
-    """Every picture and caption of ``replay`` (its ``states()`` unless given)."""
+def story_of(
+    replay: Replay, states: Sequence[GameCore] | None = None, seat: int | None = None
+) -> Story:
+    """Every picture and caption of ``replay`` (its ``states()`` unless given): everything and
+    each seat's view, or only ``seat``'s view (then nothing else is in it, not even the seed)."""
     states = replay.states() if states is None else states
     draw = picture_module(type(states[0])).draw
     names = seat_names(replay)
-    seats: list[int | None] = [None, *range(replay.num_players)]
+    views: list[int | None] = [None, *range(replay.num_players)] if seat is None else [seat]
     pictures: dict[str, int] = {}
     frames, captions = [], []
     for step, game in enumerate(states):
-        row = [pictures.setdefault(draw(game, seat), len(pictures)) for seat in seats]
-        frames.append(row)
-        captions.append(captions_at(states, replay.actions, step, names))
+        frames.append([pictures.setdefault(draw(game, view), len(pictures)) for view in views])
+        said = captions_at(states, replay.actions, step, names)
+        captions.append([said[0 if view is None else view + 1] for view in views])
+    title = f"{replay.env}, {replay.num_players} players"
     return Story(
-        title=f"{replay.env}, {replay.num_players} players, seed {replay.seed}",
-        views=[EVERYTHING, *names],
+        title=f"{title}, seed {replay.seed}" if seat is None else f"{title}: {names[seat]}",
+        views=[EVERYTHING if view is None else names[view] for view in views],
         pictures=list(pictures),
         frames=frames,
         captions=captions,
