@@ -27,7 +27,12 @@ game registered with ``register(..., picture=picture)``):
   Look at it: ``tabletop-view REPLAY.json --step K --seat S --svg out.svg``, then
   ``chromium --headless --screenshot=out.png out.svg`` or ``rsvg-convert out.svg > out.png``.
 - ``data={"key": value}`` on any element becomes ``data-key="value"``, so tests can read
-  what a picture shows from its DOM.
+  what a picture shows from its DOM. The viewer's tests read ``data-card`` (the face, or
+  ``hidden``), ``data-slot`` and ``data-seen-by`` (space-separated seats); a helper that
+  draws a card its own way passes them in ``data`` (``{"slot": "hand/0/2", "seen-by": "0"}``).
+- The everything picture shows what is hidden (hands, the next card of a deck) and marks
+  it: the tests require at least one ``seen_by`` face over a game, and that the everything
+  picture changes when the hidden state is redrawn.
 """
 
 from __future__ import annotations
