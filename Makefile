@@ -23,7 +23,14 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PIP) -e ".[dev,train]"
 	touch $@
 
-test: $(STAMP)
+# The viewer's browser tests (tests/test_viewer_browser.py) drive Debian's chromium through
+# Playwright (a dev extra); they fail without it, so the suite installs it when it is missing.
+.PHONY: browser
+browser:
+	@command -v chromium >/dev/null || \
+		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+
+test: $(STAMP) browser
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider
 
 # docs/ecosystem.md's recipes with the real libraries (Tianshou, AgileRL, SuperSuit), installed

@@ -18,7 +18,7 @@ from toygame.rules import HighCard
 import tabletop_envs
 from tabletop_envs.core.actions import ActionLayout
 from tabletop_envs.core.game import NO_SEAT, GameCore, StateError
-from tabletop_envs.core.registry import register
+from tabletop_envs.core.registry import ENV_MODULES, register
 from tabletop_envs.core.state import PlainState
 
 
@@ -158,42 +158,76 @@ def test_registration_refuses_an_incomplete_observer() -> None:
 
 
 PACKAGE_FILES = {"__init__.py", "spec.py", "rules.py", "observer.py", "text.py"}
+SIDE_FILES = {"observer.py", "text.py", "picture.py"}
+"""Files beside the rules that see the game only through its spec (and the core)."""
 
 
 def game_packages() -> list[str]:
     return sorted(set(tabletop_envs.GAMES.values()))
 
 
-def own_imports(path: Path, package: str) -> set[str]:
-    """The modules of ``package`` a file imports at run time (``TYPE_CHECKING`` left out)."""
+def parsed(path: Path) -> ast.Module:
+    """A file's syntax tree with its ``TYPE_CHECKING`` blocks left out (not run)."""
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             node.body = []
+    return tree
+
+
+def imports(path: Path, package: str) -> set[str]:
+    """The modules a file imports at run time; ``from package import m`` counts as
+    ``package.m``, any other ``from p import n`` as ``p``."""
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.ImportFrom) and node.module == package:
             found.update(f"{package}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-    return {module for module in found if module.startswith(f"{package}.")}
+    return found
+
+
+def own_imports(path: Path, package: str) -> set[str]:
+    """The modules of ``package`` a file imports at run time (``TYPE_CHECKING`` left out)."""
+    return {module for module in imports(path, package) if module.startswith(f"{package}.")}
 
 
 @pytest.mark.parametrize("package", game_packages())
 def test_every_game_package_has_the_same_files_and_import_direction(package: str) -> None:
-    """spec <- rules; spec <- observer, text; all <- __init__: the rules import only their
-    spec (and core), the observer and the text never each other. A game may add modules of
-    its rules (an effect interpreter): they import only the spec, core and each other."""
+    """spec <- rules; spec <- observer, text, picture; all <- __init__: the rules import only
+    their spec (and core), the observer, the text and the picture never each other or the
+    rules. A game may add modules of its rules (an effect interpreter): they import only the
+    spec, core and each other."""
     folder = Path(importlib.import_module(package).__file__).parent
     files = {p.name for p in folder.glob("*.py")}
     assert files >= PACKAGE_FILES, f"missing {sorted(PACKAGE_FILES - files)}"
-    extras = {f"{package}.{name[:-3]}" for name in files - PACKAGE_FILES}
+    rules_files = files - PACKAGE_FILES - SIDE_FILES
+    extras = {f"{package}.{name[:-3]}" for name in rules_files}
     spec = {f"{package}.spec"}
-    for name in ["spec.py", "observer.py", "text.py", "rules.py", *sorted(files - PACKAGE_FILES)]:
+    for name in ["spec.py", *sorted(SIDE_FILES & files), "rules.py", *sorted(rules_files)]:
         allowed = set() if name == "spec.py" else spec
-        if name == "rules.py" or name not in PACKAGE_FILES:
+        if name == "rules.py" or name in rules_files:
             allowed = allowed | extras
-        imports = own_imports(folder / name, package)
-        assert imports <= allowed, f"{name} imports {sorted(imports - allowed)}"
+        found = own_imports(folder / name, package)
+        assert found <= allowed, f"{name} imports {sorted(found - allowed)}"
+
+
+SHIPPED = [package for package in game_packages() if package.startswith("tabletop_envs.")]
+
+
+@pytest.mark.parametrize("package", SHIPPED)
+def test_every_shipped_game_registers_a_picture_drawn_from_spec_and_core(package: str) -> None:
+    """The replay viewer draws every shipped game: ``picture.py``, registered, importing of
+    this project only its spec and ``tabletop_envs.core`` (never the rules or the state)."""
+    module = importlib.import_module(package)
+    path = Path(module.__file__).parent / "picture.py"
+    assert path.exists(), f"{package} has no picture.py (docs/viewer.md)"
+    game = next(env.Game for env in ENV_MODULES.values() if env.Game.__module__.startswith(package))
+    assert game.PICTURE is importlib.import_module(f"{package}.picture"), "not registered"
+    found = imports(path, package)
+    ours = {name for name in found if name.split(".")[0] in ("tabletop_envs", "agents")}
+    allowed = {f"{package}.spec", "tabletop_envs.core"}
+    outside = {name for name in ours if not any(name.startswith(a) for a in allowed)}
+    assert not outside, f"picture.py imports {sorted(outside)}"

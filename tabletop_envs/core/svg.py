@@ -1,21 +1,54 @@
 """SVG drawing primitives shared by every game's picture (``<game>/picture.py``).
 
 A picture is built on a :class:`Canvas` and returned as one standalone ``<svg>`` string:
-no scripts, no external fonts or images, every text escaped. Elements may carry ``data-*``
-attributes (``data={"card": "Hunter"}``) so tests can read what a picture shows from its
-DOM. A face-down card is drawn by :meth:`Canvas.card_back`, which takes no face at all, so a
-hidden card's name cannot reach the picture through it.
+no scripts, no external fonts or images, every text escaped. The replay viewer
+(``tabletop-view``, docs/viewer.md) shows one picture per step and per view.
+
+Writing a game's ``picture.py`` (the contract; ``tests/test_viewer.py`` checks it for every
+game registered with ``register(..., picture=picture)``):
+
+- ``draw(game, seat) -> str``. With a seat, draw only from ``game.view(seat)`` (the plain
+  reference view the observation is encoded from; its seat axes are relative, row 0 is the
+  observer) and public constant data from the spec. Never read the state itself: then the
+  picture cannot show what the seat cannot see, and it is unchanged when the hidden state is
+  redrawn (``game.resample_hidden(seat, rng)``), which the tests check at every step of
+  seeded games. With ``seat=None`` ("everything") draw the whole state: all hands face up.
+- Import only the game's ``spec`` and ``tabletop_envs.core`` (``tests/test_contract.py``).
+  A good shape: a small plain record of what the table shows, built either from the view
+  or from the state, and one drawing function for both.
+- Face-down cards: :meth:`Canvas.card_back` (it takes no face). Give every card a ``slot``,
+  a stable name of where it lies (``"hand/0/2"``, ``"row/1/3"``), the same in every view.
+- Secrets in the "everything" picture: a face that some seat cannot see is drawn with
+  ``seen_by=`` the seats that may see it (``()`` for nobody, e.g. a deck's next card). It is
+  outlined dashed, and the browser test checks that no other seat's view at that step shows
+  that face in that slot. Anything public takes no ``seen_by``.
+- Show the round and whose turn it is, scores (or the team's progress), hands, decks with
+  their counts. Clear and legible at 100 % zoom: text 11 px or larger, about 1000 px wide.
+  Look at it: ``tabletop-view REPLAY.json --step K --seat S --svg out.svg``, then
+  ``chromium --headless --screenshot=out.png out.svg`` or ``rsvg-convert out.svg > out.png``.
+- ``data={"key": value}`` on any element becomes ``data-key="value"``, so tests can read
+  what a picture shows from its DOM. The viewer's tests read ``data-card`` (the face, or
+  ``hidden``), ``data-slot`` and ``data-seen-by`` (space-separated seats); a helper that
+  draws a card its own way passes them in ``data`` (``{"slot": "hand/0/2", "seen-by": "0"}``).
+- The everything picture shows what is hidden (hands, the next card of a deck) and marks
+  it: the tests require at least one ``seen_by`` face over a game, and that the everything
+  picture changes when the hidden state is redrawn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from html import escape
 
 FONT = "DejaVu Sans, Verdana, sans-serif"
 INK = "#222"
 PAPER = "#fdfaf3"
 CARD_BACK = "#6b5b95"
+BACK_LINE = "#d8cfee"
+MUTED = "#8a8479"
+SECRET = "#6b5b95"
+"""The outline of a face that some seats cannot see (drawn dashed)."""
+DASH = "5 3"
 
 
 def _attributes(data: dict[str, object] | None, css_class: str) -> str:
@@ -24,6 +57,18 @@ def _attributes(data: dict[str, object] | None, css_class: str) -> str:
     for key, value in (data or {}).items():
         parts.append(f' data-{escape(key)}="{escape(str(value))}"')
     return "".join(parts)
+
+
+def _card_marks(
+    face: str, slot: str, seen_by: Sequence[int] | None, data: dict[str, object] | None
+) -> dict[str, object]:
+    """The data attributes of a card: its face (``hidden`` for a back), slot, who sees it."""
+    marks: dict[str, object] = {"card": face}
+    if slot:
+        marks["slot"] = slot
+    if seen_by is not None:
+        marks["seen-by"] = " ".join(str(seat) for seat in seen_by)
+    return {**marks, **(data or {})}
 
 
 class Canvas:
@@ -46,12 +91,14 @@ class Canvas:
         fill: str = "#fff",
         stroke: str = INK,
         radius: float = 4,
+        dashed: bool = False,
         data: dict[str, object] | None = None,
         css_class: str = "",
     ) -> None:
+        dash = f' stroke-dasharray="{DASH}" stroke-width="2"' if dashed else ""
         self.items.append(
             f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" '
-            f'rx="{radius:g}" fill="{fill}" stroke="{stroke}"{_attributes(data, css_class)}/>'
+            f'rx="{radius:g}" fill="{fill}" stroke="{stroke}"{dash}{_attributes(data, css_class)}/>'
         )
 
     def circle(
@@ -123,13 +170,20 @@ class Canvas:
         width: float = 70,
         height: float = 96,
         fill: str = "#fff",
+        slot: str = "",
+        seen_by: Sequence[int] | None = None,
         data: dict[str, object] | None = None,
     ) -> None:
-        """A face-up card: its name on top, an optional detail line below."""
-        self.rect(x, y, width, height, fill=fill, data={"card": name, **(data or {})})
-        self.text(x + width / 2, y + 18, name, size=11, anchor="middle", bold=True)
+        """A face-up card: its name on top, an optional detail line below. ``seen_by``: the
+        seats that may see this face, for a secret in the "everything" picture (dashed)."""
+        marks = _card_marks(name, slot, seen_by, data)
+        secret = seen_by is not None
+        stroke = SECRET if secret else INK
+        self.rect(x, y, width, height, fill=fill, stroke=stroke, dashed=secret, data=marks)
+        size = min(11, (width - 4) / max(1, 0.6 * len(name)))
+        self.text(x + width / 2, y + 15, name, size=max(size, 7), anchor="middle", bold=True)
         if detail:
-            self.text(x + width / 2, y + height / 2 + 6, detail, size=16, anchor="middle")
+            self.text(x + width / 2, y + height / 2 + 8, detail, size=16, anchor="middle")
 
     def card_back(
         self,
@@ -138,11 +192,52 @@ class Canvas:
         *,
         width: float = 70,
         height: float = 96,
+        slot: str = "",
         data: dict[str, object] | None = None,
     ) -> None:
         """A face-down card: a plain back that shows nothing of the face."""
-        self.rect(x, y, width, height, fill=CARD_BACK, data={"card": "hidden", **(data or {})})
-        self.rect(x + 6, y + 6, width - 12, height - 12, fill="none", stroke="#d8cfee")
+        marks = _card_marks("hidden", slot, None, data)
+        self.rect(x, y, width, height, fill=CARD_BACK, data=marks)
+        inset = min(6, width / 6)
+        self.rect(
+            x + inset,
+            y + inset,
+            width - 2 * inset,
+            height - 2 * inset,
+            fill="none",
+            stroke=BACK_LINE,
+        )
+
+    def pile(
+        self, x: float, y: float, count: int, label: str, *, width: float = 70, height: float = 96
+    ) -> None:
+        """A face-down pile (a deck) with its count on it and a label below."""
+        if count:
+            self.rect(x + 3, y + 3, width, height, fill=CARD_BACK, stroke=INK)
+            self.card_back(x, y, width=width, height=height, data={"pile": label})
+        else:
+            self.rect(x, y, width, height, fill="none", stroke=MUTED, data={"pile": label})
+        self.rect(x + width / 2 - 16, y + height / 2 - 12, 32, 22, fill=PAPER, radius=6)
+        self.text(
+            x + width / 2, y + height / 2 + 4, str(count), size=14, anchor="middle", bold=True
+        )
+        self.text(x + width / 2, y + height + 15, label, size=11, anchor="middle")
+
+    def badge(
+        self,
+        x: float,
+        y: float,
+        words: str,
+        *,
+        fill: str = "#fff",
+        ink: str = INK,
+        size: float = 11,
+    ) -> float:
+        """A rounded label at (x, y) (top left); returns its width."""
+        width = 0.62 * size * len(words) + 10
+        self.rect(x, y, width, size + 8, fill=fill, stroke="none", radius=(size + 8) / 2)
+        self.text(x + width / 2, y + size + 2, words, size=size, anchor="middle", fill=ink)
+        return width
 
     def to_svg(self) -> str:
         """The standalone ``<svg>`` element."""

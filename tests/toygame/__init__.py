@@ -7,9 +7,9 @@ conformance suite.
 """
 
 from tabletop_envs.core.registry import register
-from toygame import observer, text
+from toygame import observer, picture, text
 from toygame.rules import HighCard
 
-ENV = register(HighCard, observer=observer, text=text, version=0)
+ENV = register(HighCard, observer=observer, text=text, picture=picture, version=0)
 
 __all__ = ["ENV", "HighCard"]
