@@ -192,3 +192,14 @@ def test_valiant_wars_top_cards_an_oracle_showed_appear_only_to_their_owner(
     assert picture(world, owner) == picture(game, owner)
     for seat in set(range(players)) - {owner}:
         assert "data-known" not in picture(game, seat)
+    # The everything picture marks them its owner's secret, in the slots the owner's own
+    # picture shows them in; the deck's next cards beyond them are nobody's.
+    everything = picture(game, None)
+    slots = [f"deck/{owner}/{depth}" for depth in range(len(top))]
+    assert [card_data(everything, slot=slot, **{"seen-by": owner}) for slot in slots] == [
+        [name] for name in top
+    ]
+    assert [card_data(picture(game, owner), slot=slot) for slot in slots] == [
+        [name] for name in top
+    ]
+    assert card_data(everything, slot=f"deck/{owner}/{len(top)}", **{"seen-by": ""})

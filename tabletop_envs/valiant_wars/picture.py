@@ -8,10 +8,18 @@ dashed frames, as no player sees them. A seat's scene reads nothing of the state
 view and the public outcome (``is_terminal``, ``winners()``), so its picture cannot show
 what the seat cannot see: no deck order but the top cards its own Oracle showed it, nobody's
 choice before the reveal, and the decision's kind only to the seat that takes it.
+
+Every card carries a ``data-slot`` (the same in every view): ``location`` (fought over),
+``market/M``, ``line/S/K`` (player S's K-th Champion), ``deck/S`` (its pile) and ``deck/S/K``
+(its K-th card from the top), ``deck/location`` and ``deck/champion`` (the piles) with
+``deck/location/next`` and ``deck/champion/next``. In the everything picture a deck card's
+face is a secret (``data-seen-by``, dashed outline): its owner's where its Oracle showed it,
+nobody's otherwise (S is the absolute seat, never a view's relative row).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +27,8 @@ import numpy as np
 
 from tabletop_envs.core.svg import (
     HIDDEN_INK,
+    INK,
+    SECRET,
     Canvas,
     fit,
     hidden_frame,
@@ -404,7 +414,7 @@ def draw_table(canvas: Canvas, scene: Scene, top: float) -> None:
         max(scene.locations_left - 1, 0),
         width=50,
         height=70,
-        data={"count": max(scene.locations_left - 1, 0)},
+        data={"count": max(scene.locations_left - 1, 0), "slot": "deck/location"},
     )
     pile(
         canvas,
@@ -414,7 +424,7 @@ def draw_table(canvas: Canvas, scene: Scene, top: float) -> None:
         scene.champion_deck,
         width=50,
         height=70,
-        data={"count": scene.champion_deck},
+        data={"count": scene.champion_deck, "slot": "deck/champion"},
     )
     canvas.text(380, top + 36, "Market", size=12, bold=True)
     for slot, kind in enumerate(scene.market):
@@ -422,7 +432,7 @@ def draw_table(canvas: Canvas, scene: Scene, top: float) -> None:
         if kind == NO_CARD:
             canvas.rect(x, top + 44, CHAMP_W, CHAMP_H, fill="none", stroke="#b9ad94")
         else:
-            champion(canvas, x, top + 44, kind, data={"market": slot + 1})
+            champion(canvas, x, top + 44, kind, data={"market": slot + 1, "slot": f"market/{slot}"})
     soldiers, gold, omens = scene.supply
     supply = (("Soldiers", soldiers), ("Gold", gold), ("Dark Omens", omens))
     canvas.text(800, top + 36, "Supply", size=12, bold=True)
@@ -453,7 +463,7 @@ def draw_location(canvas: Canvas, location: int, label: str, x: float, y: float)
         fill="#efe6cf",
         stroke="#6b5e46",
         radius=6,
-        data={"card": card.name, "location": 1},
+        data={"card": card.name, "location": 1, "slot": "location"},
     )
     canvas.text(x + 90, y + 20, label, size=11, anchor="middle")
     canvas.text(x + 90, y + 40, fit(card.name, 170, 14), size=14, anchor="middle", bold=True)
@@ -466,19 +476,47 @@ def draw_location(canvas: Canvas, location: int, label: str, x: float, y: float)
 def draw_next_table_cards(canvas: Canvas, scene: Scene, x: float, y: float) -> None:
     """Everything only: the next Location and the next Champion, framed as hidden."""
     hidden_frame(canvas, x, y, 560, 26)
-    words = []
+    left = x + 8
     if scene.next_location >= 0:
-        words.append(f"next Location: {LOCATIONS[scene.next_location].name}")
+        left = next_table_card(
+            canvas, left, y, "next Location:", LOCATIONS[scene.next_location].name, "location"
+        )
     if scene.next_champion >= 0:
-        words.append(f"next Champion: {Kind(scene.next_champion).title}")
+        name = Kind(scene.next_champion).title
+        left = next_table_card(canvas, left, y, "next Champion:", name, "champion")
     canvas.text(
-        x + 8,
+        left,
         y + 17,
-        " · ".join(words) + " (no player sees these)",
+        "(no player sees these)",
         size=11,
         fill=HIDDEN_INK,
         data={"hidden-order": "table"},
     )
+
+
+def next_table_card(canvas: Canvas, x: float, y: float, label: str, name: str, deck: str) -> float:
+    """The next card of the Location or Champion deck, a secret of nobody's, as a labelled
+    chip; returns where the next thing starts."""
+    canvas.text(x, y + 17, label, size=11, fill=HIDDEN_INK)
+    x += 6.2 * len(label) + 6
+    chip = 6.6 * len(name) + 12
+    canvas.rect(
+        x,
+        y + 3,
+        chip,
+        20,
+        fill="#efe6cf" if deck == "location" else "#fff",
+        stroke=SECRET,
+        dashed=True,
+        data={"card": name, "slot": f"deck/{deck}/next", **secret_marks(())},
+    )
+    canvas.text(x + chip / 2, y + 17, name, size=11, anchor="middle", bold=True)
+    return x + chip + 12
+
+
+def secret_marks(seen_by: Sequence[int]) -> dict[str, object]:
+    """The ``data-seen-by`` of a face that only ``seen_by`` (absolute seats) may see."""
+    return {"seen-by": " ".join(str(seat) for seat in seen_by)}
 
 
 def champion(
@@ -575,7 +613,7 @@ def draw_line(canvas: Canvas, seat: SeatScene, x: float, y: float, width: float)
             entry.kind,
             up=entry.up,
             note=champion_note(entry),
-            data={"line": seat.seat},
+            data={"line": seat.seat, "slot": f"line/{seat.seat}/{k}"},
         )
     left = x
     for index, count in enumerate(seat.counts):
@@ -599,7 +637,16 @@ def draw_line(canvas: Canvas, seat: SeatScene, x: float, y: float, width: float)
 
 def draw_deck(canvas: Canvas, seat: SeatScene, x: float, y: float) -> None:
     """The deck: its size, its contents (public), and its top cards where known."""
-    pile(canvas, x, y, "Deck", seat.deck_size, width=44, height=60, data={"count": seat.deck_size})
+    pile(
+        canvas,
+        x,
+        y,
+        "Deck",
+        seat.deck_size,
+        width=44,
+        height=60,
+        data={"count": seat.deck_size, "slot": f"deck/{seat.seat}"},
+    )
     contents = [(card_name(code), count) for code, count in enumerate(seat.deck) if count]
     lines = deck_lines(contents, 34)
     for index, words in enumerate(lines[: 4 if seat.top else 5]):
@@ -632,17 +679,41 @@ def draw_top(canvas: Canvas, seat: SeatScene, x: float, y: float) -> None:
     canvas.text(x, y + 19, label, size=10, fill="#555" if seat.you else HIDDEN_INK)
     for k, code in enumerate(seat.top):
         known = seat.you or k < seat.known_top
-        top_card(canvas, x + 30 + (TOP_W + 2) * k, y, code, known)
+        # Everything: a secret, its owner's where its Oracle showed it, nobody's otherwise.
+        seen_by = None if seat.you else (seat.seat,) if known else ()
+        slot = f"deck/{seat.seat}/{k}"
+        top_card(canvas, x + 30 + (TOP_W + 2) * k, y, code, known, slot, seen_by)
 
 
-def top_card(canvas: Canvas, x: float, y: float, code: int, known: bool) -> None:
-    """A small face of a deck card, ``known`` to its owner or not."""
+def top_card(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    code: int,
+    known: bool,
+    slot: str,
+    seen_by: Sequence[int] | None,
+) -> None:
+    """A small face of a deck card, ``known`` to its owner or not; ``seen_by`` (the
+    everything picture): the seats that may see it, outlined dashed."""
     name = card_name(code)
     if CHAMPION_BASE <= code < LOCATION_BASE:
         fill = TYPE_FILL[CHAMPIONS[code - CHAMPION_BASE].type]
     else:
         fill = PLAIN_FILL.get(code, "#efe6cf")
-    canvas.rect(x, y, TOP_W, TOP_H, fill=fill, data={"card": name, "known": int(known)})
+    data: dict[str, object] = {"card": name, "known": int(known), "slot": slot}
+    if seen_by is not None:
+        data.update(secret_marks(seen_by))
+    canvas.rect(
+        x,
+        y,
+        TOP_W,
+        TOP_H,
+        fill=fill,
+        stroke=SECRET if seen_by is not None else INK,
+        dashed=seen_by is not None,
+        data=data,
+    )
     canvas.text(x + TOP_W / 2, y + 19, fit(short(name), TOP_W - 2, 8), size=8, anchor="middle")
 
 
