@@ -152,6 +152,35 @@ def test_valenor_every_seat_sees_its_own_hand_and_only_backs_of_others(players: 
                 assert card_data(svg, hand=other) == ["hidden"] * len(game.hands[other])
 
 
+@pytest.mark.parametrize("players", range(2, 5))
+def test_valenor_everything_marks_each_hand_card_seen_by_its_holder_alone(players: int) -> None:
+    """In the "everything" picture a hand card is ``seen_by`` its holder (a spirit, whose face
+    every seat knows, is public) and lies in the slot ``hand/<seat>/<k>`` of every view; the
+    decks' next cards are seen by nobody but Invaders known at the bottom."""
+    for game in positions("valenor_v1", players):
+        root = ET.fromstring(picture(game, None))
+        for seat, hand in enumerate(game.hands):
+            marks = [
+                (element.get("data-slot"), element.get("data-seen-by"))
+                for element in root.iter()
+                if element.get("data-hand") == str(seat)
+            ]
+            spirit = valenor_spec.KIND_SPIRIT
+            assert marks == [
+                (f"hand/{seat}/{k}", None if valenor_spec.KIND[card] == spirit else str(seat))
+                for k, card in enumerate(hand)
+            ]
+            for view in range(players):
+                slots = ET.fromstring(picture(game, view)).iter()
+                shown = [e.get("data-slot") for e in slots if e.get("data-hand") == str(seat)]
+                assert shown == [f"hand/{seat}/{k}" for k in range(len(hand))]
+        known = set(game.invader_deck[: game.known_bottom])
+        for element in root.iter():
+            if element.get("data-hidden-order") is not None:
+                public = element.get("data-card") in {valenor_spec.card_name(c) for c in known}
+                assert element.get("data-seen-by") == (None if public else ""), element.attrib
+
+
 @pytest.mark.parametrize("players", range(2, 6))
 def test_valiant_wars_seats_see_lines_and_only_their_own_known_top_cards(players: int) -> None:
     """Lines are public; a deck's top cards are known only to its owner (its Oracle), and

@@ -6,6 +6,15 @@ One drawing, fed by a :class:`Scene` built either from a seat's reference view
 deck are shown in a dashed frame, as no player sees them. A seat's scene reads nothing of
 the state but its view and the public outcome (``is_terminal``, ``winners()``), so its
 picture cannot show what the seat cannot see.
+
+Every card carries a ``slot``, the same in every view: ``hand/<seat>/<k>`` (front first),
+``location/<i>/defense/<k>`` and ``location/<i>/invader`` (i from 0, left to right),
+``in-play``, ``deck/<invader|defense|support>`` (a pile's back) and
+``deck/<name>/next/<k>`` (the k-th card from the top). In the everything picture a face some
+seat cannot see has ``seen_by`` (``data-seen-by``, outlined dashed): a hand card its holder
+alone (the others see its back), the next cards of a deck nobody, unless they are Invaders
+known at the bottom of the Invader deck (public, as in the views). A spirit in hand is
+public: its back says "Spirit" and every seat's spirit is in every view.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import numpy as np
 
 from tabletop_envs.core.svg import (
     HIDDEN_INK,
+    SECRET,
     Canvas,
     fit,
     hidden_frame,
@@ -99,6 +109,11 @@ class Scene:
     outcome: str
     next_cards: dict[str, list[int]] | None = None
     """Everything only: the top cards of each deck, top first (no player sees them)."""
+    next_known: int = 0
+    """Everything only: how many of the Invader deck's next cards shown (the last ones) are
+    known to every seat: Invaders seen going to the bottom, now near the top."""
+    everything: bool = False
+    """The whole state: faces some seat cannot see are drawn with ``seen_by``."""
 
 
 def draw(game: ValenorGame, seat: int | None) -> str:
@@ -163,6 +178,8 @@ def everything_scene(game: ValenorGame) -> Scene:
             "Defense": game.defense_deck[::-1][:NEXT_SHOWN],
             "Support": game.support_deck[::-1][:NEXT_SHOWN],
         },
+        next_known=max(0, game.known_bottom - max(0, len(invaders) - NEXT_SHOWN)),
+        everything=True,
     )
 
 
@@ -308,6 +325,7 @@ def draw_header(canvas: Canvas, scene: Scene) -> None:
             scene.card_in_play,
             width=CARD_W,
             height=26,
+            slot="in-play",
             data={"in-play": 1},
         )
 
@@ -320,9 +338,39 @@ def face(
     *,
     width: float = CARD_W,
     height: float = CARD_H,
+    slot: str = "",
+    seen_by: tuple[int, ...] | None = None,
     data: dict[str, object] | None = None,
 ) -> None:
-    """A card face up: its kind, value (with a "+") and an Invader's terrain and letter."""
+    """A card face up: its kind, value (with a "+") and an Invader's terrain and letter.
+    ``slot`` names where it lies; ``seen_by`` (everything only) the seats that may see it,
+    for a secret face: marked ``data-seen-by`` and outlined dashed."""
+    data = card_marks(slot, seen_by, data)
+    draw_face(canvas, x, y, card, width=width, height=height, data=data)
+    if seen_by is not None:
+        canvas.rect(x, y, width, height, fill="none", stroke=SECRET, dashed=True)
+
+
+def card_marks(
+    slot: str, seen_by: tuple[int, ...] | None, data: dict[str, object] | None
+) -> dict[str, object]:
+    """The viewer's marks of a card drawn here: ``data-slot`` and ``data-seen-by``."""
+    marks: dict[str, object] = {"slot": slot} if slot else {}
+    if seen_by is not None:
+        marks["seen-by"] = " ".join(str(seat) for seat in seen_by)
+    return {**marks, **(data or {})}
+
+
+def draw_face(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    card: int,
+    *,
+    width: float,
+    height: float,
+    data: dict[str, object],
+) -> None:
     kind, name = S.KIND[card], S.card_name(card)
     if kind == S.KIND_SPIRIT:
         spirit = S.SPIRITS[card - S.FIRST_SPIRIT].name.split(",")[0]
@@ -414,7 +462,8 @@ def draw_decks(canvas: Canvas, scene: Scene, x: float, y: float) -> None:
     for offset, (name, count) in enumerate(
         (("Invader", invader), ("Defense", defense), ("Support", support))
     ):
-        pile(canvas, x + 110 * offset, y, name, count, width=46, height=56)
+        slot = {"slot": f"deck/{name.lower()}"}
+        pile(canvas, x + 110 * offset, y, name, count, width=46, height=56, data=slot)
     if scene.top_letter >= 0:
         letter = S.LETTERS[scene.top_letter]
         canvas.text(x + 52, y + 50, f"top: {letter}", size=11, bold=True, data={"top": letter})
@@ -429,11 +478,14 @@ def draw_decks(canvas: Canvas, scene: Scene, x: float, y: float) -> None:
             data={"bottom": len(scene.bottom)},
         )
     if scene.next_cards:
-        draw_next_cards(canvas, scene.next_cards, x - 2, y + 62)
+        draw_next_cards(canvas, scene.next_cards, scene.next_known, x - 2, y + 62)
 
 
-def draw_next_cards(canvas: Canvas, decks: dict[str, list[int]], x: float, y: float) -> None:
-    """The top cards of each deck, top first, framed as hidden from every player."""
+def draw_next_cards(
+    canvas: Canvas, decks: dict[str, list[int]], known: int, x: float, y: float
+) -> None:
+    """The top cards of each deck, top first, framed as hidden from every player (but the
+    ``known`` last Invaders shown, seen by all going to the bottom of the deck)."""
     hidden_frame(canvas, x, y, WIDTH - x - 16, 50)
     canvas.text(
         x + 8,
@@ -447,6 +499,7 @@ def draw_next_cards(canvas: Canvas, decks: dict[str, list[int]], x: float, y: fl
         left = x + 8 + 220 * index
         canvas.text(left, y + 36, f"{name}:", size=11, fill=HIDDEN_INK)
         for k, card in enumerate(cards):
+            public = name == "Invader" and k >= len(cards) - known
             face(
                 canvas,
                 left + 56 + 38 * k,
@@ -454,6 +507,8 @@ def draw_next_cards(canvas: Canvas, decks: dict[str, list[int]], x: float, y: fl
                 card,
                 width=34,
                 height=26,
+                slot=f"deck/{name.lower()}/next/{k}",
+                seen_by=None if public else (),
                 data={"hidden-order": k},
             )
 
@@ -489,12 +544,18 @@ def draw_location(
             card,
             width=MINI_W,
             height=MINI_H,
+            slot=f"location/{position}/defense/{k}",
             data={"at": position + 1},
         )
     draw_location_card(canvas, x, y + 70, width, position, location)
     if location.invader >= 0:
         face(
-            canvas, x + width / 2 - CARD_W / 2, y + 150, location.invader, data={"at": position + 1}
+            canvas,
+            x + width / 2 - CARD_W / 2,
+            y + 150,
+            location.invader,
+            slot=f"location/{position}/invader",
+            data={"at": position + 1},
         )
     else:
         canvas.text(x + width / 2, y + 185, "no Invader", size=11, anchor="middle", fill="#888")
@@ -564,8 +625,18 @@ def draw_seat(canvas: Canvas, seat: SeatScene, scene: Scene, x: float, y: float)
     left, room = x + LABEL_W, WIDTH - 40 - LABEL_W
     step = row_step(len(cards), room, CARD_W, 4)
     for k, card in enumerate(cards):
+        slot = f"hand/{seat.seat}/{k}"
         if seat.faces:
-            face(canvas, left + step * k, y + 12, card, data={"hand": seat.seat})
+            secret = scene.everything and S.KIND[card] != S.KIND_SPIRIT
+            face(
+                canvas,
+                left + step * k,
+                y + 12,
+                card,
+                slot=slot,
+                seen_by=(seat.seat,) if secret else None,
+                data={"hand": seat.seat},
+            )
         else:
             labelled_back(
                 canvas,
@@ -574,7 +645,7 @@ def draw_seat(canvas: Canvas, seat: SeatScene, scene: Scene, x: float, y: float)
                 BACK_LABELS[card],
                 width=CARD_W,
                 height=CARD_H,
-                data={"hand": seat.seat},
+                data={"hand": seat.seat, "slot": slot},
             )
     if seat.hand_size > len(cards):
         canvas.text(
