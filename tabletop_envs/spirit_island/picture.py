@@ -6,7 +6,10 @@ encoded from) plus public constant data (the island's boards, card names and tra
 spec) and the game's public result, so the picture cannot show what the seat cannot see.
 For ``None`` ("everything") the scene starts from seat 0's view and then adds what the views
 leave out: exact counts past the observation's caps, the cards a Spirit drew, the face-down
-Fear cards, the Blight card before it flips and the next Invader cards.
+Fear cards, the Blight card before it flips and the next Invader cards. Those faces are drawn
+dashed, marked with the seats that may see them (``seen_by``, absolute seats: the Spirit that
+drew, or nobody), and every card carries a ``slot`` that names where it lies in every view
+(``hand/1/0``, ``drawn/0/2``, ``fear/earned/0``, ``deck/invader/next/0``, ``blight``).
 
 The island is schematic: each board is a block of its 8 lands, the 3 coastal ones in a row
 along the Ocean, the 5 inland ones below, every land naming its neighbours.
@@ -19,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tabletop_envs.core.svg import INK, Canvas
+from tabletop_envs.core.svg import INK, SECRET, Canvas
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     BLIGHT_CARDS,
@@ -151,6 +154,8 @@ class Scene:
     drawn_by: int | None = None
     fear_earned_faces: list[int] | None = None
     blight_face_down: int | None = None
+    blight_secret: bool = False
+    """Whether the face-down Blight card is unknown to every seat (option ``random``)."""
     invader_next: list[int] = field(default_factory=list)
 
 
@@ -263,6 +268,7 @@ def scene_of_everything(game: SpiritIslandGame) -> Scene:
     scene.drawn_by = game.drawn_by if game.drawn else None
     scene.fear_earned_faces = list(game.fear_earned)
     scene.blight_face_down = None if game.blighted else game.blight_card
+    scene.blight_secret = game.options["blight_card"] == "random"
     scene.invader_next = list(game.invader_deck[:2])
     return scene
 
@@ -522,6 +528,8 @@ def _presence(canvas: Canvas, scene: Scene, land: int, x: float, y: float) -> No
 
 INVADER_W, INVADER_H = 96, 62
 SMALL_CARD_W, SMALL_CARD_H = 30, 42
+NEXT_LABEL_W = 80
+NEXT_W = (COLUMN_W - NEXT_LABEL_W - 8) / 2
 
 
 def _rows(count: int) -> int:
@@ -555,21 +563,26 @@ def _invaders(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
                 INVADER_H,
                 fill="#eee",
                 stroke="#bbb",
-                data={"slot": SLOTS[slot]},
+                data={"slot": f"invader/{SLOTS[slot].lower()}"},
             )
             canvas.text(cx + INVADER_W / 2, y + 50, "empty", size=11, anchor="middle", fill=MUTED)
         else:
-            _invader_card(canvas, card, cx, y + 16, {"slot": SLOTS[slot]})
+            _invader_card(canvas, card, cx, y + 16, {"slot": f"invader/{SLOTS[slot].lower()}"})
     dx = x + 3 * (INVADER_W + 8)
-    canvas.card_back(dx, y + 16, width=44, height=INVADER_H, data={"deck": "invader"})
+    size = {"width": 44, "height": INVADER_H}
+    canvas.card_back(dx, y + 16, **size, slot="deck/invader", data={"deck": "invader"})
     canvas.text(
         dx + 22, y + 52, f"{scene.invader_deck}", size=16, anchor="middle", fill="#fff", bold=True
     )
     canvas.text(dx + 50, y + 30, "in deck", size=10)
     canvas.text(dx + 50, y + 46, f"{scene.invader_discard} discarded", size=10)
-    if scene.invader_next:
-        upcoming = ", ".join(INVADER_CARDS[c].name for c in scene.invader_next)
-        canvas.text(x, y + INVADER_H + 32, f"next (hidden): {upcoming}", size=10, fill=MUTED)
+    if scene.invader_next:  # the everything picture: the deck's next cards, seen by nobody
+        canvas.text(x, y + INVADER_H + 33, "next (hidden):", size=10, fill=MUTED)
+        for index, card in enumerate(scene.invader_next):
+            cx = x + NEXT_LABEL_W + index * (NEXT_W + 8)
+            slot = f"deck/invader/next/{index}"
+            name = INVADER_CARDS[card].name
+            _chip(canvas, cx, y + INVADER_H + 20, name, "", "#fff", {}, NEXT_W, slot, ())
     return y + INVADER_H + 38
 
 
@@ -608,17 +621,21 @@ def _fear(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
     words = f"Fear pool {scene.fear_pool} · {left} Fear card(s) in the deck"
     canvas.text(x, y + 13, words, size=12, data={"fear-pool": scene.fear_pool})
     canvas.text(x, y + 32, f"earned, face down: {scene.fear_earned}", size=12)
-    for index in range(scene.fear_earned):
+    faces_up = scene.fear_earned_faces is not None  # the everything picture names them below
+    backs = 0 if faces_up else scene.fear_earned
+    for index in range(backs):
         bx = x + 150 + index * (SMALL_CARD_W + 4)
         size = {"width": SMALL_CARD_W, "height": SMALL_CARD_H}
-        canvas.card_back(bx, y + 20, **size, data={"fear": "earned"})
-    y += 40 + (SMALL_CARD_H + 6 if scene.fear_earned else 0)
-    faces = [(c, "earned (face down)") for c in scene.fear_earned_faces or []]
-    faces += [(c, "resolved") for c in scene.fear_resolved]
-    for index, (card, state) in enumerate(faces):
+        canvas.card_back(bx, y + 20, **size, slot=f"fear/earned/{index}", data={"fear": "earned"})
+    y += 40 + (SMALL_CARD_H + 6 if backs else 0)
+    faces = [(c, "earned", index, ()) for index, c in enumerate(scene.fear_earned_faces or [])]
+    faces += [(c, "resolved", index, None) for index, c in enumerate(scene.fear_resolved)]
+    for index, (card, state, place, seen_by) in enumerate(faces):
         cx, cy = x + (index % 2) * (CHIP_W + 8), y + (index // 2) * CHIP_ROW
         fill = "#e8e0f5" if state == "resolved" else "#f7e3e3"
-        _chip(canvas, cx, cy, FEAR_CARDS[card][0], state.split(" ")[0], fill, {"fear": state})
+        data = {"fear": "resolved" if state == "resolved" else "earned (face down)"}
+        slot = f"fear/{state}/{place}"
+        _chip(canvas, cx, cy, FEAR_CARDS[card][0], state, fill, data, CHIP_W, slot, seen_by)
     return y + _rows(len(faces)) * CHIP_ROW
 
 
@@ -634,14 +651,19 @@ def _blight(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
     width = 2 * CHIP_W + 8
     card = scene.blight_card if scene.blight_card is not None else scene.blight_face_down
     if card is None:
-        canvas.rect(x, y + 22, width, CHIP_H, fill="#e6f2e0", data={"blight": "healthy"})
+        data = {"card": "hidden", "slot": "blight", "blight": "healthy"}  # its back, unflipped
+        canvas.rect(x, y + 22, width, CHIP_H, fill="#e6f2e0", data=data)
         canvas.text(x + 6, y + 35, "Healthy Island (the Blight card has not flipped)", size=11)
     elif scene.blight_card is not None:
         data = {"blight": "flipped"}
-        _chip(canvas, x, y + 22, BLIGHT_CARDS[card][0], "Blighted", "#f3d6d6", data, width)
-    else:
+        _chip(
+            canvas, x, y + 22, BLIGHT_CARDS[card][0], "Blighted", "#f3d6d6", data, width, "blight"
+        )
+    else:  # the everything picture: face down, seen by nobody unless the option named it
         data = {"blight": "face down"}
-        _chip(canvas, x, y + 22, BLIGHT_CARDS[card][0], "not flipped", "#e6f2e0", data, width)
+        seen_by = () if scene.blight_secret else None
+        name = BLIGHT_CARDS[card][0]
+        _chip(canvas, x, y + 22, name, "not flipped", "#e6f2e0", data, width, "blight", seen_by)
     return y + 22 + CHIP_H
 
 
@@ -655,7 +677,8 @@ def _power_decks(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
     canvas.text(x, y + 32, "forgotten:", size=11, fill=MUTED)
     for index, card in enumerate(scene.forgotten):
         cx, cy = x + (index % 2) * (CHIP_W + 8), y + 38 + (index // 2) * CHIP_ROW
-        _chip(canvas, cx, cy, CARDS[card].name, "", "#eee", {"forgotten": 1})
+        slot = f"forgotten/{index}"
+        _chip(canvas, cx, cy, CARDS[card].name, "", "#eee", {"forgotten": 1}, CHIP_W, slot)
     return y + 38 + _rows(len(scene.forgotten)) * CHIP_ROW
 
 
@@ -693,9 +716,28 @@ def _chip(
     fill: str,
     data: dict[str, object],
     width: float = CHIP_W,
+    slot: str = "",
+    seen_by: tuple[int, ...] | None = None,
 ) -> None:
-    """A card shown face up as one line: its name, a short note at the right."""
-    canvas.rect(x, y, width, CHIP_H, fill=fill, radius=3, data={"card": name, **data})
+    """A card shown face up as one line: its name, a short note at the right. ``slot``: where
+    it lies; ``seen_by``: the seats that may see it, for a secret in the everything picture
+    (outlined dashed), as :meth:`Canvas.card` marks them."""
+    marks: dict[str, object] = {"card": name, **({"slot": slot} if slot else {})}
+    if seen_by is not None:
+        marks["seen-by"] = " ".join(str(seat) for seat in seen_by)
+    secret = seen_by is not None
+    stroke = SECRET if secret else INK
+    canvas.rect(
+        x,
+        y,
+        width,
+        CHIP_H,
+        fill=fill,
+        stroke=stroke,
+        radius=3,
+        dashed=secret,
+        data={**marks, **data},
+    )
     room = width - 12 - 0.55 * 9 * len(note)
     canvas.text(x + 5, y + 13, _fit(name, room, 10.5), size=10.5)
     if note:
@@ -710,22 +752,43 @@ Chip = tuple[int, str, str]
 TO_USE, USED = "#fff1bf", "#eee"
 
 
-def _card_lists(scene: Scene, panel: SpiritPanel) -> list[tuple[str, list[Chip]]]:
-    """The lists a panel shows, titled, in order; the hand always, the others when not empty."""
+@dataclass
+class CardList:
+    """One list of a panel: its slot name (``hand`` gives ``hand/<seat>/<index>``), its
+    title, its Powers, and who may see them (``None``: public)."""
+
+    key: str
+    title: str
+    chips: list[Chip]
+    seen_by: tuple[int, ...] | None = None
+
+
+def _card_lists(scene: Scene, panel: SpiritPanel) -> list[CardList]:
+    """The lists a panel shows, titled, in order; the hand always, the others when not empty.
+    The drawn cards are the drawing Spirit's alone: marked so in the everything picture."""
     waiting = set(panel.unresolved)
     played = [(c, _card_note(c), TO_USE if c in waiting else USED) for c in panel.played]
     lists = [
-        (f"Hand ({len(panel.hand)})", [(c, _card_note(c), "#fff") for c in panel.hand]),
-        (f"Played ({len(panel.played)}; yellow: not used yet)", played),
-        (
+        CardList(
+            "hand", f"Hand ({len(panel.hand)})", [(c, _card_note(c), "#fff") for c in panel.hand]
+        ),
+        CardList("played", f"Played ({len(panel.played)}; yellow: not used yet)", played),
+        CardList(
+            "innate",
             "Innate Powers not used yet",
             [(p, "innate", TO_USE) for p in sorted(waiting) if p >= MAX_CARDS],
         ),
-        (f"Discard ({len(panel.discard)})", [(c, _card_note(c), USED) for c in panel.discard]),
+        CardList(
+            "discard",
+            f"Discard ({len(panel.discard)})",
+            [(c, _card_note(c), USED) for c in panel.discard],
+        ),
     ]
     if scene.drawn and scene.drawn_by == panel.seat:
-        lists.append(("Drawn: keeps 1", [(c, _card_note(c), "#e3f0ff") for c in scene.drawn]))
-    return [entry for index, entry in enumerate(lists) if entry[1] or index == 0]
+        chips = [(c, _card_note(c), "#e3f0ff") for c in scene.drawn]
+        seen_by = (panel.seat,) if scene.seat is None else None
+        lists.append(CardList("drawn", "Drawn: keeps 1", chips, seen_by))
+    return [entry for index, entry in enumerate(lists) if entry.chips or index == 0]
 
 
 def _someone_else_draws(scene: Scene, panel: SpiritPanel) -> bool:
@@ -741,7 +804,7 @@ HIDDEN_DRAW_H = 66
 
 def _panel_height(scene: Scene, panel: SpiritPanel) -> float:
     lists = _card_lists(scene, panel)
-    height = LISTS_TOP + sum(22 + _rows(len(chips)) * CHIP_ROW for _, chips in lists)
+    height = LISTS_TOP + sum(22 + _rows(len(entry.chips)) * CHIP_ROW for entry in lists)
     return height + (HIDDEN_DRAW_H if _someone_else_draws(scene, panel) else 0) + 6
 
 
@@ -764,15 +827,16 @@ def _spirit_panel(canvas: Canvas, scene: Scene, panel: SpiritPanel, x: float, y:
     _track(canvas, x + 8, y + 82, "Plays", spirit.card_track, panel.card_track, colour)
     _elements(canvas, x + 8, y + 132, panel.elements)
     cy = y + LISTS_TOP
-    for title, chips in _card_lists(scene, panel):
-        canvas.text(x + 8, cy + 12, title, size=11, bold=True, fill="#444")
+    for entry in _card_lists(scene, panel):
+        canvas.text(x + 8, cy + 12, entry.title, size=11, bold=True, fill="#444")
         cy += 18
-        listed = {"seat": f"player_{panel.seat}", "list": title.split(" ")[0].lower()}
-        for index, (power, note, fill) in enumerate(chips):
-            cx = x + 8 + (index % 2) * (CHIP_W + 8)
+        listed = {"seat": f"player_{panel.seat}", "list": entry.title.split(" ")[0].lower()}
+        for index, (power, note, fill) in enumerate(entry.chips):
+            cx, chip_y = x + 8 + (index % 2) * (CHIP_W + 8), cy + (index // 2) * CHIP_ROW
             name = power_name(scene, panel.seat, power)
-            _chip(canvas, cx, cy + (index // 2) * CHIP_ROW, name, note, fill, listed)
-        cy += _rows(len(chips)) * CHIP_ROW + 4
+            slot = f"{entry.key}/{panel.seat}/{index}"
+            _chip(canvas, cx, chip_y, name, note, fill, listed, CHIP_W, slot, entry.seen_by)
+        cy += _rows(len(entry.chips)) * CHIP_ROW + 4
     if _someone_else_draws(scene, panel):
         _hidden_draw(canvas, panel, x + 8, cy)
 
@@ -783,7 +847,8 @@ def _hidden_draw(canvas: Canvas, panel: SpiritPanel, x: float, y: float) -> None
     canvas.text(x, y + 12, words, size=11, bold=True, fill="#444")
     for index in range(4):
         data = {"drawn": f"player_{panel.seat}"}
-        canvas.card_back(x + index * 36, y + 18, width=30, height=42, data=data)
+        slot = f"drawn/{panel.seat}/{index}"
+        canvas.card_back(x + index * 36, y + 18, width=30, height=42, slot=slot, data=data)
 
 
 def _card_note(card: int) -> str:
