@@ -14,13 +14,13 @@ import pytest
 from toygame.observer import SCHEMA
 from toygame.spec import LAYOUT, Decision
 
-from agents import files
 from agents.arena import GameRecord, MatchSpec, game_seeds, lineup, play_games
 from agents.base import Agent
 from agents.heuristics import HEURISTIC_BOTS
 from agents.policy import PolicyNetwork
 from benchmarks.evaluate import main
 from benchmarks.report import agent_labels, summarise
+from tabletop_envs.core import files as core_files
 
 TOY = "highcard_v0"
 
@@ -281,14 +281,14 @@ def test_cli_a_failed_write_keeps_the_previous_results(tmp_path, capsys, monkeyp
     args = [TOY, "--agents", "heuristic", "random", "--workers", "1", "--out", str(out)]
     assert main([*args, "--games", "4"]) == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    real = files._temporary_copy
+    real = core_files._temporary_copy
 
     def disk_full(path, data):
         if path.name == "winrates.png":
             raise OSError(28, "No space left on device")
         return real(path, data)
 
-    monkeypatch.setattr(files, "_temporary_copy", disk_full)
+    monkeypatch.setattr(core_files, "_temporary_copy", disk_full)
     assert main([*args, "--games", "6"]) == 1
     assert "cannot write the results" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before, "all three or none"

@@ -88,7 +88,7 @@ def test_bad_flags_exit_with_a_clear_error(capsys) -> None:
 
 
 def test_results_are_replaced_whole_or_not_at_all(tmp_path, monkeypatch, capsys) -> None:
-    from agents import files
+    from tabletop_envs.core import files
 
     path = tmp_path / "RESULTS.md"
     path.write_text("# Benchmark results\n")

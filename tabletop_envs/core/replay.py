@@ -16,13 +16,13 @@ import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import tabletop_envs
+from tabletop_envs.core.files import write_atomic
 from tabletop_envs.core.game import GameCore, is_int
 
 FORMAT = "tabletop-envs replay"
@@ -236,28 +236,6 @@ def record(
         final_hash=state_hash(game),
         scores=outcome_scores(game),
     )
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``
-    (``agents/files.py`` has the tools' version; the core cannot import it)."""
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(name, _file_mode())
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
-
-
-def _file_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
 
 
 # ----- field checks ------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from tabletop_envs.core.replay import Replay, write_atomic
+from tabletop_envs.core.files import write_atomic
+from tabletop_envs.core.replay import Replay
 from tabletop_envs.viewer.page import page_html
 from tabletop_envs.viewer.story import picture_module, story_of
 
