@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
+from policies import random_policy
 
 import agents.pretrained as pretrained
 from agents.arena import MatchSpec, play_games
 from agents.loading import agent_factory
-from agents.policy import PolicyNetwork, load_policy, read_policy
-from tabletop_envs import game_module
+from agents.policy import load_policy, read_policy
 
 TRAINING_KEYS = {"command", "commit", "steps", "minutes", "evaluation"}
 
@@ -33,18 +32,10 @@ def write_manifest(folder: Path, entries: list[dict]) -> Path:
     return manifest
 
 
-def tiny_policy(env: str, players: int) -> PolicyNetwork:
-    core = game_module(env).Game
-    rng = np.random.default_rng(0)
-    weight = rng.normal(size=(core.LAYOUT.total, core.SCHEMA.size)).astype(np.float32)
-    bias = np.zeros(core.LAYOUT.total, dtype=np.float32)
-    return PolicyNetwork([weight], [bias], "tanh", {"game": env, "players": players})
-
-
 def test_pretrained_plays_the_policy_shipped_for_the_game_and_count(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tiny_policy("vaalbara_v1", 2).save(tmp_path / "vaalbara_v1-2p.npz")
+    random_policy(tmp_path / "vaalbara_v1-2p.npz")
     entry = {"env": "vaalbara_v1", "players": 2, "file": "vaalbara_v1-2p.npz"}
     monkeypatch.setattr(pretrained, "MANIFEST", write_manifest(tmp_path, [entry]))
     records = play_games(MatchSpec("vaalbara_v1", ("pretrained", "random"), seed=0), games=4)
@@ -65,7 +56,7 @@ def test_pretrained_refuses_a_game_with_none_and_a_policy_of_another_version(
         ValueError, match="no pretrained policy for valenor_v1 with 3 players; shipped: none"
     ):
         agent_factory("pretrained", "valenor", 3)
-    tiny_policy("vaalbara_v1", 2).save(tmp_path / "old.npz")
+    random_policy(tmp_path / "old.npz")
     policy = read_policy(tmp_path / "old.npz")
     policy.meta["game"] = "vaalbara_v0"
     policy.save(tmp_path / "old.npz")

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from test_conformance import CASES, IDS
 
 import tabletop_envs
 from agents.play import main as play_main
@@ -18,15 +19,6 @@ from tabletop_envs.core.env import TabletopAECEnv
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.replay import FORMAT, FORMAT_VERSION, Replay, record, state_hash
 
-CASES = [
-    (name, players)
-    for name in sorted(tabletop_envs.GAMES)
-    for players in range(
-        tabletop_envs.game_module(name).Game.MIN_PLAYERS,
-        tabletop_envs.game_module(name).Game.MAX_PLAYERS + 1,
-    )
-]
-IDS = [f"{name}-{players}p" for name, players in CASES]
 TOY = "highcard_v0"
 
 

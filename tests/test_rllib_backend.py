@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gymnasium import spaces
+from policies import random_policy
 
 import tabletop_envs
 from agents.arena import MatchSpec, Table
-from agents.policy import PolicyNetwork
 from benchmarks.evaluate import main as eval_main
 from benchmarks.ray_eval import RemoteTable, chunks, policy_files
 from tabletop_envs.adapters_rllib import rllib_observation, rllib_space
@@ -111,15 +111,6 @@ def test_eval_names_the_extra_when_ray_is_missing(no_ray, tmp_path: Path, capsys
     assert eval_main([*args, "--address", "auto"]) == 2
     assert "--address applies to --backend ray only" in capsys.readouterr().err
     assert not (tmp_path / "results.json").exists()
-
-
-def random_policy(path: Path) -> Path:
-    core = tabletop_envs.game_module("vaalbara").Game
-    rng = np.random.default_rng(0)
-    weight = rng.normal(size=(core.LAYOUT.total, core.SCHEMA.size)).astype(np.float32)
-    bias = np.zeros(core.LAYOUT.total, dtype=np.float32)
-    PolicyNetwork([weight], [bias], "relu", {"game": "vaalbara_v1", "players": 2}).save(path)
-    return path
 
 
 def test_a_ray_worker_table_plays_the_local_tables_games(tmp_path: Path) -> None:

@@ -4,24 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
+from policies import random_policy
 
-import tabletop_envs
-from agents.policy import PolicyNetwork
 from benchmarks.evaluate import main as eval_main
 
 
-def random_policy(path: Path) -> Path:
-    core = tabletop_envs.game_module("vaalbara").Game
-    rng = np.random.default_rng(0)
-    weight = rng.normal(size=(core.LAYOUT.total, core.SCHEMA.size)).astype(np.float32)
-    bias = np.zeros(core.LAYOUT.total, dtype=np.float32)
-    PolicyNetwork([weight], [bias], "relu", {"game": "vaalbara_v1", "players": 3}).save(path)
-    return path
-
-
 def test_ray_backend_writes_the_local_pools_results(tmp_path: Path) -> None:
-    policy = random_policy(tmp_path / "policy.npz")
+    policy = random_policy(tmp_path / "policy.npz", players=3)
     args = ["vaalbara", "--agents", str(policy), "heuristic", "random", "--games", "24"]
     args += ["--workers", "2", "--seed", "7"]
     assert eval_main([*args, "--out", str(tmp_path / "local")]) == 0
