@@ -28,7 +28,7 @@ from agents.cli import OneLineParser, positive_int
 from training.config import load_config
 from training.export import activation_module, export_actor
 from training.opponents import OpponentPool
-from training.selfplay import SelfPlayVecEnv
+from training.selfplay import selfplay_env
 
 
 class TutorialStyleEnv(gymnasium.Env):
@@ -89,10 +89,13 @@ def tutorial_rate(kwargs: dict, rollout: int, steps: int) -> float:
 def selfplay_rate(game: str, players: int, kwargs: dict, steps: int) -> float:
     config = load_config(tabletop_envs.game_module(game).Game.NAME)
     pool = OpponentPool(game, 0, random_share=0.0, heuristic_share=0.0)
-    env = SelfPlayVecEnv(game, players, config.n_envs, pool.draw, seed=0)
+    env = selfplay_env(game, players, config.n_envs, pool, config.env_workers, seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=config.n_steps, **kwargs)
     pool.add_snapshot(export_actor(model.policy, config.activation, {}), "self")
-    return steps_per_second(model, steps)
+    try:
+        return steps_per_second(model, steps)
+    finally:
+        env.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,6 +27,7 @@ class TrainConfig:
     players: int = 2
     game_options: dict = field(default_factory=dict)
     n_envs: int = 16
+    env_workers: int = 1  # processes the n_envs tables are spread over (1: this one)
     n_steps: int = 256
     batch_size: int = 1024
     n_epochs: int = 4
@@ -90,6 +91,7 @@ RULES: dict[str, Rule] = {
     "players": whole(1),
     "game_options": Rule("a table of the game's options", lambda v: isinstance(v, dict)),
     "n_envs": whole(1),
+    "env_workers": whole(1),
     "n_steps": whole(1),
     "batch_size": whole(2),
     "n_epochs": whole(1),
@@ -127,6 +129,11 @@ def check_config(config: TrainConfig, source: str) -> TrainConfig:
         value = getattr(config, key)
         if not rule.test(value):
             raise ValueError(f"{source}: {key} = {value!r}; expected {rule.accepted}")
+    if config.env_workers > config.n_envs:
+        raise ValueError(
+            f"{source}: env_workers = {config.env_workers} exceeds n_envs = {config.n_envs}; "
+            "expected at most one worker per table"
+        )
     shares = config.random_share + config.heuristic_share
     if shares > 1:
         raise ValueError(

@@ -7,6 +7,7 @@ rather than numpy: a multi-threaded BLAS thrashes on small batches on a busy 2-c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,6 +25,7 @@ class SnapshotOpponent(Opponent):
     def __init__(self, network: PolicyNetwork, rng: np.random.Generator, label: str) -> None:
         self.rng = rng
         self.label = label
+        self.network = network
         self.layers = [
             (torch.from_numpy(weight.T.copy()), torch.from_numpy(bias))
             for weight, bias in zip(network.weights, network.biases, strict=True)
@@ -59,6 +61,7 @@ class OpponentPool:
     heuristic_share: float = 0.1
     max_snapshots: int = 20
     snapshots: list[SnapshotOpponent] = field(default_factory=list)
+    subscribers: list[Callable[[PolicyNetwork, str], None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
@@ -72,10 +75,24 @@ class OpponentPool:
         if heuristic is not None:
             self.bots.append((self.heuristic_share, BotOpponent(heuristic, "heuristic")))
 
+    def settings(self, seed: int) -> dict[str, object]:
+        """This pool's settings with another seed: how a worker process builds its copy."""
+        return {
+            "game": self.game,
+            "seed": seed,
+            "newest_prob": self.newest_prob,
+            "random_share": self.random_share,
+            "heuristic_share": self.heuristic_share,
+            "max_snapshots": self.max_snapshots,
+        }
+
     def add_snapshot(self, network: PolicyNetwork, label: str) -> None:
+        """Add a snapshot (dropping the oldest beyond ``max_snapshots``); tell the subscribers."""
         self.snapshots.append(SnapshotOpponent(network, self.rng, label))
         if len(self.snapshots) > self.max_snapshots:
             del self.snapshots[0]
+        for subscriber in self.subscribers:
+            subscriber(network, label)
 
     def draw(self) -> Opponent:
         roll = self.rng.random()

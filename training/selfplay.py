@@ -1,20 +1,31 @@
-"""Training's vector env: many single-seat games in one process, for stable-baselines3.
+"""Training's vector envs: many single-seat games per process, for stable-baselines3.
 
 The single-seat game itself (:class:`~agents.gym_env.SeatGame`, with opponents moved by
 :func:`~agents.gym_env.advance_opponents`) and its plain gymnasium env
 (:class:`~agents.gym_env.SingleSeatEnv`) need the base install only and live in
-``agents.gym_env``; :class:`SelfPlayVecEnv` runs many tables at once and batches each
-opponent's forward pass across all of them.
+``agents.gym_env``; :class:`SelfPlayVecEnv` runs many tables at once in this process and
+batches each opponent's forward pass across all of them. :class:`ParallelSelfPlayVecEnv`
+splits the tables over worker processes, each a :class:`SelfPlayVecEnv` with its own copy of
+the opponent pool, so the games' rules (most of a rollout's time) run on several cores while
+the learner's forward pass stays in the main process.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import signal
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
+import torch
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from agents.gym_env import DrawOpponent, SeatGame, advance_opponents, spaces_for
+from agents.policy import PolicyNetwork
+from training.opponents import OpponentPool
 
 
 class SelfPlayVecEnv(VecEnv):
@@ -97,3 +108,195 @@ class SelfPlayVecEnv(VecEnv):
 
     def has_attr(self, attr_name: str) -> bool:
         return hasattr(self.tables[0], attr_name)
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    """What a worker process needs to build its share of the tables and its pool copy."""
+
+    game_name: str
+    players: int
+    count: int
+    options: dict[str, Any]
+    seed: int
+    pool: dict[str, Any]
+
+
+def _serve(spec: WorkerSpec, connection: Connection) -> None:
+    """A worker's loop: run its tables on request until told to close."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    torch.set_num_threads(1)
+    pool = OpponentPool(**spec.pool)
+    env = SelfPlayVecEnv(
+        spec.game_name, spec.players, spec.count, pool.draw, spec.options, spec.seed
+    )
+    while True:
+        command, argument = connection.recv()
+        if command == "close":
+            connection.close()
+            return
+        try:
+            reply = _handle(env, pool, command, argument)
+        except Exception as error:  # the main process raises it with the worker's message
+            reply = WorkerError(f"{type(error).__name__}: {error}")
+        if reply is not None:
+            connection.send(reply)
+
+
+@dataclass(frozen=True)
+class WorkerError:
+    """A worker's failure, sent back instead of its reply."""
+
+    message: str
+
+
+def _handle(env: SelfPlayVecEnv, pool: OpponentPool, command: str, argument: Any) -> Any:
+    if command == "reset":
+        return env.reset(), env.action_masks()
+    if command == "step":
+        env.step_async(argument)
+        return (*env.step_wait(), env.action_masks())
+    pool.add_snapshot(*argument)
+    return None
+
+
+def split(count: int, parts: int) -> list[int]:
+    """``count`` tables over ``parts`` workers, as evenly as possible."""
+    return [count // parts + (index < count % parts) for index in range(parts)]
+
+
+class ParallelSelfPlayVecEnv(VecEnv):
+    """:class:`SelfPlayVecEnv` tables spread over worker processes, for several cores.
+
+    Each worker keeps its own copy of ``pool`` (same settings, its own seed) and draws its
+    tables' opponents from it; every snapshot added to ``pool`` afterwards is sent to all of
+    them. Deterministic for a seed and a worker count.
+    """
+
+    def __init__(
+        self,
+        game_name: str,
+        players: int,
+        count: int,
+        pool: OpponentPool,
+        workers: int,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+    ) -> None:
+        if not 1 <= workers <= count:
+            raise ValueError(f"workers must be between 1 and the {count} tables; got {workers}")
+        seeds = np.random.SeedSequence(seed).generate_state(2 * workers)
+        context = multiprocessing.get_context("spawn")
+        self.specs = [
+            WorkerSpec(
+                game_name,
+                players,
+                share,
+                options or {},
+                int(seeds[2 * index]),
+                pool.settings(seed=int(seeds[2 * index + 1])),
+            )
+            for index, share in enumerate(split(count, workers))
+        ]
+        self.connections: list[Connection] = []
+        self.processes = []
+        for spec in self.specs:
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(spec, theirs), daemon=True)
+            process.start()
+            theirs.close()
+            self.connections.append(ours)
+            self.processes.append(process)
+        for snapshot in pool.snapshots:
+            self.send_snapshot(snapshot.network, snapshot.label)
+        pool.subscribers.append(self.send_snapshot)
+        self.masks = np.zeros((0, 0), dtype=bool)
+        observation_space, action_space = spaces_for(game_name)
+        super().__init__(count, observation_space, action_space)
+
+    def send_snapshot(self, network: PolicyNetwork, label: str) -> None:
+        for connection in self.connections:
+            connection.send(("snapshot", (network, label)))
+
+    def replies(self) -> list[Any]:
+        """Every worker's reply, in table order; a worker's failure raises here."""
+        replies = [connection.recv() for connection in self.connections]
+        for index, reply in enumerate(replies):
+            if isinstance(reply, WorkerError):
+                raise RuntimeError(f"self-play worker {index} failed: {reply.message}")
+        return replies
+
+    def reset(self) -> np.ndarray:
+        for connection in self.connections:
+            connection.send(("reset", None))
+        replies = self.replies()
+        self.masks = np.concatenate([masks for _, masks in replies])
+        return np.concatenate([observations for observations, _ in replies])
+
+    def step_async(self, actions: np.ndarray) -> None:
+        start = 0
+        for connection, spec in zip(self.connections, self.specs, strict=True):
+            connection.send(("step", actions[start : start + spec.count]))
+            start += spec.count
+
+    def step_wait(self):
+        observations, rewards, dones, infos, masks = zip(*self.replies(), strict=True)
+        self.masks = np.concatenate(masks)
+        return (
+            np.concatenate(observations),
+            np.concatenate(rewards),
+            np.concatenate(dones),
+            [info for part in infos for info in part],
+        )
+
+    def action_masks(self) -> np.ndarray:
+        return self.masks
+
+    def close(self) -> None:
+        for connection in self.connections:
+            with contextlib.suppress(OSError):  # that worker may be gone already
+                connection.send(("close", None))
+        for process in self.processes:
+            process.join(timeout=10)
+        self.connections, self.processes = [], []
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        """Only ``render_mode`` (None: stable-baselines3 asks for it), as the tables are remote."""
+        if attr_name != "render_mode":
+            raise AttributeError(f"{attr_name!r}: the tables live in worker processes")
+        return [None] * len(self._rows(indices))
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise NotImplementedError("the tables live in worker processes")
+
+    def env_method(self, method_name: str, *args, indices: Any = None, **kwargs) -> list[Any]:
+        """Only ``action_masks`` (what MaskablePPO asks for), from the last step's replies."""
+        if method_name != "action_masks":
+            raise NotImplementedError(f"{method_name!r}: the tables live in worker processes")
+        return [self.masks[index] for index in self._rows(indices)]
+
+    def _rows(self, indices: Any) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        return [indices] if isinstance(indices, int) else list(indices)
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * self.num_envs
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks"
+
+
+def selfplay_env(
+    game_name: str,
+    players: int,
+    count: int,
+    pool: OpponentPool,
+    workers: int,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+) -> VecEnv:
+    """``count`` tables against ``pool``: in this process, or over ``workers`` processes."""
+    if workers > 1:
+        return ParallelSelfPlayVecEnv(game_name, players, count, pool, workers, options, seed)
+    return SelfPlayVecEnv(game_name, players, count, pool.draw, options, seed)

@@ -25,6 +25,7 @@ from typing import Any
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import VecEnv
 from tqdm import tqdm
 
 import tabletop_envs
@@ -45,7 +46,7 @@ from training.evaluation import EvalResult, evaluate, headline, is_cooperative
 from training.export import activation_module, export_actor
 from training.opponents import OpponentPool
 from training.run import Run, RunSettings, read_settings
-from training.selfplay import SelfPlayVecEnv
+from training.selfplay import selfplay_env
 
 PROG = "tabletop-train"
 DEFAULT_MINUTES = 5.0
@@ -244,8 +245,14 @@ class Trainer:
             config.heuristic_share,
             config.max_snapshots,
         )
-        self.env = SelfPlayVecEnv(
-            run.game, config.players, config.n_envs, self.pool.draw, config.game_options, seed
+        self.env = selfplay_env(
+            run.game,
+            config.players,
+            config.n_envs,
+            self.pool,
+            config.env_workers,
+            config.game_options,
+            seed,
         )
         self.model = build_model(config, self.env, seed, run.out)
         self.session = Session()
@@ -357,7 +364,7 @@ def progress_bar(budget: Budget, game: str) -> tqdm:
     )
 
 
-def build_model(config: TrainConfig, env: SelfPlayVecEnv, seed: int, out: Path) -> MaskablePPO:
+def build_model(config: TrainConfig, env: VecEnv, seed: int, out: Path) -> MaskablePPO:
     return MaskablePPO(
         "MlpPolicy",
         env,
@@ -393,7 +400,10 @@ def train(trainer: Trainer, resume: bool) -> Path:
         run.create()
         print(f"training {run.game} into {run.out} for {trainer.budget.describe()}")
         trainer.warm_start()
-    trainer.learn()
+    try:
+        trainer.learn()
+    finally:
+        trainer.env.close()
     return trainer.finish()
 
 
