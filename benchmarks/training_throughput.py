@@ -3,9 +3,11 @@
 Both run MaskablePPO with the same settings (rollout size, batch, epochs, network) in the
 same process, one after the other. The reference is ``connect_four_v3`` through a
 tutorial-style wrapper: one env, the policy called once per single observation for every
-move of both sides. Ours is a registered game through ``training.selfplay.SelfPlayVecEnv``:
-many games per policy call, opponents' forward passes batched in torch. The figure is
-environment steps per second while training (collection and updates included).
+move of both sides. Ours is a registered game as ``tabletop-train`` runs it with the game's
+config (``training.selfplay.selfplay_env``): many games per policy call, spread over
+``env_workers`` processes, opponents' forward passes batched in torch, one torch thread while
+collecting. The figure is environment steps per second while training (collection and updates
+included).
 
     python -m benchmarks.training_throughput --steps 40000
 """
@@ -28,7 +30,7 @@ from agents.cli import OneLineParser, positive_int
 from training.config import load_config
 from training.export import activation_module, export_actor
 from training.opponents import OpponentPool
-from training.selfplay import selfplay_env
+from training.selfplay import rollout_callbacks, selfplay_env
 
 
 class TutorialStyleEnv(gymnasium.Env):
@@ -75,9 +77,10 @@ def ppo_settings(game: str) -> tuple[dict, int]:
 
 
 def steps_per_second(model: MaskablePPO, steps: int) -> float:
-    model.learn(min(steps, model.n_steps * model.n_envs))  # warm-up rollout and update
+    callbacks = rollout_callbacks(model.get_env())
+    model.learn(min(steps, model.n_steps * model.n_envs), callbacks)  # warm-up rollout, update
     start = time.perf_counter()
-    model.learn(steps, reset_num_timesteps=False)
+    model.learn(steps, callbacks, reset_num_timesteps=False)
     return steps / (time.perf_counter() - start)
 
 
@@ -112,7 +115,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("| setup | env steps/s | ratio |")
     print("|---|---|---|")
     print(f"| connect_four_v3, tutorial-style wrapper | {reference:.0f} | 1.00 |")
-    print(f"| {args.game} {args.players}p, SelfPlayVecEnv | {ours:.0f} | {ours / reference:.2f} |")
+    config = load_config(game)
+    setup = (
+        f"{args.game} {args.players}p, {config.n_envs} games over {config.env_workers} worker(s)"
+    )
+    print(f"| {setup} | {ours:.0f} | {ours / reference:.2f} |")
     return 0
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from agents.gym_env import DrawOpponent, SeatGame, advance_opponents, spaces_for
@@ -300,3 +301,29 @@ def selfplay_env(
     if workers > 1:
         return ParallelSelfPlayVecEnv(game_name, players, count, pool, workers, options, seed)
     return SelfPlayVecEnv(game_name, players, count, pool.draw, options, seed)
+
+
+class OneThreadWhileCollecting(BaseCallback):
+    """Torch on one thread while worker processes step the games, back to its count for the
+    PPO update. The learner's forward pass on a batch of tables gains little from a second
+    thread, and that thread spinning between calls takes a core the workers need (measured in
+    ``benchmarks/training_throughput.py``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.update_threads = torch.get_num_threads()
+
+    def _on_rollout_start(self) -> None:
+        self.update_threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+
+    def _on_rollout_end(self) -> None:
+        torch.set_num_threads(self.update_threads)
+
+    def _on_step(self) -> bool:
+        return True
+
+
+def rollout_callbacks(env: VecEnv) -> list[BaseCallback]:
+    """The callbacks ``env`` wants during ``learn``: one torch thread while workers step."""
+    return [OneThreadWhileCollecting()] if isinstance(env, ParallelSelfPlayVecEnv) else []

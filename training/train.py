@@ -24,7 +24,7 @@ from typing import Any
 
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.vec_env import VecEnv
 from tqdm import tqdm
 
@@ -46,7 +46,7 @@ from training.evaluation import EvalResult, evaluate, headline, is_cooperative
 from training.export import activation_module, export_actor
 from training.opponents import OpponentPool
 from training.run import Run, RunSettings, read_settings
-from training.selfplay import selfplay_env
+from training.selfplay import rollout_callbacks, selfplay_env
 
 PROG = "tabletop-train"
 DEFAULT_MINUTES = 5.0
@@ -320,7 +320,9 @@ class Trainer:
         total = budget.steps if budget.steps is not None else 10**12
         resume = self.session.start_steps > 0
         with progress_bar(budget, run.game) as bar, StopRequest() as stop:
-            callback = SelfPlayCallback(self, bar, stop)
+            callback = CallbackList(
+                [SelfPlayCallback(self, bar, stop), *rollout_callbacks(self.env)]
+            )
             try:
                 model.learn(total, callback=callback, reset_num_timesteps=not resume)
             except KeyboardInterrupt:
