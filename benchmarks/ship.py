@@ -1,0 +1,122 @@
+"""Ship a trained run as the package's ``pretrained`` policy for its game and player count.
+
+Copies the run's policy into ``agents/pretrained/`` as ``<env>-<players>p.npz`` and writes
+its manifest entry (replacing an older one for the same env and count) from the run folder:
+``config.json`` (game, players, settings), the policy's header (steps) and
+``final_eval.json`` (the final evaluation ``tabletop-train`` printed). How it was trained
+(command, commit, minutes, the machine) comes from the flags. Both files are written
+atomically, together.
+
+    python -m benchmarks.ship runs/vaalbara-4p --minutes 15 --commit 57ae45b \\
+        --command "tabletop-train vaalbara_v1 --players 4 --minutes 15" --machine "2 CPUs, quiet"
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import agents.pretrained as pretrained
+from agents.cli import OneLineParser
+from agents.policy import read_policy
+from tabletop_envs.core.files import write_all_atomic
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except OSError as error:
+        raise ValueError(
+            f"cannot read {path}: {error.strerror}; is this a tabletop-train run folder?"
+        ) from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not valid JSON ({error})") from None
+
+
+def evaluation(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The manifest's record of a final evaluation (``final_eval.json``)."""
+    against = {
+        result["label"]: {
+            "wins": int(result["wins"]),
+            "win_rate": round(result["win_rate"], 4),
+            "interval95": [round(result["low"], 3), round(result["high"], 3)],
+        }
+        for result in results
+    }
+    return {"games": results[0]["games"], "seats": "rotated", "against": against}
+
+
+def entry_for(run: Path, policy: Path, how: dict[str, Any]) -> dict[str, Any]:
+    """The manifest entry of ``policy``, trained in ``run``."""
+    config = read_json(run / "config.json")
+    meta = read_policy(policy).meta
+    if "trained_steps" not in meta:
+        raise ValueError(f"{policy} records no training steps: not a tabletop-train policy")
+    if meta["game"] != config["game"] or meta["players"] != config["players"]:
+        raise ValueError(
+            f"{policy} is a {meta['game']} {meta['players']}p policy, but {run} trained "
+            f"{config['game']} {config['players']}p"
+        )
+    return {
+        "env": config["game"],
+        "players": config["players"],
+        "file": f"{config['game']}-{config['players']}p.npz",
+        **how,
+        "steps": meta["trained_steps"],
+        "evaluation": evaluation(read_json(run / "final_eval.json")),
+    }
+
+
+def ship(run: Path, policy: Path, how: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """Write the policy and its manifest entry into ``folder``; the entry."""
+    entry = entry_for(run, policy, how)
+    manifest = folder / "manifest.json"
+    entries = [
+        old
+        for old in read_json(manifest)["policies"]
+        if (old["env"], old["players"]) != (entry["env"], entry["players"])
+    ]
+    entries.append(entry)
+    entries.sort(key=lambda e: (e["env"], e["players"]))
+    write_all_atomic(
+        {
+            folder / entry["file"]: policy.read_bytes(),
+            manifest: json.dumps({"policies": entries}, indent=2) + "\n",
+        }
+    )
+    return entry
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = OneLineParser(prog="ship", description=__doc__.split("\n")[0])
+    parser.add_argument("run", type=Path, help="the tabletop-train run folder")
+    parser.add_argument("--policy", type=Path, help="the policy to ship (default RUN/policy.npz)")
+    parser.add_argument(
+        "--command", required=True, help="the tabletop-train command that trained it"
+    )
+    parser.add_argument("--commit", required=True, help="the commit it was trained at")
+    parser.add_argument("--minutes", type=float, required=True, help="training minutes")
+    parser.add_argument("--machine", required=True, help="the machine and its load while training")
+    parser.add_argument("--note", default="", help="anything else a reader should know")
+    args = parser.parse_args(argv)
+    how = {
+        "command": args.command,
+        "commit": args.commit,
+        "minutes": args.minutes,
+        "machine": args.machine,
+        **({"note": args.note} if args.note else {}),
+    }
+    try:
+        entry = ship(args.run, args.policy or args.run / "policy.npz", how, pretrained.HERE)
+    except ValueError as error:
+        print(f"ship: {error}", file=sys.stderr)
+        return 2
+    print(f"shipped {entry['env']} {entry['players']}p as agents/pretrained/{entry['file']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
