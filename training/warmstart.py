@@ -23,8 +23,10 @@ import torch
 from tqdm import tqdm
 
 import tabletop_envs
+from agents.base import Agent
 from agents.loading import make_agent
 from agents.policy import PolicyNetwork
+from tabletop_envs.core.game import GameCore
 from training.export import export_actor
 
 # The action actually applied, given the observation, the legal mask and the bot's label.
@@ -57,43 +59,61 @@ class Labelled:
         return self.agreed / len(self.data.actions)
 
 
+@dataclass
+class Step:
+    """One decision: what the deciding seat saw, its bot's label, and whether it was played."""
+
+    observation: np.ndarray
+    mask: np.ndarray
+    label: int
+    seat: int
+    agreed: bool
+
+
+def label_game(state: GameCore, agents: list[Agent], drive: Driver) -> list[Step]:
+    """One game to its end: each seat's bot labels its every decision, ``drive`` picks the move.
+
+    Every bot is asked at every decision of its seat, in order, so stateful bots (a plan kept
+    from one decision to the next) see the whole game.
+    """
+    steps = []
+    while not state.is_terminal:
+        seat = state.current_player
+        observation, mask = state.observation(seat), state.legal_mask()
+        view = {"observation": observation, "action_mask": mask}
+        label = agents[seat].act(view, f"player_{seat}")
+        action = drive(observation, mask, label)
+        steps.append(Step(observation, mask, label, seat, action == label))
+        state.apply(action)
+    return steps
+
+
 def label_games(
     game: str, players: int, options: dict, bot: str, decisions: int, seed: int, drive: Driver
 ) -> Labelled:
-    """At least ``decisions`` decisions of seeded games, each labelled by the seat's ``bot``.
-
-    Every seat's bot is asked at every decision of its seat, in order (stateful bots see the
-    whole game); ``drive`` picks the action applied.
-    """
+    """At least ``decisions`` decisions of seeded games driven by ``drive``, labelled by ``bot``;
+    each decision keeps its seat's final return."""
     core = tabletop_envs.game_module(game).Game
     agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
-    observations, masks, actions, returns = [], [], [], []
-    agreed = index = 0
+    steps: list[Step] = []
+    returns: list[float] = []
     with tqdm(total=decisions, desc=f"warm start: {bot} labels", unit="dec") as bar:
-        while len(actions) < decisions:
-            state = core(players, seed=seed * 100_003 + index, **options)
-            seats = []
-            while not state.is_terminal:
-                seat = state.current_player
-                observation, mask = state.observation(seat), state.legal_mask()
-                label = agents[seat].act(
-                    {"observation": observation, "action_mask": mask}, f"player_{seat}"
-                )
-                action = drive(observation, mask, label)
-                agreed += action == label
-                observations.append(observation)
-                masks.append(mask)
-                actions.append(label)
-                seats.append(seat)
-                state.apply(action)
+        games = 0
+        while len(steps) < decisions:
+            state = core(players, seed=seed * 100_003 + games, **options)
+            played = label_game(state, agents, drive)
             final = state.returns()
-            returns.extend(float(final[seat]) for seat in seats)
-            bar.update(len(seats))
-            index += 1
+            returns.extend(float(final[step.seat]) for step in played)
+            steps.extend(played)
+            bar.update(len(played))
+            games += 1
     data = Demonstrations(
-        np.stack(observations), np.stack(masks).astype(bool), np.array(actions), np.array(returns)
+        np.stack([step.observation for step in steps]),
+        np.stack([step.mask for step in steps]).astype(bool),
+        np.array([step.label for step in steps]),
+        np.array(returns),
     )
-    return Labelled(data, agreed)
+    return Labelled(data, sum(step.agreed for step in steps))
 
 
 def collect(
