@@ -50,6 +50,8 @@ class TrainConfig:
     warm_start_bot: str = ""
     warm_start_decisions: int = 0
     warm_start_epochs: int = 6
+    warm_start_dagger_rounds: int = 0
+    warm_start_dagger_decisions: int = 10_000
     keep_checkpoints: int = 3
 
     def to_dict(self) -> dict[str, Any]:
@@ -119,6 +121,8 @@ RULES: dict[str, Rule] = {
     ),
     "warm_start_decisions": whole(0),
     "warm_start_epochs": whole(1),
+    "warm_start_dagger_rounds": whole(0),
+    "warm_start_dagger_decisions": whole(1),
     "keep_checkpoints": whole(1),
 }
 

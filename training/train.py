@@ -302,16 +302,40 @@ class Trainer:
                 config.batch_size,
                 run.settings.seed,
             )
+            data, agreements = warmstart.dagger(
+                self.model.policy,
+                data,
+                self.cloning(),
+                config.warm_start_dagger_rounds,
+                config.warm_start_dagger_decisions,
+            )
         except KeyboardInterrupt:
             raise Interrupted(
                 f"interrupted during the warm start, before any checkpoint; start again with "
                 f"--overwrite to reuse {run.out}"
             ) from None
         print(f"warm start: the policy matches {config.warm_start_bot} on {accuracy:.1%} of moves")
+        if agreements:
+            rounds = ", ".join(f"{a:.1%}" for a in agreements)
+            print(f"warm start: DAgger rounds, agreement on the policy's own states: {rounds}")
         for line in self.budget.warm_start_report(time.monotonic() - started):
             print(line)
-        self.session.warm_start = (
-            f"warm start (clone of {config.warm_start_bot}, {len(data.actions):,} decisions)"
+        dagger = f", {len(agreements)} DAgger rounds" if agreements else ""
+        decisions = f"{len(data.actions):,} decisions{dagger}"
+        self.session.warm_start = f"warm start (clone of {config.warm_start_bot}, {decisions})"
+
+    def cloning(self) -> warmstart.Cloning:
+        """The warm start's games and fitting settings, for its DAgger rounds."""
+        config = self.run.config
+        return warmstart.Cloning(
+            self.run.game,
+            config.players,
+            config.game_options,
+            config.warm_start_bot,
+            config.activation,
+            config.warm_start_epochs,
+            config.batch_size,
+            self.run.settings.seed,
         )
 
     def learn(self) -> None:

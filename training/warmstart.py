@@ -4,18 +4,33 @@ The bot plays every seat of seeded games through the pure core; each of its deci
 kept with the observation, the mask and, once the game ends, that seat's return. The actor
 learns the bot's choices (masked cross-entropy) and the critic the returns (squared error),
 so PPO starts from the bot's level instead of from random play.
+
+A clone that matches most demonstrated moves still drifts into states the bot never shows it.
+DAgger rounds (``dagger``) fix that: the cloned policy plays every seat of new seeded games,
+the bot of each seat labels every decision the policy faced, and the policy is cloned again
+on all the data gathered so far. The policy plays greedily (its most likely legal action), as
+the exported policy plays in evaluation and in ``tabletop-eval``, so the states relabelled are
+exactly those the warm-started policy reaches when it is measured.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
 import tabletop_envs
+from agents.base import Agent
 from agents.loading import make_agent
+from agents.policy import PolicyNetwork
+from tabletop_envs.core.game import GameCore
+from training.export import export_actor
+
+# The action actually applied, given the observation, the legal mask and the bot's label.
+Driver = Callable[[np.ndarray, np.ndarray, int], int]
 
 
 @dataclass
@@ -25,35 +40,105 @@ class Demonstrations:
     actions: np.ndarray
     returns: np.ndarray
 
+    def __add__(self, other: Demonstrations) -> Demonstrations:
+        """Both sets of decisions, this one's first."""
+        return Demonstrations(
+            *(np.concatenate([getattr(self, f.name), getattr(other, f.name)]) for f in fields(self))
+        )
+
+
+@dataclass
+class Labelled:
+    """Decisions labelled by the bot, and how many of them the driver itself chose alike."""
+
+    data: Demonstrations
+    agreed: int
+
+    @property
+    def agreement(self) -> float:
+        return self.agreed / len(self.data.actions)
+
+
+@dataclass
+class Step:
+    """One decision: what the deciding seat saw, its bot's label, and whether it was played."""
+
+    observation: np.ndarray
+    mask: np.ndarray
+    label: int
+    seat: int
+    agreed: bool
+
+
+def label_game(state: GameCore, agents: list[Agent], drive: Driver) -> list[Step]:
+    """One game to its end: each seat's bot labels its every decision, ``drive`` picks the move.
+
+    Every bot is asked at every decision of its seat, in order, so stateful bots (a plan kept
+    from one decision to the next) see the whole game.
+    """
+    steps = []
+    while not state.is_terminal:
+        seat = state.current_player
+        observation, mask = state.observation(seat), state.legal_mask()
+        view = {"observation": observation, "action_mask": mask}
+        label = agents[seat].act(view, f"player_{seat}")
+        action = drive(observation, mask, label)
+        steps.append(Step(observation, mask, label, seat, action == label))
+        state.apply(action)
+    return steps
+
+
+def label_games(
+    game: str, players: int, options: dict, bot: str, decisions: int, seed: int, drive: Driver
+) -> Labelled:
+    """At least ``decisions`` decisions of seeded games driven by ``drive``, labelled by ``bot``;
+    each decision keeps its seat's final return."""
+    core = tabletop_envs.game_module(game).Game
+    agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
+    steps: list[Step] = []
+    returns: list[float] = []
+    with tqdm(total=decisions, desc=f"warm start: {bot} labels", unit="dec") as bar:
+        games = 0
+        while len(steps) < decisions:
+            state = core(players, seed=seed * 100_003 + games, **options)
+            played = label_game(state, agents, drive)
+            final = state.returns()
+            returns.extend(float(final[step.seat]) for step in played)
+            steps.extend(played)
+            bar.update(len(played))
+            games += 1
+    data = Demonstrations(
+        np.stack([step.observation for step in steps]),
+        np.stack([step.mask for step in steps]).astype(bool),
+        np.array([step.label for step in steps]),
+        np.array(returns),
+    )
+    return Labelled(data, sum(step.agreed for step in steps))
+
 
 def collect(
     game: str, players: int, options: dict, bot: str, decisions: int, seed: int
 ) -> Demonstrations:
     """At least ``decisions`` decisions of ``bot`` playing every seat of seeded games."""
-    core = tabletop_envs.game_module(game).Game
-    agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
-    observations, masks, actions, returns = [], [], [], []
-    index = 0
-    with tqdm(total=decisions, desc=f"warm start: {bot} demonstrations", unit="dec") as bar:
-        while len(actions) < decisions:
-            state = core(players, seed=seed * 100_003 + index, **options)
-            seats = []
-            while not state.is_terminal:
-                seat = state.current_player
-                view = {"observation": state.observation(seat), "action_mask": state.legal_mask()}
-                action = agents[seat].act(view, f"player_{seat}")
-                observations.append(view["observation"])
-                masks.append(view["action_mask"])
-                actions.append(action)
-                seats.append(seat)
-                state.apply(action)
-            final = state.returns()
-            returns.extend(float(final[seat]) for seat in seats)
-            bar.update(len(seats))
-            index += 1
-    return Demonstrations(
-        np.stack(observations), np.stack(masks).astype(bool), np.array(actions), np.array(returns)
-    )
+    return label_games(
+        game, players, options, bot, decisions, seed, lambda _obs, _mask, label: label
+    ).data
+
+
+def masked_logits(policy, observations: torch.Tensor, masks: torch.Tensor) -> tuple:
+    """The actor's logits with illegal actions ruled out, and the critic's values."""
+    latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(observations))
+    logits = policy.action_net(latent_pi).masked_fill(~masks, -1e9)
+    return logits, policy.value_net(latent_vf).squeeze(-1)
+
+
+def greedy_driver(network: PolicyNetwork) -> Driver:
+    """The network's most likely legal action, as the exported policy plays in evaluation."""
+
+    def drive(observation: np.ndarray, mask: np.ndarray, _label: int) -> int:
+        return int(network.choose(observation[None], mask[None], None)[0])
+
+    return drive
 
 
 def clone_into(policy, data: Demonstrations, epochs: int, batch_size: int, seed: int) -> float:
@@ -72,9 +157,7 @@ def clone_into(policy, data: Demonstrations, epochs: int, batch_size: int, seed:
         hits = 0
         for start in range(0, len(order), batch_size):
             obs, mask, action, target = (t[order[start : start + batch_size]] for t in tensors)
-            latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
-            logits = policy.action_net(latent_pi).masked_fill(~mask, -1e9)
-            value = policy.value_net(latent_vf).squeeze(-1)
+            logits, value = masked_logits(policy, obs, mask)
             loss = torch.nn.functional.cross_entropy(logits, action)
             loss = loss + 0.5 * torch.nn.functional.mse_loss(value, target)
             optimiser.zero_grad()
@@ -83,3 +166,39 @@ def clone_into(policy, data: Demonstrations, epochs: int, batch_size: int, seed:
             hits += int((logits.argmax(-1) == action).sum())
         accuracy = hits / len(order)
     return accuracy
+
+
+@dataclass(frozen=True)
+class Cloning:
+    """Where the games come from and how the policy is fitted, for every DAgger round."""
+
+    game: str
+    players: int
+    options: dict
+    bot: str
+    activation: str
+    epochs: int
+    batch_size: int
+    seed: int
+
+
+def dagger(
+    policy, data: Demonstrations, cloning: Cloning, rounds: int, decisions: int
+) -> tuple[Demonstrations, list[float]]:
+    """``rounds`` DAgger rounds after a first clone on ``data``: the aggregate, and per round
+    the share of the policy's own decisions that matched the bot's label."""
+    c = cloning
+    agreements = []
+    for round_ in range(1, rounds + 1):
+        drive = greedy_driver(export_actor(policy, c.activation, {}))
+        labelled = label_games(
+            c.game, c.players, c.options, c.bot, decisions, c.seed + round_, drive
+        )
+        agreements.append(labelled.agreement)
+        tqdm.write(
+            f"DAgger round {round_}: the policy chose the bot's action on "
+            f"{labelled.agreement:.1%} of its own {len(labelled.data.actions):,} decisions"
+        )
+        data = data + labelled.data
+        clone_into(policy, data, c.epochs, c.batch_size, c.seed + round_)
+    return data, agreements

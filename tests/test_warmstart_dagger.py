@@ -1,0 +1,106 @@
+"""DAgger rounds of the warm start: the bot labels the states the policy itself reaches."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sb3_contrib import MaskablePPO
+
+import tabletop_envs
+from agents.base import RandomAgent
+from agents.gym_env import BotOpponent
+from agents.loading import make_agent
+from training import warmstart
+from training.config import config_from_mapping
+from training.export import export_actor
+from training.selfplay import SelfPlayVecEnv
+from training.train import main as train_main
+
+
+def lowest_legal(_observation: np.ndarray, mask: np.ndarray, _label: int) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_labels_are_the_bots_choices_on_the_states_the_driver_reached() -> None:
+    """Valenor's heuristic keeps a plan, so it must be asked at every decision of its seat."""
+    labelled = warmstart.label_games("valenor_v1", 3, {}, "heuristic", 150, 7, lowest_legal)
+    data = labelled.data
+    state = tabletop_envs.game_module("valenor_v1").Game(3, seed=7 * 100_003)
+    bots = [make_agent("heuristic", "valenor_v1", seed=7 + seat, players=3) for seat in range(3)]
+    for index in range(len(data.actions)):
+        if state.is_terminal:
+            break
+        seat, mask = state.current_player, state.legal_mask()
+        view = {"observation": state.observation(seat), "action_mask": mask}
+        assert np.array_equal(data.observations[index], view["observation"]), index
+        assert data.actions[index] == bots[seat].act(view, f"player_{seat}"), index
+        state.apply(int(np.flatnonzero(mask)[0]))
+    assert len(data.actions) >= 150
+    assert labelled.agreed == int((data.actions == data.masks.argmax(axis=1)).sum())
+    assert 0 < labelled.agreement < 1, "the bot does not always play the lowest action"
+    own = warmstart.collect("valenor_v1", 3, {}, "heuristic", 150, 7)
+    steps = min(len(own.actions), len(data.actions))
+    assert not np.array_equal(own.observations[:steps], data.observations[:steps]), (
+        "the labelled states are the driver's, not the bot's own trajectory"
+    )
+
+
+@pytest.fixture
+def policy():
+    vec = SelfPlayVecEnv("vaalbara_v1", 2, 2, lambda: BotOpponent(RandomAgent(0), "random"))
+    return MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1, seed=0).policy
+
+
+def test_each_round_plays_the_policy_greedily_and_clones_on_all_data(policy, monkeypatch) -> None:
+    """The agreement is the greedy policy's own; every re-clone sees all earlier data."""
+    network = export_actor(policy, "tanh", {})
+    first = warmstart.collect("vaalbara_v1", 2, {}, "heuristic", 60, seed=0)
+    seen: list[warmstart.Demonstrations] = []
+    monkeypatch.setattr(warmstart, "clone_into", lambda _p, data, *_: seen.append(data))
+    cloning = warmstart.Cloning("vaalbara_v1", 2, {}, "heuristic", "tanh", 1, 32, seed=0)
+    data, agreements = warmstart.dagger(policy, first, cloning, rounds=3, decisions=50)
+    sizes = [len(d.actions) for d in seen]
+    assert len(seen) == 3 and sizes[0] >= len(first.actions) + 50
+    assert all(later >= earlier + 50 for earlier, later in itertools.pairwise(sizes))
+    assert seen[-1] is data and np.array_equal(data.observations[:60], first.observations[:60])
+    start = len(first.actions)
+    for agreement, aggregate in zip(agreements, seen, strict=True):
+        new = slice(start, len(aggregate.actions))
+        chosen = network.choose(aggregate.observations[new], aggregate.masks[new], None)
+        assert agreement == pytest.approx((chosen == aggregate.actions[new]).mean())
+        start = len(aggregate.actions)
+
+
+def test_dagger_rounds_run_from_the_config_and_are_reported(tmp_path: Path) -> None:
+    (tmp_path / "dagger.toml").write_text(
+        'warm_start_bot = "heuristic"\nwarm_start_decisions = 100\nwarm_start_epochs = 1\n'
+        "warm_start_dagger_rounds = 2\nwarm_start_dagger_decisions = 50\n"
+        "n_envs = 2\nn_steps = 16\nbatch_size = 32\nfinal_eval_games = 2\n"
+    )
+    out, err = io.StringIO(), io.StringIO()
+    args = ["vaalbara", "--steps", "1", "--config", str(tmp_path / "dagger.toml")]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert train_main([*args, "--out", str(tmp_path / "run")]) == 0, err.getvalue()
+    assert "DAgger round 2: the policy chose the bot's action on" in out.getvalue()
+    assert "agreement on the policy's own states: " in out.getvalue()
+    assert "2 DAgger rounds)" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "accepted"),
+    [
+        ("warm_start_dagger_rounds", -1, "a whole number >= 0"),
+        ("warm_start_dagger_rounds", 1.5, "a whole number >= 0"),
+        ("warm_start_dagger_decisions", 0, "a whole number >= 1"),
+        ("warm_start_dagger_decisions", "many", "a whole number >= 1"),
+    ],
+)
+def test_bad_dagger_settings_are_refused_by_name(key: str, value: object, accepted: str) -> None:
+    with pytest.raises(ValueError) as error:
+        config_from_mapping({key: value}, "x.toml")
+    assert str(error.value) == f"x.toml: {key} = {value!r}; expected {accepted}"
