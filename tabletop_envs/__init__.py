@@ -24,7 +24,7 @@ __version__ = "0.1.0"
 
 GAMES: dict[str, str] = {
     "vaalbara_v1": "tabletop_envs.vaalbara",
-    "valenor_v1": "tabletop_envs.valenor",
+    "valenor_v2": "tabletop_envs.valenor",
     "valiant_wars_v1": "tabletop_envs.valiant_wars",
     "spirit_island_v0": "tabletop_envs.spirit_island",
 }

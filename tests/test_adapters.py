@@ -55,7 +55,7 @@ def play_parallel(name: str, seed: int, players: int = 3) -> None:
     assert list(totals.values()) == env.unwrapped.game.returns().tolist()
 
 
-@pytest.mark.parametrize("name", ["vaalbara_v1", "valenor_v1", "valiant_wars_v1"])
+@pytest.mark.parametrize("name", ["vaalbara_v1", "valenor_v2", "valiant_wars_v1"])
 def test_parallel_adapter_plays_the_mover_and_pays_every_agent_its_return(name: str) -> None:
     for seed in range(3):
         play_parallel(name, seed)
@@ -113,7 +113,7 @@ def test_frame_stack_holds_each_agents_own_last_k_observations() -> None:
 
 @RANDOM_ACTIONS
 def test_frame_stack_composes_with_the_other_adapters_and_checks_k() -> None:
-    api_test(MaskedFrameStack(tabletop_envs.make("valenor_v1"), 2), num_cycles=30)
+    api_test(MaskedFrameStack(tabletop_envs.make("valenor_v2"), 2), num_cycles=30)
     parallel_api_test(masked_parallel(MaskedFrameStack(tabletop_envs.make("vaalbara_v1"), 4)))
     for bad in (0, 2.0, True):
         with pytest.raises(ValueError, match="expected a whole number of frames >= 1"):

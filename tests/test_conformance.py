@@ -310,7 +310,7 @@ CONSTANT_FIELDS: dict[tuple[str, str], str] = {
 """Fields allowed one value along the random games below, each with its reason."""
 VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {
     # the Location layout is the scenario's; signals are sent only with signalling on
-    "valenor_v1": [
+    "valenor_v2": [
         {"scenario": "scarred_valley"},
         {"scenario": "twin_blight"},
         {"scenario": "iron_tide"},

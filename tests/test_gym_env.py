@@ -161,7 +161,7 @@ def test_a_policy_file_plays_the_other_seats(tmp_path: Path) -> None:
 
 
 def test_cooperative_games_give_the_learner_every_seat() -> None:
-    env = SingleSeatEnv("valenor_v1", 3)
+    env = SingleSeatEnv("valenor_v2", 3)
     env.reset(seed=0)
     movers, done = set(), False
     while not done:

@@ -22,7 +22,7 @@ from tabletop_envs.core.game import GameCore
 from tabletop_envs.valenor import spec as valenor_spec
 from tabletop_envs.valiant_wars.spec import CHAMPION_BASE, LOCATION_BASE, LOCATIONS, card_name
 
-GAMES = ("valenor_v1", "valiant_wars_v1")
+GAMES = ("valenor_v2", "valiant_wars_v1")
 CHECKPOINTS = (0, 2, 6, 15, 40, 100, 250, 600)
 """Decisions after which a random game's position is checked (and its final position)."""
 SEEDS = (0, 1)
@@ -122,7 +122,7 @@ def valiant_wars_hidden_names(game: GameCore, seat: int) -> set[str]:
     return {LOCATIONS[deck[-2]].name} if len(deck) > 1 else set()
 
 
-HIDDEN_NAMES = {"valenor_v1": valenor_hidden_names, "valiant_wars_v1": valiant_wars_hidden_names}
+HIDDEN_NAMES = {"valenor_v2": valenor_hidden_names, "valiant_wars_v1": valiant_wars_hidden_names}
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
@@ -141,7 +141,7 @@ def test_a_hidden_card_never_appears_in_another_seats_picture(name: str, players
 
 @pytest.mark.parametrize("players", range(2, 5))
 def test_valenor_every_seat_sees_its_own_hand_and_only_backs_of_others(players: int) -> None:
-    for game in positions("valenor_v1", players):
+    for game in positions("valenor_v2", players):
         everything = picture(game, None)
         for seat in range(players):
             svg = picture(game, seat)
@@ -157,7 +157,7 @@ def test_valenor_everything_marks_each_hand_card_seen_by_its_holder_alone(player
     """In the "everything" picture a hand card is ``seen_by`` its holder (a spirit, whose face
     every seat knows, is public) and lies in the slot ``hand/<seat>/<k>`` of every view; the
     decks' next cards are seen by nobody but Invaders known at the bottom."""
-    for game in positions("valenor_v1", players):
+    for game in positions("valenor_v2", players):
         root = ET.fromstring(picture(game, None))
         for seat, hand in enumerate(game.hands):
             marks = [

@@ -53,7 +53,7 @@ def test_pretrained_refuses_a_game_with_none_and_a_policy_of_another_version(
 ) -> None:
     monkeypatch.setattr(pretrained, "MANIFEST", write_manifest(tmp_path, []))
     with pytest.raises(
-        ValueError, match="no pretrained policy for valenor_v1 with 3 players; shipped: none"
+        ValueError, match="no pretrained policy for valenor_v2 with 3 players; shipped: none"
     ):
         agent_factory("pretrained", "valenor", 3)
     random_policy(tmp_path / "old.npz")

@@ -314,7 +314,7 @@ def test_play_refuses_a_replay_of_another_game_or_a_tampered_one(tmp_path, capsy
     replay = vaalbara_replay()
     tampered.write_text(edited(replay, final_hash="1" * 64))
     for path, message in [
-        (other, f"--load {other}: a replay of valenor_v1, not of vaalbara_v1"),
+        (other, f"--load {other}: a replay of valenor_v2, not of vaalbara_v1"),
         (tampered, f"--load {tampered}: replay of vaalbara_v1 does not match its game: final_hash"),
     ]:
         assert (

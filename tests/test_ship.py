@@ -46,7 +46,7 @@ def test_a_run_is_shipped_beside_the_others_and_replaces_its_own_older_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     older = {"env": "vaalbara_v1", "players": 4, "file": "old.npz", "steps": 1}
-    other = {"env": "valenor_v1", "players": 3, "file": "valenor_v1-3p.npz", "steps": 2}
+    other = {"env": "valenor_v2", "players": 3, "file": "valenor_v2-3p.npz", "steps": 2}
     folder = package(tmp_path / "pretrained", [other, older])
     run = make_run(tmp_path / "run", players=4)
     entry = ship(run, run / "policy.npz", HOW, folder)

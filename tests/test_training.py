@@ -207,7 +207,7 @@ def test_train_command_rejects_bad_input(tmp_path: Path, capsys) -> None:
 
 
 def test_cooperative_training_shares_one_policy_and_reports_teams(tmp_path: Path) -> None:
-    env = SingleSeatEnv("valenor_v1", 3)
+    env = SingleSeatEnv("valenor_v2", 3)
     env.reset(seed=0)
     seats_seen = set()
     done = False

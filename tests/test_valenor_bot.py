@@ -8,7 +8,7 @@ import numpy as np
 
 from agents.base import Agent, RandomAgent
 from agents.valenor_bot import ValenorHeuristicAgent
-from tabletop_envs import valenor_v1
+from tabletop_envs import valenor_v2
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.rules import ValenorGame
 
@@ -17,7 +17,7 @@ GAMES = 200
 
 def team_game(make_agent: type[Agent], players: int, seed: int, **options: object) -> ValenorGame:
     """One game with a whole team of ``make_agent``; illegal actions raise."""
-    env = valenor_v1.raw_env(num_players=players, illegal_action="raise", **options)
+    env = valenor_v2.raw_env(num_players=players, illegal_action="raise", **options)
     env.reset(seed=seed)
     agents = [make_agent(seed=seed * 7 + seat) for seat in range(players)]
     game = env.game

@@ -1,11 +1,11 @@
-"""The valenor_v1 PettingZoo environment: construction, options, team rewards, render."""
+"""The valenor_v2 PettingZoo environment: construction, options, team rewards, render."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tabletop_envs import valenor_v1
+from tabletop_envs import valenor_v2
 
 
 def play_out(env, seed: int) -> dict[str, float]:
@@ -25,7 +25,7 @@ def play_out(env, seed: int) -> dict[str, float]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_team_reward_is_shared(players: int) -> None:
-    env = valenor_v1.env(num_players=players)
+    env = valenor_v2.env(num_players=players)
     rewards = play_out(env, seed=players)
     assert (
         len(rewards) == players
@@ -35,23 +35,23 @@ def test_team_reward_is_shared(players: int) -> None:
 
 
 def test_options_reach_the_core() -> None:
-    env = valenor_v1.raw_env(num_players=2, scenario="twin_blight", signalling=True)
+    env = valenor_v2.raw_env(num_players=2, scenario="twin_blight", signalling=True)
     env.reset(seed=0)
     assert env.game.scenario.name == "twin_blight" and env.game.options["signalling"]
     with pytest.raises(ValueError, match="scenario"):
-        valenor_v1.raw_env(scenario="nowhere")
+        valenor_v2.raw_env(scenario="nowhere")
 
 
 def test_default_players_and_spaces() -> None:
-    env = valenor_v1.env()
+    env = valenor_v2.env()
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
-    assert env.action_space("player_0").n == valenor_v1.Game.LAYOUT.total
-    assert env.metadata["name"] == "valenor_v1"
+    assert env.action_space("player_0").n == valenor_v2.Game.LAYOUT.total
+    assert env.metadata["name"] == "valenor_v2"
 
 
 def test_text_render_shows_the_table_and_hides_other_hands_for_a_viewer() -> None:
-    env = valenor_v1.raw_env(num_players=3, render_mode="ansi")
+    env = valenor_v2.raw_env(num_players=3, render_mode="ansi")
     env.reset(seed=4)
     text = env.render()
     assert "L1 Swamp/Lake" in text and "player_2" in text
@@ -63,7 +63,7 @@ def test_text_render_shows_the_table_and_hides_other_hands_for_a_viewer() -> Non
 
 
 def test_action_names() -> None:
-    game = valenor_v1.Game(3, seed=0)
+    game = valenor_v2.Game(3, seed=0)
     names = [game.action_to_str(a) for a in range(game.LAYOUT.total)]
     assert len(set(names)) == len(names)
     assert names[0] == "choose Toni, the Lake Sprite"

@@ -49,6 +49,26 @@ def test_own_hand_in_order_with_values() -> None:
     assert view["hand_plus"][:3].tolist() == [0, 0, 1]
 
 
+def test_exact_hits_show_where_a_card_meets_the_value_still_needed() -> None:
+    """Invader 14 with Defense 9 below it needs 5: the Defense 5 in hand makes a Direct Hit
+    there, the Support 1 and the Invader nowhere; Defense 8 + 9 without an Invader needs 0."""
+    game = ValenorGame(3, seed=5)
+    game.arrange(
+        hands=[[inv(19), dfn(5), S.FIRST_SUPPORT], [dfn(6)], [inv(7)]],
+        invaders={2: inv(14), 4: inv(12)},
+        defense={2: [dfn(9)], 3: [dfn(8), dfn(10)], 4: [dfn(6, 1), dfn(1)]},
+    )
+    for fields in (game.view(0), SCHEMA.decode(game.observation(0))):
+        assert fields["location_needed"].tolist() == [0, 0, 5, 0, 5]
+        assert fields["hand_exact"][:4].tolist() == [
+            [0, 0, 0, 0, 0],
+            [0, 0, 1, 0, 1],
+            [0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0],
+        ]
+    assert SCHEMA.decode(game.observation(1))["hand_exact"][0].tolist() == [0] * 5
+
+
 def test_other_hands_show_only_their_backs() -> None:
     game = position()
     view = game.view(0)

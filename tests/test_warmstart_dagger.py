@@ -28,10 +28,10 @@ def lowest_legal(_observation: np.ndarray, mask: np.ndarray, _label: int) -> int
 
 def test_labels_are_the_bots_choices_on_the_states_the_driver_reached() -> None:
     """Valenor's heuristic keeps a plan, so it must be asked at every decision of its seat."""
-    labelled = warmstart.label_games("valenor_v1", 3, {}, "heuristic", 150, 7, lowest_legal)
+    labelled = warmstart.label_games("valenor_v2", 3, {}, "heuristic", 150, 7, lowest_legal)
     data = labelled.data
-    state = tabletop_envs.game_module("valenor_v1").Game(3, seed=7 * 100_003)
-    bots = [make_agent("heuristic", "valenor_v1", seed=7 + seat, players=3) for seat in range(3)]
+    state = tabletop_envs.game_module("valenor_v2").Game(3, seed=7 * 100_003)
+    bots = [make_agent("heuristic", "valenor_v2", seed=7 + seat, players=3) for seat in range(3)]
     for index in range(len(data.actions)):
         if state.is_terminal:
             break
@@ -43,7 +43,7 @@ def test_labels_are_the_bots_choices_on_the_states_the_driver_reached() -> None:
     assert len(data.actions) >= 150
     assert labelled.agreed == int((data.actions == data.masks.argmax(axis=1)).sum())
     assert 0 < labelled.agreement < 1, "the bot does not always play the lowest action"
-    own = warmstart.collect("valenor_v1", 3, {}, "heuristic", 150, 7)
+    own = warmstart.collect("valenor_v2", 3, {}, "heuristic", 150, 7)
     steps = min(len(own.actions), len(data.actions))
     assert not np.array_equal(own.observations[:steps], data.observations[:steps]), (
         "the labelled states are the driver's, not the bot's own trajectory"

@@ -5,7 +5,9 @@ A player sees its own hand in order with values; of the other hands only the seq
 card backs; the deck sizes and the top Invader's back letter; the Invaders known to lie at
 the bottom of the Invader deck (everyone saw them go there); the table, the discards, the
 spirits and the signals; the pending decision with its context. Seats are relative: slot 0 is
-the viewer, then clockwise.
+the viewer, then clockwise. Derived from what it sees (issue 16, ``valenor_v2``): the value
+each Location's Invader still needs, and which of the viewer's cards (and the card in play)
+would meet it exactly, a Direct Hit there.
 
 :func:`view` is written field by field from the state and the rulebook. :func:`observation`
 shares no code with it: it keeps the view in table seat order in ``game.observer_cache``
@@ -72,7 +74,9 @@ SCHEMA = ObservationSchema(
         Field("window_reason", (len(WINDOW_REASONS),)),
         Field("acting_spirit", (S.NUM_SPIRITS,)),
         *card_fields("card_in_play", ()),
+        Field("card_in_play_exact", (S.NUM_LOCATIONS,)),
         *card_fields("hand", (HAND_MAX,)),
+        Field("hand_exact", (HAND_MAX, S.NUM_LOCATIONS)),
         Field("hand_sizes", (MAX_SEATS,), S.NUM_CARDS),
         Field("hand_backs", (MAX_SEATS - 1, HAND_MAX, S.NUM_BACKS)),
         Field("spirit_of", (MAX_SEATS, S.NUM_SPIRITS)),
@@ -84,6 +88,7 @@ SCHEMA = ObservationSchema(
         Field("location_defense", (S.NUM_LOCATIONS, NUM_DEFENSE_VALUES), 2),
         Field("location_support", (S.NUM_LOCATIONS, NUM_SUPPORT_VALUES), 5),
         Field("location_defense_sum", (S.NUM_LOCATIONS,), MAX_DEFENSE_SUM),
+        Field("location_needed", (S.NUM_LOCATIONS,), MAX_VALUE),
         Field("discarded_defense", (NUM_DEFENSE_VALUES,), 2),
         Field("discarded_support", (NUM_SUPPORT_VALUES,), 5),
         Field("discarded_invaders", (S.NUM_INVADERS,)),
@@ -94,7 +99,10 @@ SCHEMA = ObservationSchema(
     ]
 )
 """``deck_sizes``: Defense, Support, Invader. ``invaders_at_bottom``: for each Invader known
-to lie at the bottom of the Invader deck, its place counted from the bottom (1 = last)."""
+to lie at the bottom of the Invader deck, its place counted from the bottom (1 = last).
+``location_needed``: the Invader's value less the Defense sum below it (0 without an
+Invader). ``hand_exact[slot, p]`` and ``card_in_play_exact[p]``: 1 when that card is Defense
+or Support whose value equals Location ``p``'s ``location_needed``."""
 
 
 # ----- the plain reference view ------------------------------------------------------------
@@ -115,11 +123,14 @@ def view(game: ValenorGame, player: int) -> dict[str, np.ndarray]:
     spirits = [frame for frame in game.frames if frame[0] == F_SPIRIT]
     if spirits:
         fields["acting_spirit"][spirits[-1][2]] = 1
+    needed = still_needed(game)
     if game.card_in_play() >= 0:
         _show_face(fields, "card_in_play", (), game.card_in_play())
+        fields["card_in_play_exact"][:] = exact_hits(game.card_in_play(), needed)
     # the viewer's own hand, front first, faces shown
     for slot, card in enumerate(game.hands[player][:HAND_MAX]):
         _show_face(fields, "hand", (slot,), card)
+        fields["hand_exact"][slot] = exact_hits(card, needed)
     # every seat, relative to the viewer: hand sizes, the others' backs, spirits, signals
     for row in range(n):
         seat = (player + row) % n
@@ -149,6 +160,7 @@ def view(game: ValenorGame, player: int) -> dict[str, np.ndarray]:
             else:
                 fields["location_support"][position, S.VALUE[card] - 1] += 1
             fields["location_defense_sum"][position] += S.VALUE[card]
+    fields["location_needed"][:] = needed
     # the discards, counted by value (Defense, Support) or by card (Invaders)
     for card in game.discards:
         if S.KIND[card] == S.KIND_DEFENSE:
@@ -168,6 +180,21 @@ def view(game: ValenorGame, player: int) -> dict[str, np.ndarray]:
     for place, card in enumerate(game.invader_deck[: game.known_bottom], start=1):
         fields["invaders_at_bottom"][card - S.FIRST_INVADER] = place
     return fields
+
+
+def still_needed(game: ValenorGame) -> list[int]:
+    """Per Location, the Defense value its Invader still needs (0 without an Invader)."""
+    needed = []
+    for invader, stack in zip(game.invader_at, game.defense_at, strict=True):
+        defended = sum(S.VALUE[card] for card in stack)
+        needed.append(S.VALUE[invader] - defended if invader != -1 else 0)
+    return needed
+
+
+def exact_hits(card: int, needed: list[int]) -> list[int]:
+    """Per Location, 1 if ``card`` is Defense or Support of exactly the value needed there."""
+    defending = S.KIND[card] in (S.KIND_DEFENSE, S.KIND_SUPPORT)
+    return [int(defending and want > 0 and S.VALUE[card] == want) for want in needed]
 
 
 def turn_stage(game: ValenorGame) -> int:
@@ -321,15 +348,35 @@ def unscaled(game: ValenorGame, player: int) -> np.ndarray:
         if kept.stale(FIRST_SEAT_BLOCK + seat, seen, _SEAT_AT[seat]):
             _put_seat(seat, seen, values)
     vector = kept.observed(TABLE, game.num_players, player)
-    _put_pending(game, player, vector)
+    needing = _needing(vector)
+    _put_pending(game, player, vector, needing)
     for slot, card in enumerate(game.hands[player][:HAND_MAX]):
         for at, value in _HAND[slot][card]:
             vector[at] = value
+        for position in needing.get(S.VALUE[card], ()) if card < S.NUM_DEFENDING else ():
+            vector[_HAND_EXACT + S.NUM_LOCATIONS * slot + position] = 1
     return vector
 
 
-def _put_pending(game: ValenorGame, player: int, vector: np.ndarray) -> None:
-    """The decision, who takes it, whose turn it is, and what the frames show."""
+_NEEDED = _OFFSET["location_needed"]
+_HAND_EXACT = _OFFSET["hand_exact"]
+
+
+def _needing(vector: np.ndarray) -> dict[int, list[int]]:
+    """From the unscaled ``location_needed``: each value needed -> the Locations needing it."""
+    needing: dict[int, list[int]] = {}
+    for position in range(S.NUM_LOCATIONS):
+        value = int(vector[_NEEDED + position])
+        if value:
+            needing.setdefault(value, []).append(position)
+    return needing
+
+
+def _put_pending(
+    game: ValenorGame, player: int, vector: np.ndarray, needing: dict[int, list[int]]
+) -> None:
+    """The decision, who takes it, whose turn it is, and what the frames show (the card in
+    play's exact hits among them)."""
     n, at = game.num_players, _OFFSET
     if game.decision is not None:
         vector[at["decision"] + game.decision] = 1
@@ -344,6 +391,8 @@ def _put_pending(game: ValenorGame, player: int, vector: np.ndarray) -> None:
     if card >= 0:
         for where, value in _IN_PLAY[card]:
             vector[where] = value
+        for position in needing.get(S.VALUE[card], ()) if card < S.NUM_DEFENDING else ():
+            vector[at["card_in_play_exact"] + position] = 1
 
 
 def _locations_key(game: ValenorGame) -> tuple[tuple[Any, ...], ...]:
@@ -353,16 +402,20 @@ def _locations_key(game: ValenorGame) -> tuple[tuple[Any, ...], ...]:
 
 
 def _put_locations(locations: tuple[tuple[Any, ...], ...], values: np.ndarray) -> None:
-    """Each Location's terrains, Invader value and Defense/Support counts and sum."""
+    """Each Location's terrains, Invader value, Defense/Support counts and sum, and the value
+    still needed."""
     for position, (large, devastated, invader, stack) in enumerate(zip(*locations, strict=True)):
         for at in _FACES[position][large][devastated]:
             values[at] = 1
-        if invader >= 0:
-            values[_AT["location_invader"] + position] = S.VALUE[invader]
+        defended = 0
         if stack:
             for card in stack:
                 values[_STACKED[position][card]] += 1
-            values[_AT["location_defense_sum"] + position] = sum(S.VALUE[c] for c in stack)
+            defended = sum(S.VALUE[c] for c in stack)
+            values[_AT["location_defense_sum"] + position] = defended
+        if invader >= 0:
+            values[_AT["location_invader"] + position] = S.VALUE[invader]
+            values[_AT["location_needed"] + position] = S.VALUE[invader] - defended
 
 
 def _decks_key(game: ValenorGame) -> tuple[Any, ...]:
