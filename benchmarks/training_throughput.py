@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reference = tutorial_rate(kwargs, rollout, args.steps)
     pure = selfplay_rate(game, args.players, kwargs, args.steps, config_opponents=False)
     mixed = selfplay_rate(game, args.players, kwargs, args.steps, config_opponents=True)
-    config = load_config(game)
+    config = load_config(tabletop_envs.game_module(game).Game.NAME)
     setup = (
         f"{args.game} {args.players}p, {config.n_envs} games over {config.env_workers} worker(s)"
     )
