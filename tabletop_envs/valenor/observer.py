@@ -353,7 +353,7 @@ def unscaled(game: ValenorGame, player: int) -> np.ndarray:
     for slot, card in enumerate(game.hands[player][:HAND_MAX]):
         for at, value in _HAND[slot][card]:
             vector[at] = value
-        for position in needing.get(S.VALUE[card], ()) if card < S.NUM_DEFENDING else ():
+        for position in _exact_at(card, needing):
             vector[_HAND_EXACT + S.NUM_LOCATIONS * slot + position] = 1
     return vector
 
@@ -370,6 +370,11 @@ def _needing(vector: np.ndarray) -> dict[int, list[int]]:
         if value:
             needing.setdefault(value, []).append(position)
     return needing
+
+
+def _exact_at(card: int, needing: dict[int, list[int]]) -> list[int]:
+    """The Locations where ``card`` (Defense or Support) meets the value needed exactly."""
+    return needing.get(S.VALUE[card], []) if card < S.NUM_DEFENDING else []
 
 
 def _put_pending(
@@ -391,7 +396,7 @@ def _put_pending(
     if card >= 0:
         for where, value in _IN_PLAY[card]:
             vector[where] = value
-        for position in needing.get(S.VALUE[card], ()) if card < S.NUM_DEFENDING else ():
+        for position in _exact_at(card, needing):
             vector[at["card_in_play_exact"] + position] = 1
 
 
