@@ -161,6 +161,10 @@ class Seen:
         self.picked = [bool(v) for v in f["picked"][:n]]
         self.kinds = [[int(v) for v in row] for row in f["realms"][:n]]
         self.types = [type_counts(row) for row in self.kinds]
+        self.neighbour_seats = [sorted({(s - 1) % n, (s + 1) % n}) for s in range(n)]
+        self.meadows_near = [
+            sum(self.types[other][T.MEADOW] for other in seats) for seats in self.neighbour_seats
+        ]
         self.row1 = [int(np.argmax(s)) if s.any() else NONE for s in f["row1"][:n]]
         self.row2 = [int(np.argmax(s)) if s.any() else NONE for s in f["row2"][:n]]
         self.omen = [int(np.argmax(row)) for row in f["omen_ranks"][:n]]
@@ -171,10 +175,10 @@ class Seen:
         self.unseen = self._unseen()
 
     def neighbours(self, seat: int) -> list[int]:
-        return sorted({(seat - 1) % self.n, (seat + 1) % self.n})
+        return self.neighbour_seats[seat]
 
     def meadows_next_door(self, seat: int) -> int:
-        return sum(self.types[other][T.MEADOW] for other in self.neighbours(seat))
+        return self.meadows_near[seat]
 
     def _unseen(self) -> np.ndarray:
         """Land kinds not visible anywhere: the unknown part of the land deck."""
@@ -212,6 +216,7 @@ class LandModel:
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
         self.pick_values = [self._seat_deltas(seat) for seat in range(seen.n)]
+        self._values: dict[tuple[int, int, int, bool], float] = {}
 
     def potential(self, types: Sequence[int], carpenter: bool) -> float:
         """What a realm of ``types`` is still expected to earn (end bonus included)."""
@@ -249,9 +254,13 @@ class LandModel:
 
     def value(self, seat: int, kind: int, init: int, farmer: bool = False) -> float:
         """What taking ``kind`` now is worth to ``seat`` playing initiative ``init``."""
-        seen = self.seen
-        reward = immediate_reward(seen.types[seat], seen.meadows_next_door(seat), kind, init)
-        return reward * (2 if farmer else 1) + self.pick_values[seat][kind]
+        key = (seat, kind, init, farmer)
+        value = self._values.get(key)
+        if value is None:
+            seen = self.seen
+            reward = immediate_reward(seen.types[seat], seen.meadows_near[seat], kind, init)
+            value = self._values[key] = reward * (2 if farmer else 1) + self.pick_values[seat][kind]
+        return value
 
     def unseen_draws(self, known: int) -> list[tuple[int, float]]:
         """(kind, probability) of a face-down card: certain if ``known``, else the unseen mix."""
@@ -311,31 +320,51 @@ class VaalbaraHeuristicAgent(SeededAgent):
     # ----- assignment -----------------------------------------------------------------
     def choose_character(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         """The card whose turn is worth most on average over sampled picks of the others."""
-        samples = [self._sample_picks(seen) for _ in range(self.tuning.samples)]
+        chances = [self._pick_chances(seen, seat) for seat in range(1, seen.n)]
+        samples = self._sample_picks(chances, self.tuning.samples)
         pioneer = max(model.pioneer_gains().values(), default=0.0)
+        turn_values: dict[tuple[int, ...], float] = {}
+
+        def turn_value(card: int, picks: tuple[int, ...]) -> float:
+            key = (card, *picks)
+            if key not in turn_values:
+                turn_values[key] = self._turn_value(seen, model, card, picks, pioneer)
+            return turn_values[key]
 
         def expected(card: int) -> float:
-            return sum(self._turn_value(seen, model, card, p, pioneer) for p in samples)
+            return sum(turn_value(card, p) for p in samples)
 
         return max(options, key=expected)
 
-    def _sample_picks(self, seen: Seen) -> list[int]:
-        """A guess at every other seat's pick: unplayed cards weighted by being in hand."""
-        picks = [NONE] * seen.n
-        for seat in range(1, seen.n):
-            unplayed = seen.unplayed(seat)
-            known = seen.known[seat]
-            in_hand = seen.hand_sizes[seat] + seen.picked[seat]
-            free = [c for c in unplayed if not known >> c & 1]
-            free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
-            weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
-            if weights.sum() <= 0:
-                weights = np.ones(len(unplayed))
-            picks[seat] = int(self.rng.choice(unplayed, p=weights / weights.sum()))
-        return picks
+    @staticmethod
+    def _pick_chances(seen: Seen, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """``seat``'s unplayed cards and the cumulative chance of each being its pick (weighted
+        by being in hand)."""
+        unplayed = seen.unplayed(seat)
+        known = seen.known[seat]
+        in_hand = seen.hand_sizes[seat] + seen.picked[seat]
+        free = [c for c in unplayed if not known >> c & 1]
+        free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
+        weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
+        if weights.sum() <= 0:
+            weights = np.ones(len(unplayed))
+        cumulative = (weights / weights.sum()).cumsum()
+        return np.asarray(unplayed), cumulative / cumulative[-1]
+
+    def _sample_picks(
+        self, chances: list[tuple[np.ndarray, np.ndarray]], samples: int
+    ) -> list[tuple[int, ...]]:
+        """``samples`` guesses at every other seat's pick (seat 0's entry is a placeholder),
+        by inverse-CDF sampling: one uniform draw per sample and seat, in that order."""
+        draws = self.rng.random((samples, len(chances)))
+        columns = [
+            cards[cumulative.searchsorted(draws[:, column], side="right")]
+            for column, (cards, cumulative) in enumerate(chances)
+        ]
+        return [(NONE, *map(int, picks)) for picks in zip(*columns, strict=True)]
 
     def _turn_value(
-        self, seen: Seen, model: LandModel, card: int, picks: list[int], pioneer: float
+        self, seen: Seen, model: LandModel, card: int, picks: Sequence[int], pioneer: float
     ) -> float:
         """Effect plus land for playing ``card`` against sampled ``picks`` of the others."""
         picks = [card, *picks[1:]]
