@@ -26,7 +26,8 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -133,13 +134,12 @@ def _pimc_rollouts(bot: PIMCAgent, information: InformationSet, legal: list[int]
     return len(worlds) * len(legal) * bot.rollouts
 
 
-def timed_evaluate(argv: list[str]) -> int:
-    """``benchmarks.evaluate`` with the search bots' time per move printed after it."""
+@contextmanager
+def search_clock() -> Iterator[dict[str, float]]:
+    """While open, every search bot's move is timed: ``searched``/``search_s`` over the moves
+    with two legal actions or more, ``moves``/``move_s`` over all (this process only)."""
     from agents.search import SearchAgent
-    from benchmarks import evaluate
 
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} CPUs")
     clock = {"searched": 0, "search_s": 0.0, "moves": 0, "move_s": 0.0}
     act = SearchAgent.act
 
@@ -157,9 +157,19 @@ def timed_evaluate(argv: list[str]) -> int:
 
     SearchAgent.act = timed_act
     try:
-        code = evaluate.main(argv)
+        yield clock
     finally:
         SearchAgent.act = act
+
+
+def timed_evaluate(argv: list[str]) -> int:
+    """``benchmarks.evaluate`` with the search bots' time per move printed after it."""
+    from benchmarks import evaluate
+
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} CPUs")
+    with search_clock() as clock:
+        code = evaluate.main(argv)
     searched, moves = max(clock["searched"], 1), max(clock["moves"], 1)
     print(
         f"search bots: {clock['search_s'] / searched:.3f} s per searched move "
