@@ -98,6 +98,15 @@ def subject_stats(result: dict[str, Any]) -> dict[str, Any]:
     return summary["agents"][0]
 
 
+def margin_or_progress(stats: dict[str, Any]) -> str:
+    """The mean score margin (competitive games) or the team's mean progress (cooperative)."""
+    if stats.get("mean_margin") is not None:
+        return f"{stats['mean_margin']:+.2f}"
+    if stats.get("mean_progress") is not None:
+        return f"{stats['mean_progress']:.3f}"
+    return "-"
+
+
 def markdown(results: Sequence[dict[str, Any]]) -> str:
     """The strength table, one line per row in the order given."""
     lines = [
@@ -107,7 +116,6 @@ def markdown(results: Sequence[dict[str, Any]]) -> str:
     ]
     for result in results:
         row, stats = result["row"], subject_stats(result)
-        extra = stats.get("mean_margin", stats.get("mean_progress"))
         seconds = result["s_per_searched_move"]
         against = (
             "team" if row["opponent"] == "team" else f"{len(row['lineup']) - 1} × {row['opponent']}"
@@ -116,7 +124,7 @@ def markdown(results: Sequence[dict[str, Any]]) -> str:
             f"| `{row['subject']}` | {against} | {result['summary']['games']} | "
             f"{int(stats['wins'])} | {stats['win_rate']:.3f} | "
             f"[{stats['win_low']:.3f}, {stats['win_high']:.3f}] | "
-            f"{'-' if extra is None else f'{extra:+.2f}'} | "
+            f"{margin_or_progress(stats)} | "
             f"{'-' if seconds is None else f'{seconds:.3f}'} |"
         )
     return "\n".join(lines)

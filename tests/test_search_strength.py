@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.search_strength import Row, lineups, main
+from benchmarks.search_strength import Row, lineups, main, margin_or_progress
 
 
 def test_a_competitive_game_seats_each_spec_against_each_baseline() -> None:
@@ -58,3 +58,10 @@ def test_a_run_reports_every_row_with_its_time(tmp_path: Path) -> None:
     for result in payload["rows"]:
         assert result["summary"]["games"] == 2
         assert result["searched_moves"] > 0 and result["s_per_searched_move"] > 0
+
+
+def test_the_table_shows_a_signed_margin_or_the_team_progress() -> None:
+    assert margin_or_progress({"mean_margin": 1.484, "wins": 3}) == "+1.48"
+    assert margin_or_progress({"mean_margin": -4.1}) == "-4.10"
+    assert margin_or_progress({"mean_progress": 0.7166}) == "0.717"
+    assert margin_or_progress({"mean_progress": None}) == "-"
