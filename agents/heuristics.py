@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
 from agents.base import Agent
+
+if TYPE_CHECKING:
+    from agents.search import SearchGuide
 
 HEURISTIC_BOTS: dict[str, str] = {
     "vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent",
@@ -15,14 +19,27 @@ HEURISTIC_BOTS: dict[str, str] = {
 """One line per game, e.g. ``"vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
 
 
+SEARCH_GUIDES: dict[str, str] = {
+    "valiant_wars_v1": "agents.valiant_wars_bot:RevealGuide",
+}
+"""Games whose heuristic also guides search bots (``guide=heuristic``, :class:`SearchGuide`)."""
+
+
 def heuristic_agent(game: str, seed: int | None = None) -> Agent:
     """The scripted bot for environment ``game`` (a registered name, e.g. ``vaalbara_v1``)."""
+    return _registered(HEURISTIC_BOTS, game, "heuristic bot")(seed=seed)
+
+
+def search_guide(game: str) -> SearchGuide:
+    """The search guide of environment ``game``; ValueError naming the games with one."""
+    return _registered(SEARCH_GUIDES, game, "search guide (guide=heuristic)")()
+
+
+def _registered(registry: dict[str, str], game: str, what: str) -> Any:
+    """The class ``registry`` names for ``game``."""
     try:
-        target = HEURISTIC_BOTS[game]
+        target = registry[game]
     except KeyError:
-        raise ValueError(
-            f"no heuristic bot for {game!r}; games with one: {sorted(HEURISTIC_BOTS)}"
-        ) from None
+        raise ValueError(f"no {what} for {game!r}; games with one: {sorted(registry)}") from None
     module_name, class_name = target.split(":")
-    agent_class = getattr(importlib.import_module(module_name), class_name)
-    return agent_class(seed=seed)
+    return getattr(importlib.import_module(module_name), class_name)

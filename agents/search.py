@@ -17,15 +17,20 @@ shuffle to come) is not known either. Search then runs on the pure core (``clone
 
 Budgets are iterations (or worlds) per move, optionally capped by milliseconds; rollouts are
 uniformly random or a callable policy, played to the end or cut off after ``depth`` decisions
-and valued by :func:`estimate`. Reproducible under the agent's seed.
+and valued by :func:`estimate`. With a game's :class:`SearchGuide` (``guide=heuristic``) the bot
+searches only the decisions the guide names (the heuristic bot answers the others), rollouts
+stop where the guide's stage ends and the guide values where they stopped; PIMC then plays
+every action of a world from the same generator state (common random numbers). Reproducible
+under the agent's seed.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -36,6 +41,24 @@ from tabletop_envs.core.rng import make_rng
 
 RolloutPolicy = Callable[[GameCore, np.random.Generator], int]
 Value = Callable[[GameCore], np.ndarray]
+Within = Callable[[GameCore], bool]
+
+
+class SearchGuide(Protocol):
+    """A game's advice to a search bot: which decisions are worth a search (the heuristic bot
+    answers the others), where rollouts stop, and what the stopping position is worth."""
+
+    def searches(self, observation: np.ndarray) -> bool:
+        """Whether the decision this observation poses (to its own seat) is searched."""
+        ...
+
+    def stage(self, game: GameCore) -> Hashable:
+        """The stage of play; rollouts stop when it differs from the searched decision's."""
+        ...
+
+    def value(self, game: GameCore) -> np.ndarray:
+        """Every seat's value of a position where a rollout stopped."""
+        ...
 
 
 class InformationSet:
@@ -92,11 +115,12 @@ def rollout(
     rng: np.random.Generator,
     depth: int | None = None,
     value: Value = outcome,
+    within: Within | None = None,
 ) -> np.ndarray:
-    """Play ``game`` (in place) with ``policy`` to the end, or for at most ``depth``
-    decisions; every seat's ``value`` of where it stopped."""
+    """Play ``game`` (in place) with ``policy`` to the end, for at most ``depth`` decisions,
+    or while ``within`` holds; every seat's ``value`` of where it stopped."""
     steps = 0
-    while not game.is_terminal and steps != depth:
+    while not game.is_terminal and steps != depth and (within is None or within(game)):
         game._apply(policy(game, rng))
         steps += 1
     return value(game)
@@ -140,27 +164,45 @@ class SearchAgent(SeededAgent):
     """A bot that is handed its :class:`InformationSet` before each move (by the arena and
     ``tabletop-play``) and answers from it; the observation only confirms the legal set."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        rollout_policy: RolloutPolicy = random_rollout,
+        depth: int | None = None,
+        value: str = "win",
+        guide: SearchGuide | None = None,
+    ) -> None:
         super().__init__(seed)
         self.information: InformationSet | None = None
+        self.rollout_policy = rollout_policy
+        self.depth, self.guide = checked_depth(depth), guide
+        self.value = guide.value if guide is not None else VALUES[value]
 
     def see(self, information: InformationSet) -> None:
         self.information = information
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        if self.information is None:
+        information, self.information = self.information, None
+        if information is None:
             raise ValueError(f"{self.name} needs the game: call see(InformationSet) before act")
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if not legal:
             raise ValueError(f"{agent} has no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        action = self.search(self.information, legal)
-        self.information = None
-        return action
+        if self.guide is not None and not self.guide.searches(observation["observation"]):
+            return self.rollout_policy(information.sample(self.rng), self.rng)
+        return self.search(information, legal)
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
         raise NotImplementedError
+
+    def _within(self, world: GameCore) -> Within | None:
+        """While rollouts from ``world`` go on: within its guide stage (None: no guide)."""
+        if self.guide is None:
+            return None
+        stage, guide = self.guide.stage(world), self.guide
+        return lambda game: guide.stage(game) == stage
 
 
 @dataclass
@@ -194,20 +236,20 @@ class ISMCTSAgent(SearchAgent):
         rollout_policy: RolloutPolicy = random_rollout,
         depth: int | None = None,
         value: str = "win",
+        guide: SearchGuide | None = None,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(seed, rollout_policy, depth, value, guide)
         self.budget = Budget(iterations, milliseconds)
         self.exploration = exploration
-        self.rollout_policy = rollout_policy
-        self.depth, self.value = checked_depth(depth), VALUES[value]
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
         root = Node(seat=information.seat)
         default = self.rollout_policy(information.sample(self.rng), self.rng)
         for index in self.budget.runs():
             world = information.sample(self.rng)
-            path = self._descend(root, world, default if index == 0 else None)
-            returns = rollout(world, self.rollout_policy, self.rng, self.depth, self.value)
+            within = self._within(world)
+            path = self._descend(root, world, within, default if index == 0 else None)
+            returns = rollout(world, self.rollout_policy, self.rng, self.depth, self.value, within)
             for node in path:
                 node.visits += 1
                 node.total += float(returns[node.seat])
@@ -215,11 +257,13 @@ class ISMCTSAgent(SearchAgent):
             legal, key=lambda action: _preference(root.children.get(action), action == default)
         )
 
-    def _descend(self, node: Node, world: GameCore, first: int | None = None) -> list[Node]:
-        """Select and expand one path in ``world`` (advanced in place); the nodes on it;
-        ``first``, if legal and untried here, is the action expanded."""
+    def _descend(
+        self, node: Node, world: GameCore, within: Within | None, first: int | None = None
+    ) -> list[Node]:
+        """Select and expand one path in ``world`` (advanced in place) while ``within`` holds;
+        the nodes on it; ``first``, if legal and untried here, is the action expanded."""
         path = []
-        while not world.is_terminal:
+        while not world.is_terminal and (within is None or within(world)):
             legal = world.legal_actions()
             fresh = []
             for action in legal:
@@ -261,14 +305,15 @@ class PIMCAgent(SearchAgent):
         rollout_policy: RolloutPolicy = random_rollout,
         depth: int | None = None,
         value: str = "win",
+        guide: SearchGuide | None = None,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(seed, rollout_policy, depth, value, guide)
         self.budget = Budget(worlds, milliseconds)
         self.rollouts = rollouts
-        self.rollout_policy = rollout_policy
-        self.depth, self.value = checked_depth(depth), VALUES[value]
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
+        if self.guide is not None:
+            return self._guided_search(information, legal)
         seat = information.seat
         totals = dict.fromkeys(legal, 0.0)
         for _ in self.budget.runs():
@@ -281,10 +326,32 @@ class PIMCAgent(SearchAgent):
                     totals[action] += float(returns[seat])
         return max(legal, key=lambda action: (totals[action], -action))
 
+    def _guided_search(self, information: InformationSet, legal: list[int]) -> int:
+        """Every action of a world and rollout played from the same generator state (common
+        random numbers, so the totals differ by the actions, not by luck); ties keep the
+        heuristic's move."""
+        seat = information.seat
+        default = self.rollout_policy(information.sample(self.rng), self.rng)
+        totals = dict.fromkeys(legal, 0.0)
+        for _ in self.budget.runs():
+            world = information.sample(self.rng)
+            within = self._within(world)
+            for _ in range(self.rollouts):
+                seed = int(self.rng.integers(2**63))
+                for action in legal:
+                    trial = world.clone()
+                    trial.rng = make_rng(seed)
+                    trial._apply(action)
+                    returns = rollout(
+                        trial, self.rollout_policy, make_rng(seed), self.depth, self.value, within
+                    )
+                    totals[action] += float(returns[seat])
+        return max(legal, key=lambda action: (totals[action], action == default))
+
 
 SEARCH_SPECS = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 """Spec prefix -> search bot; the number after the colon is its budget per move."""
-_COMMON = {"ms": float, "rollout": str, "depth": int, "value": str}
+_COMMON = {"ms": float, "rollout": str, "depth": int, "value": str, "guide": str}
 _SETTINGS = {"ismcts": {**_COMMON, "c": float}, "pimc": {**_COMMON, "rollouts": int}}
 _KEYWORDS = {"ms": "milliseconds", "c": "exploration"}
 """Settings whose keyword argument has another name."""
@@ -333,16 +400,35 @@ def parse_search_spec(spec: str) -> tuple[str, int, dict[str, object]]:
         raise ValueError(f"bad search bot {spec!r}: value must be one of {sorted(VALUES)}")
     if settings.get("depth", 1) < 1:
         raise ValueError(f"bad search bot {spec!r}: depth must be at least 1")
+    if "guide" in settings:
+        _check_guided(spec, settings)
     return kind, budget, settings
+
+
+def _check_guided(spec: str, settings: dict[str, object]) -> None:
+    """``guide=heuristic`` plays heuristic rollouts valued by the guide: nothing else."""
+    if settings["guide"] != "heuristic":
+        raise ValueError(f"bad search bot {spec!r}: guide must be 'heuristic'")
+    for key, allowed in (("rollout", "heuristic"), ("value", None)):
+        if key in settings and settings[key] != allowed:
+            raise ValueError(
+                f"bad search bot {spec!r}: {key}= does not go with guide=heuristic "
+                "(the guide plays heuristic rollouts and values where they stop)"
+            )
 
 
 def search_factory(spec: str, game_name: str) -> Callable[[int | None], SearchAgent]:
     """A checked factory ``seed -> search bot`` for ``spec`` in environment ``game_name``."""
+    from agents.heuristics import search_guide
+
     kind, budget, settings = parse_search_spec(spec)
-    heuristic = settings.pop("rollout", "random") == "heuristic"
+    guided = settings.pop("guide", None) is not None
+    heuristic = settings.pop("rollout", "random") == "heuristic" or guided
     if heuristic:
         heuristic_rollout(game_name, None)  # fails now if the game has no bot
     keywords = {_KEYWORDS.get(key, key): value for key, value in settings.items()}
+    if guided:
+        keywords["guide"] = search_guide(game_name)
     keywords["iterations" if kind == "ismcts" else "worlds"] = budget
 
     def make(seed: int | None) -> SearchAgent:

@@ -54,7 +54,9 @@ import numpy as np
 
 from agents.base import SeededAgent
 from tabletop_envs.valiant_wars.observer import SCHEMA
+from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (
+    BUYING,
     CHAMPION_BASE,
     CHAMPIONS,
     CODE_SWORDS,
@@ -65,6 +67,7 @@ from tabletop_envs.valiant_wars.spec import (
     KEEP_OMEN,
     LAYOUT,
     LOCATION_BASE,
+    LOCATIONS,
     MERCENARY_CAP,
     NOBODY,
     NUM_CODES,
@@ -87,6 +90,9 @@ VP_WEIGHT = 3.0
 GOLD_CARD_VALUE = 0.6
 """What one Gold card adds to the deck, in the same units as a Champion's value (it also
 takes a draw, so it is worth less than the Gold it shows)."""
+GAME_WIN_WORTH = 30.0
+"""What a Battle that ends the game is worth to a guided search beyond its VP (ten VP's
+worth: more than any Gold or Location)."""
 LINE_SHARE = 0.5
 """The share of each kind of card in the deck that a typical future line shows."""
 SELF_DRAW = {K.FIREBRAND: 1, K.WARLORD: 1, K.WYRM_LORD: 2}
@@ -362,4 +368,39 @@ def line_card_worth(view: dict[str, np.ndarray], seat: int, option: int, copy: b
     return CHAMPIONS[kind].swords + text
 
 
-__all__ = ["ValiantWarsHeuristicAgent"]
+class RevealGuide:
+    """Guides a search bot (``guide=heuristic``) through the push-your-luck steps.
+
+    It searches REVEAL or STOP whenever the next card could put the seat OUT (an Omen face
+    up, no unused Saint); the heuristic answers every other decision. Rollouts stop when the
+    reveal phase ends, and a line is then worth the bot's own utility with the Battle decided:
+    its fixed Gold plus 3 per VP of the Location for the strict Sword leader (nothing once
+    OUT), and :data:`GAME_WIN_WORTH` more if that Location wins the game. A seat's value is its
+    line's worth minus the best other line's.
+    """
+
+    def searches(self, observation: np.ndarray) -> bool:
+        view = SCHEMA.decode(observation)
+        if Decision(int(np.argmax(view["decision"]))) != Decision.REVEAL_OR_STOP:
+            return False
+        return omens_up(view, 0) > 0 and not unused_saints(view, 0)
+
+    def stage(self, game: ValiantWarsGame) -> tuple[int, int]:
+        return game.round, game.phase
+
+    def value(self, game: ValiantWarsGame) -> np.ndarray:
+        worth = np.zeros(game.num_players)
+        if game.phase == BUYING:
+            swords = [game.swords(seat) for seat in range(game.num_players)]
+            best = max(swords)
+            for seat, line_swords in enumerate(swords):
+                worth[seat] = GOLD_WEIGHT * game.gold(seat)
+                if line_swords == best > 0 and swords.count(best) == 1:
+                    vp = LOCATIONS[game.location].vp
+                    worth[seat] += VP_WEIGHT * vp + GAME_WIN_WORTH * (
+                        game.vp[seat] + vp >= game.target
+                    )
+        return np.array([w - np.delete(worth, seat).max() for seat, w in enumerate(worth)])
+
+
+__all__ = ["RevealGuide", "ValiantWarsHeuristicAgent"]

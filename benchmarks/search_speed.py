@@ -109,9 +109,9 @@ def _ismcts_iterations(bot: ISMCTSAgent, information: InformationSet, legal: lis
     counted = []
     original = bot._descend
 
-    def descend(node, world):
+    def descend(*arguments):
         counted.append(1)
-        return original(node, world)
+        return original(*arguments)
 
     bot._descend = descend
     try:
