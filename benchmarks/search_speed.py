@@ -137,13 +137,24 @@ def _pimc_rollouts(bot: PIMCAgent, information: InformationSet, legal: list[int]
 @contextmanager
 def search_clock() -> Iterator[dict[str, float]]:
     """While open, every search bot's move is timed: ``searched``/``search_s`` over the moves
-    with two legal actions or more, ``moves``/``move_s`` over all (this process only)."""
-    from agents.search import SearchAgent
+    it searched (two legal actions or more and, for a guided bot, a decision its guide names),
+    ``moves``/``move_s`` over all (this process only)."""
+    from agents.search import SEARCH_SPECS, SearchAgent
 
     clock = {"searched": 0, "search_s": 0.0, "moves": 0, "move_s": 0.0}
+    ran: list[bool] = []
     act = SearchAgent.act
+    searches = {cls: cls.search for cls in SEARCH_SPECS.values()}
+
+    def noted(search):
+        def search_noted(self, information, legal):
+            ran.append(True)
+            return search(self, information, legal)
+
+        return search_noted
 
     def timed_act(self, observation, agent):
+        ran.clear()
         start = time.perf_counter()
         try:
             return act(self, observation, agent)
@@ -151,15 +162,19 @@ def search_clock() -> Iterator[dict[str, float]]:
             spent = time.perf_counter() - start
             clock["moves"] += 1
             clock["move_s"] += spent
-            if np.count_nonzero(observation["action_mask"]) > 1:
+            if ran:
                 clock["searched"] += 1
                 clock["search_s"] += spent
 
     SearchAgent.act = timed_act
+    for cls, search in searches.items():
+        cls.search = noted(search)
     try:
         yield clock
     finally:
         SearchAgent.act = act
+        for cls, search in searches.items():
+            cls.search = search
 
 
 def timed_evaluate(argv: list[str]) -> int:

@@ -19,6 +19,7 @@ from agents.search import (
     rollout,
 )
 from agents.valiant_wars_bot import RevealGuide
+from benchmarks.search_speed import search_clock
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (
     BUYING,
@@ -179,3 +180,14 @@ def test_guided_specs_build_and_bad_ones_name_the_problem() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             agent_factory(spec, game)
+
+
+def test_the_search_clock_counts_the_moves_the_guide_searched() -> None:
+    bot, searched, moves = agent_factory("pimc:2,rollouts=1,guide=heuristic", GAME)(0), 0, 0
+    with search_clock() as clock:
+        for game in heuristic_positions(7):
+            if len(game.legal_actions()) > 1:
+                choose(bot, game)
+                searched, moves = searched + risky(game), moves + 1
+    assert (clock["searched"], clock["moves"]) == (searched, moves)
+    assert 0 < searched < moves
