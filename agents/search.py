@@ -261,9 +261,13 @@ class ISMCTSAgent(SearchAgent):
         self, node: Node, world: GameCore, within: Within | None, first: int | None = None
     ) -> list[Node]:
         """Select and expand one path in ``world`` (advanced in place) while ``within`` holds;
-        the nodes on it; ``first``, if legal and untried here, is the action expanded."""
-        path = []
+        the nodes on it; ``first``, if legal and untried here, is the action expanded.
+        ``node`` is the root, whose seat is the one searching."""
+        path, seat = [], node.seat
         while not world.is_terminal and (within is None or within(world)):
+            if not self._branches(world, seat):
+                world._apply(self.rollout_policy(world, self.rng))
+                continue
             legal = world.legal_actions()
             fresh = []
             for action in legal:
@@ -283,6 +287,14 @@ class ISMCTSAgent(SearchAgent):
             node = node.children[action]
             path.append(node)
         return path
+
+    def _branches(self, world: GameCore, seat: int) -> bool:
+        """Whether the tree branches on the decision pending in ``world``: always, unguided;
+        with a guide, only on the searching seat's own decisions that the guide searches (the
+        rollout policy plays the others in the tree as in rollouts)."""
+        if self.guide is None:
+            return True
+        return world.current_player == seat and self.guide.searches(world.observation(seat))
 
 
 def _preference(child: Node | None, default: bool) -> tuple[int, bool]:

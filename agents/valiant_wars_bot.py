@@ -376,7 +376,8 @@ class RevealGuide:
     reveal phase ends, and a line is then worth the bot's own utility with the Battle decided:
     its fixed Gold plus 3 per VP of the Location for the strict Sword leader (nothing once
     OUT), and :data:`GAME_WIN_WORTH` more if that Location wins the game. A seat's value is its
-    line's worth minus the best other line's.
+    line's worth minus the best other line's, in units of :data:`GAME_WIN_WORTH` (so a usual
+    margin lies well inside ISMCTS's [-1, 1] and a game-winning Battle counts about 1).
     """
 
     def searches(self, observation: np.ndarray) -> bool:
@@ -400,7 +401,8 @@ class RevealGuide:
                     worth[seat] += VP_WEIGHT * vp + GAME_WIN_WORTH * (
                         game.vp[seat] + vp >= game.target
                     )
-        return np.array([w - np.delete(worth, seat).max() for seat, w in enumerate(worth)])
+        best_other = [np.delete(worth, seat).max() for seat in range(game.num_players)]
+        return (worth - best_other) / GAME_WIN_WORTH
 
 
 __all__ = ["RevealGuide", "ValiantWarsHeuristicAgent"]

@@ -101,7 +101,8 @@ def test_the_guide_values_the_battle_that_follows() -> None:
                     ends = game.vp[winner] >= game.target
                     worth[winner] += 3.0 * location_vp + 30.0 * ends
                     game_ends += ends
-                assert value.tolist() == [worth[0] - worth[1], worth[1] - worth[0]]
+                margin = (worth[0] - worth[1]) / 30.0
+                assert value.tolist() == pytest.approx([margin, -margin])
                 pending, checked = None, checked + 1
                 ties += swords[0] == swords[1] > 0
     assert checked >= 30 and ties > 0 and game_ends >= 6
@@ -191,3 +192,23 @@ def test_the_search_clock_counts_the_moves_the_guide_searched() -> None:
                 searched, moves = searched + risky(game), moves + 1
     assert (clock["searched"], clock["moves"]) == (searched, moves)
     assert 0 < searched < moves
+
+
+def test_a_guided_tree_branches_only_on_the_searching_seats_searched_steps() -> None:
+    """The heuristic plays the rival and the seat's unsearched steps inside the tree too."""
+    game = next(g for g in heuristic_positions(8) if risky(g))
+    seat, trees = game.current_player, []
+    bot = agent_factory("ismcts:60,guide=heuristic", GAME)(0)
+    descend = bot._descend
+
+    def descend_noted(node, world, within, first=None):
+        trees.append(node)
+        return descend(node, world, within, first)
+
+    bot._descend = descend_noted
+    choose(bot, game)
+    nodes, depth = list(trees[0].children.values()), 0
+    while nodes:
+        assert all(node.seat == seat for node in nodes)
+        nodes, depth = [c for node in nodes for c in node.children.values()], depth + 1
+    assert depth >= 2, "the seat's later steps of the phase are in the tree"
