@@ -3,7 +3,9 @@ trained policy.
 
 Search bots (:mod:`agents.search`) are ``ismcts:ITERATIONS`` and ``pimc:WORLDS``, each
 with optional ``,ms=MILLISECONDS`` (a time cap per move), ``,rollout=random|heuristic``,
-``,c=EXPLORATION`` (ISMCTS) and ``,rollouts=N`` (PIMC rollouts per action and world), e.g.
+``,c=EXPLORATION`` (ISMCTS), ``,rollouts=N`` (PIMC rollouts per action and world),
+``,depth=D``, ``,value=win|margin`` and ``,guide=heuristic`` (the game's search guide picks the
+decisions to search and values short heuristic rollouts), e.g.
 ``ismcts:2000,ms=500,rollout=heuristic``.
 
 Trained policies are ``.npz`` files written by ``tabletop-train`` and read by
