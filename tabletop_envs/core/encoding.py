@@ -79,6 +79,9 @@ class ObservationSchema:
         self._scales = np.concatenate(
             [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in fields]
         )
+        self._unscales = np.concatenate(
+            [np.full(field.size, field.scale, dtype=np.float64) for field in fields]
+        )
 
     def new_view(self) -> FieldView:
         """An all-zero view to fill in place; :meth:`encode` then only scales its buffer."""
@@ -133,10 +136,9 @@ class ObservationSchema:
         vector = np.asarray(vector, dtype=np.float64)
         if vector.shape != (self.size,):
             raise ValueError(f"observation has shape {vector.shape}, expected ({self.size},)")
+        values = np.rint(vector * self._unscales).astype(np.int64)
         return {
-            field.name: np.rint(vector[self.slices[field.name]] * field.scale)
-            .astype(np.int64)
-            .reshape(field.shape)
+            field.name: values[self.slices[field.name]].reshape(field.shape)
             for field in self.fields
         }
 
