@@ -11,7 +11,8 @@ without a bot or policy for this game and player count is named and left out. Ea
 plays the same deals) run in a process of its own, ``--jobs`` at a time, with the search
 bot's mean wall-clock time per searched move (two legal actions or more). The machine load is
 printed first and last: times mean little without it. Ends with a Markdown table; writes
-``strength.json`` (every row's summary) to ``--out``.
+``strength.json`` (every row's summary and each game's outcome, for paired comparisons of
+rows played on the same deals) to ``--out``.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ def play_row(row: Row, games: int, seed: int) -> dict[str, Any]:
         "summary": summary,
         "searched_moves": searched,
         "s_per_searched_move": clock["search_s"] / searched if searched else None,
+        "games": [record.to_dict() for record in records],
     }
 
 

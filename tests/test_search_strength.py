@@ -58,6 +58,7 @@ def test_a_run_reports_every_row_with_its_time(tmp_path: Path) -> None:
     for result in payload["rows"]:
         assert result["summary"]["games"] == 2
         assert result["searched_moves"] > 0 and result["s_per_searched_move"] > 0
+        assert [game["index"] for game in result["games"]] == [0, 1]
 
 
 def test_the_table_shows_a_signed_margin_or_the_team_progress() -> None:
