@@ -23,3 +23,13 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
     # The interval always holds p; clamping also absorbs rounding at p = 0 or 1.
     return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
+
+
+def sign_test(wins_a: int, wins_b: int) -> float:
+    """The exact two-sided p-value that two sides are even, given ``wins_a`` and ``wins_b``
+    wins among the pairs only one side won (McNemar's exact test for paired games)."""
+    if wins_a < 0 or wins_b < 0:
+        raise ValueError(f"need non-negative counts, got {wins_a} and {wins_b}")
+    pairs = wins_a + wins_b
+    tail = sum(math.comb(pairs, i) for i in range(min(wins_a, wins_b) + 1)) / 2**pairs
+    return min(1.0, 2 * tail)

@@ -1,8 +1,9 @@
-"""The Wilson score interval against published values (Newcombe 1998, Table I, method 3)."""
+"""The Wilson score interval against published values (Newcombe 1998, Table I, method 3),
+and the exact sign test against R's ``binom.test``."""
 
 import pytest
 
-from agents.stats import wilson_interval
+from agents.stats import sign_test, wilson_interval
 
 
 @pytest.mark.parametrize(
@@ -37,3 +38,17 @@ def test_interval_holds_the_estimate_exactly_at_the_edges() -> None:
     for trials in (1, 7, 100, 2000):
         assert wilson_interval(0, trials)[0] == 0.0
         assert wilson_interval(trials, trials)[1] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("wins_a", "wins_b", "p_value"),
+    [(9, 1, 0.02148), (8, 2, 0.1094), (0, 5, 0.0625), (3, 3, 1.0), (0, 0, 1.0)],
+)
+def test_sign_test_matches_binom_test(wins_a, wins_b, p_value) -> None:
+    assert sign_test(wins_a, wins_b) == pytest.approx(p_value, abs=5e-5)
+    assert sign_test(wins_b, wins_a) == sign_test(wins_a, wins_b)
+
+
+def test_sign_test_rejects_negative_counts() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        sign_test(-1, 3)
