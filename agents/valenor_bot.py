@@ -49,7 +49,7 @@ the public card data (values and terrains of the printed cards): nothing else.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -100,14 +100,22 @@ class Table:
     """The value of an Invader face up in the middle, placeable, in a face-up window; else 0."""
     claimed: frozenset[int] = frozenset()
     """Locations whose Invader a teammate said it can defeat (table talk)."""
+    _placements: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """:meth:`placements` already worked out, by (value, Invaders on the table)."""
 
     @classmethod
     def read(cls, fields: Mapping[str, np.ndarray]) -> Table:
-        terrains = []
-        for large, small in zip(fields["location_large"], fields["location_small"], strict=True):
-            shown = (int(large.argmax()),)
-            terrains.append(shown + ((int(small.argmax()),) if small.any() else ()))
-        invader = [int(v) for v in fields["location_invader"]]
+        large = fields["location_large"].argmax(axis=1).tolist()
+        small = fields["location_small"]
+        terrains = [
+            (shown, other) if has_small else (shown,)
+            for shown, other, has_small in zip(
+                large, small.argmax(axis=1).tolist(), small.any(axis=1).tolist(), strict=True
+            )
+        ]
+        invader = fields["location_invader"].tolist()
         present = fields["hand_kind"].any(axis=1)
         hand = list(
             zip(
@@ -119,28 +127,35 @@ class Table:
         )
         gone = {S.INVADER_VALUES[i] for i in np.flatnonzero(fields["discarded_invaders"])}
         to_come = [v for v in S.INVADER_VALUES if v not in gone and v not in invader]
-        defense = [int(v) for v in fields["location_defense_sum"]]
+        defense = fields["location_defense_sum"].tolist()
         shown = 0
         if fields["window_reason"][W_FACE_UP] and fields["card_in_play_kind"][S.KIND_INVADER]:
             shown = int(fields["card_in_play_value"])
-        said = fields["signals"][1:].argmax(axis=1)
+        said = fields["signals"][1:].argmax(axis=1).tolist()
         claimed = frozenset(
-            int(m) - SAY_DEFEAT_AT for m in said if SAY_DEFEAT_AT <= m < SAY_DEFEAT_AT + 5
+            m - SAY_DEFEAT_AT for m in said if SAY_DEFEAT_AT <= m < SAY_DEFEAT_AT + 5
         )
         return cls(terrains, invader, defense, hand, to_come, shown, claimed)
 
-    def placements(self, value: int, invader: list[int] | None = None) -> list[int]:
+    def placements(self, value: int, invader: list[int] | None = None) -> tuple[int, ...]:
         """Legal Locations for the Invader of ``value`` (optionally on another table)."""
         invader = self.invader if invader is None else invader
+        key = (value, tuple(invader))
+        if key not in self._placements:
+            self._placements[key] = self._legal_spots(value, invader)
+        return self._placements[key]
+
+    def _legal_spots(self, value: int, invader: list[int]) -> tuple[int, ...]:
+        """Empty Locations of the Invader's terrain after every lower Invader and before
+        every higher one (none may hold an equal one)."""
         terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
-        return [
-            i
-            for i in range(S.NUM_LOCATIONS)
-            if not invader[i]
-            and terrain in self.terrains[i]
-            and all(v < value for v in invader[:i] if v)
-            and all(v > value for v in invader[i + 1 :] if v)
-        ]
+        not_higher = [i for i, v in enumerate(invader) if v and v <= value]
+        not_lower = [i for i, v in enumerate(invader) if v >= value]
+        start = not_higher[-1] + 1 if not_higher else 0
+        stop = not_lower[0] if not_lower else S.NUM_LOCATIONS
+        return tuple(
+            i for i in range(start, stop) if not invader[i] and terrain in self.terrains[i]
+        )
 
     def hand_defense(self) -> list[int]:
         return [value for kind, value, _ in self.hand if kind in (S.KIND_DEFENSE, S.KIND_SUPPORT)]
@@ -163,7 +178,7 @@ class Table:
         return BUILD - 5 * remainder + fillable - low_penalty
 
     @cached_property
-    def own_invader_spots(self) -> dict[int, list[int]]:
+    def own_invader_spots(self) -> dict[int, tuple[int, ...]]:
         """Legal Locations of each Invader in our hand, by value."""
         return {
             value: self.placements(value) for kind, value, _ in self.hand if kind == S.KIND_INVADER
@@ -404,10 +419,10 @@ class ValenorHeuristicAgent(Agent):
         """(card value, target) of a move making a Direct Hit or an unblocking defeat."""
         pending = self._devastation_pending(fields)
         unblock = table.unblocking_defeats(pending) if pending else []
-        counts = fields["location_defense"], fields["location_support"]
+        counts = fields["location_defense"].tolist(), fields["location_support"].tolist()
         best = None
         for source in range(S.NUM_LOCATIONS):
-            values = [v + 1 for block in counts for v in np.flatnonzero(block[source])]
+            values = [v + 1 for block in counts for v, count in enumerate(block[source]) if count]
             for value in values:
                 for target in range(S.NUM_LOCATIONS):
                     invader = table.invader[target]

@@ -82,6 +82,10 @@ class ObservationSchema:
         self._unscales = np.concatenate(
             [np.full(field.size, field.scale, dtype=np.float64) for field in fields]
         )
+        self._decoded_shapes = [
+            (f.name, self.slices[f.name], None if f.shape == (f.size,) else f.shape) for f in fields
+        ]
+        """(name, slice, shape) per field; shape None where the slice has it already."""
 
     def new_view(self) -> FieldView:
         """An all-zero view to fill in place; :meth:`encode` then only scales its buffer."""
@@ -138,8 +142,8 @@ class ObservationSchema:
             raise ValueError(f"observation has shape {vector.shape}, expected ({self.size},)")
         values = np.rint(vector * self._unscales).astype(np.int64)
         return {
-            field.name: values[self.slices[field.name]].reshape(field.shape)
-            for field in self.fields
+            name: values[at] if shape is None else values[at].reshape(shape)
+            for name, at, shape in self._decoded_shapes
         }
 
     def describe(self) -> list[tuple[str, int, int, tuple[int, ...], float]]:
