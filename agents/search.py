@@ -13,7 +13,7 @@ shuffle to come) is not known either. Search then runs on the pure core (``clone
   seat's return (each node is judged by the seat that moves there, so cooperative games plan
   for the team and competitive ones assume each opponent plays for itself).
 - :class:`PIMCAgent` (perfect-information Monte Carlo): sample N worlds, score each legal
-  action by rollouts in each, pick the best total.
+  action by rollouts in each, pick the best total (a tie keeps the rollout policy's move).
 
 Budgets are iterations (or worlds) per move, optionally capped by milliseconds; rollouts are
 uniformly random or a callable policy, played to the end or cut off after ``depth`` decisions
@@ -197,6 +197,11 @@ class SearchAgent(SeededAgent):
     def search(self, information: InformationSet, legal: list[int]) -> int:
         raise NotImplementedError
 
+    def _policy_move(self, information: InformationSet) -> int:
+        """The rollout policy's move in a sampled world: the one kept on a tie, so the search
+        departs from that policy only on better evidence."""
+        return self.rollout_policy(information.sample(self.rng), self.rng)
+
     def _within(self, world: GameCore) -> Within | None:
         """While rollouts from ``world`` go on: within its guide stage (None: no guide)."""
         if self.guide is None:
@@ -244,7 +249,7 @@ class ISMCTSAgent(SearchAgent):
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
         root = Node(seat=information.seat)
-        default = self.rollout_policy(information.sample(self.rng), self.rng)
+        default = self._policy_move(information)
         for index in self.budget.runs():
             world = information.sample(self.rng)
             within = self._within(world)
@@ -327,6 +332,7 @@ class PIMCAgent(SearchAgent):
         if self.guide is not None:
             return self._guided_search(information, legal)
         seat = information.seat
+        default = self._policy_move(information)
         totals = dict.fromkeys(legal, 0.0)
         for _ in self.budget.runs():
             world = information.sample(self.rng)
@@ -336,14 +342,14 @@ class PIMCAgent(SearchAgent):
                     trial._apply(action)
                     returns = rollout(trial, self.rollout_policy, self.rng, self.depth, self.value)
                     totals[action] += float(returns[seat])
-        return max(legal, key=lambda action: (totals[action], -action))
+        return max(legal, key=lambda action: (totals[action], action == default))
 
     def _guided_search(self, information: InformationSet, legal: list[int]) -> int:
         """Every action of a world and rollout played from the same generator state (common
         random numbers, so the totals differ by the actions, not by luck); ties keep the
         heuristic's move."""
         seat = information.seat
-        default = self.rollout_policy(information.sample(self.rng), self.rng)
+        default = self._policy_move(information)
         totals = dict.fromkeys(legal, 0.0)
         for _ in self.budget.runs():
             world = information.sample(self.rng)

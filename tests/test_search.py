@@ -162,20 +162,36 @@ def test_search_specs_take_a_cut_off_and_a_value() -> None:
             agent_factory(spec, "highcard_v0")
 
 
-def test_the_rollout_policys_move_is_tried_first_and_wins_ties() -> None:
-    """One iteration visits only the policy's own move; with returns all equal (a game
-    still going, valued 0), the policy's move is kept over the lowest action."""
+def highest_action(world: GameCore, rng: np.random.Generator) -> int:
+    """A rollout policy that differs from the lowest-action default."""
+    return max(world.legal_actions())
+
+
+def tie_position() -> GameCore:
+    """A Valenor position with three choices or more, where a one-step rollout of any of
+    them returns the same (a game still going, valued 0)."""
     game = make_game("valenor", 3, seed=4)
     while len(game.legal_actions()) < 3:
         game.apply(game.legal_actions()[0])
-    last = max(game.legal_actions())
+    return game
 
-    def policy(world: GameCore, rng: np.random.Generator) -> int:
-        return max(world.legal_actions())
 
+def test_the_rollout_policys_move_is_tried_first_and_wins_ties() -> None:
+    """One iteration visits only the policy's own move; with returns all equal, the
+    policy's move is kept over the lowest action."""
+    game = tie_position()
     for iterations in (1, 3):
-        bot = ISMCTSAgent(seed=0, iterations=iterations, rollout_policy=policy, depth=1)
-        assert choose(bot, game) == last
+        bot = ISMCTSAgent(seed=0, iterations=iterations, rollout_policy=highest_action, depth=1)
+        assert choose(bot, game) == max(game.legal_actions())
+
+
+def test_pimc_keeps_the_rollout_policys_move_on_a_tie() -> None:
+    """Every action's rollouts return the same: PIMC keeps the rollout policy's move, not
+    the lowest action."""
+    game = tie_position()
+    for worlds in (1, 3):
+        bot = PIMCAgent(seed=0, worlds=worlds, rollouts=2, rollout_policy=highest_action, depth=1)
+        assert choose(bot, game) == max(game.legal_actions())
 
 
 def test_a_tie_on_visits_keeps_the_policys_move_over_a_better_mean() -> None:
