@@ -43,13 +43,14 @@ message: Defense that is not a Direct Hit is not built at a Location whose Invad
 said it can defeat (that would spoil the teammate's exact finish).
 
 The bot decodes ``ValenorGame.SCHEMA.decode(observation)``, reads the action mask and uses
-the public card data (values and terrains of the printed cards): nothing else.
+the public card data (values and terrains of the printed cards) and the rules' placement
+function (``invader_spots``, applied to the table it read): nothing else.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -57,6 +58,7 @@ import numpy as np
 from agents.base import Agent
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.observer import SCHEMA
+from tabletop_envs.valenor.rules import invader_spots
 from tabletop_envs.valenor.spec import (
     LAYOUT,
     LEVEL_OF_VALUE,
@@ -100,10 +102,6 @@ class Table:
     """The value of an Invader face up in the middle, placeable, in a face-up window; else 0."""
     claimed: frozenset[int] = frozenset()
     """Locations whose Invader a teammate said it can defeat (table talk)."""
-    _placements: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
-    """:meth:`placements` already worked out, by (value, Invaders on the table)."""
 
     @classmethod
     def read(cls, fields: Mapping[str, np.ndarray]) -> Table:
@@ -137,25 +135,10 @@ class Table:
         )
         return cls(terrains, invader, defense, hand, to_come, shown, claimed)
 
-    def placements(self, value: int, invader: list[int] | None = None) -> tuple[int, ...]:
+    def placements(self, value: int, invader: list[int] | None = None) -> list[int]:
         """Legal Locations for the Invader of ``value`` (optionally on another table)."""
         invader = self.invader if invader is None else invader
-        key = (value, tuple(invader))
-        if key not in self._placements:
-            self._placements[key] = self._legal_spots(value, invader)
-        return self._placements[key]
-
-    def _legal_spots(self, value: int, invader: list[int]) -> tuple[int, ...]:
-        """Empty Locations of the Invader's terrain after every lower Invader and before
-        every higher one (none may hold an equal one)."""
-        terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
-        not_higher = [i for i, v in enumerate(invader) if v and v <= value]
-        not_lower = [i for i, v in enumerate(invader) if v >= value]
-        start = not_higher[-1] + 1 if not_higher else 0
-        stop = not_lower[0] if not_lower else S.NUM_LOCATIONS
-        return tuple(
-            i for i in range(start, stop) if not invader[i] and terrain in self.terrains[i]
-        )
+        return invader_spots(invader, self.terrains, S.TERRAIN[INVADER_OF_VALUE[value]], value)
 
     def hand_defense(self) -> list[int]:
         return [value for kind, value, _ in self.hand if kind in (S.KIND_DEFENSE, S.KIND_SUPPORT)]
@@ -178,7 +161,7 @@ class Table:
         return BUILD - 5 * remainder + fillable - low_penalty
 
     @cached_property
-    def own_invader_spots(self) -> dict[int, tuple[int, ...]]:
+    def own_invader_spots(self) -> dict[int, list[int]]:
         """Legal Locations of each Invader in our hand, by value."""
         return {
             value: self.placements(value) for kind, value, _ in self.hand if kind == S.KIND_INVADER

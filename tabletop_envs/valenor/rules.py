@@ -69,6 +69,20 @@ TOTAL_DEFENSE_VALUE = {
 """All Defense and Support value in play, by scenario (checked after every automatic step)."""
 
 
+def invader_spots(
+    invaders: Sequence[int], terrains: Sequence[tuple[int, ...]], terrain: int, value: int
+) -> list[int]:
+    """The Locations an Invader of ``terrain`` and ``value`` may be placed on, given the
+    Invader value at each Location (0: none) and the terrains each still shows: an empty
+    Location showing its terrain, after every lower Invader and before every higher one (so
+    nowhere while an equal one is out)."""
+    not_higher = [i for i, v in enumerate(invaders) if v and v <= value]
+    not_lower = [i for i, v in enumerate(invaders) if v >= value]
+    start = not_higher[-1] + 1 if not_higher else 0
+    stop = not_lower[0] if not_lower else len(invaders)
+    return [i for i in range(start, stop) if not invaders[i] and terrain in terrains[i]]
+
+
 class ValenorGame(PlainState, GameCore):
     """Spirits of Valenor: a cooperative game; everyone wins or loses together."""
 
@@ -320,17 +334,9 @@ class ValenorGame(PlainState, GameCore):
         """Where ``card`` may go: anywhere for Defense; the placement rules for Invaders."""
         if S.KIND[card] != S.KIND_INVADER:
             return list(range(S.NUM_LOCATIONS))
-        terrain, value = S.TERRAIN[card], S.VALUE[card]
-        values = [S.VALUE[c] if c >= 0 else -1 for c in self.invader_at]
-        options = []
-        for position in range(S.NUM_LOCATIONS):
-            if values[position] >= 0 or terrain not in self.terrains_at(position):
-                continue
-            left = [v for v in values[:position] if v >= 0]
-            right = [v for v in values[position + 1 :] if v >= 0]
-            if all(v < value for v in left) and all(v > value for v in right):
-                options.append(position)
-        return options
+        values = [S.VALUE[c] if c >= 0 else 0 for c in self.invader_at]
+        terrains = [self.terrains_at(position) for position in range(S.NUM_LOCATIONS)]
+        return invader_spots(values, terrains, S.TERRAIN[card], S.VALUE[card])
 
     def devastation_choices(self, terrain: int) -> list[int]:
         """Undevastated Locations showing ``terrain`` (large or small)."""
