@@ -10,7 +10,7 @@ from test_conformance import CONSTANT_FIELDS
 from test_valiant_wars_rules import act, assert_reference_view, make_game, reveal_step
 
 from agents.valiant_wars_bot import ValiantWarsHeuristicAgent
-from tabletop_envs import valiant_wars_v1
+from tabletop_envs import valiant_wars_v2
 from tabletop_envs.valiant_wars.observer import SCHEMA
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (
@@ -130,7 +130,7 @@ def test_actions_are_named_in_words() -> None:
 
 
 def test_env_plays_a_full_game() -> None:
-    env = valiant_wars_v1.env(num_players=3, render_mode="ansi")
+    env = valiant_wars_v2.env(num_players=3, render_mode="ansi")
     env.reset(seed=4)
     rng = np.random.default_rng(4)
     for _agent in env.agent_iter():
@@ -218,7 +218,7 @@ def test_heuristic_games_vary_the_fields_random_play_misses() -> None:
     games miss them, and its CONSTANT_FIELDS excuse them for that reason only. The heuristic
     bot buys and reveals them: along its games each excused field takes two values at
     least, and every seat's observation is the encoded reference view at every step."""
-    excused = sorted(field for game, field in CONSTANT_FIELDS if game == "valiant_wars_v1")
+    excused = sorted(field for game, field in CONSTANT_FIELDS if game == "valiant_wars_v2")
     assert excused == ["draw_amount", "line_champion_copy", "subject"]
     seen: dict[str, set[bytes]] = {name: set() for name in excused}
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
@@ -236,3 +236,36 @@ def test_heuristic_games_vary_the_fields_random_play_misses() -> None:
             observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
             game.apply(bots[seat].act(observation, f"player_{seat}"))
     assert not [name for name, values in seen.items() if len(values) < 2]
+
+
+def test_risk_fields_read_the_next_omen_and_the_sword_margins() -> None:
+    """valiant_wars_v2's derived fields in a position worked by hand: seat 0 shows an Omen
+    (one Omen left in 5 cards: 20 %, OUT if it comes), seat 1 a Saint (two Omens in 3 cards:
+    66 %, but the Saint would ignore one), seat 2 a Fighter (2 Swords, leading)."""
+    game = make_game(
+        3,
+        {
+            0: [OMEN, GOLD, OMEN, GOLD, GOLD, GOLD],
+            1: [C(Kind.SAINT), GOLD, OMEN, OMEN],
+            2: [C(Kind.FIGHTER), *FILL],
+        },
+    )
+    assert_reference_view(game)
+    seen = SCHEMA.decode(game.observation(0))
+    assert seen["omen_chance"][:3].tolist() == [20, 66, 0]
+    assert seen["at_risk"][:3].tolist() == [1, 0, 0]
+    assert seen["out_chance"][:3].tolist() == [20, 0, 0]
+    assert seen["sword_margin"][:3].tolist() == [[0, 2], [0, 1], [1, 0]]
+    assert seen["stake"][:3].tolist() == [[1, 0], [0, 1], [0, 2]]
+    from_right = SCHEMA.decode(game.observation(2))  # seat 0 is its row 1
+    assert from_right["out_chance"][1] == 20 and from_right["sword_margin"][0].tolist() == [1, 0]
+
+
+def test_omen_chance_is_exact_for_the_oracles_owner_only() -> None:
+    """After its Oracle, the owner knows its next card is an Omen (100); the other player
+    still reads the deck's share (2 Omens of 7 cards: 28 %)."""
+    game = make_game(2, {0: [C(Kind.ORACLE), OMEN, GOLD, GOLD, OMEN, GOLD, GOLD, GOLD], 1: FILL})
+    assert game.known_top[0] > 0
+    assert_reference_view(game)
+    assert SCHEMA.decode(game.observation(0))["omen_chance"][0] == 100
+    assert SCHEMA.decode(game.observation(1))["omen_chance"][1] == 28

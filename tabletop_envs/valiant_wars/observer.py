@@ -67,6 +67,9 @@ P = MAX_PLAYERS
 SLOTS = NUM_CHAMPION_CARDS
 TOTAL_SCALE = 200
 """Sword and Gold totals above this are shown as this (no real line comes close)."""
+PERCENT = 100
+NEAR_SCALE = 30
+"""The scale of the derived Sword margins and stakes: differences that decide a Battle."""
 LINE_COUNTS = ("gold", "omens", "cancelled_omens", "soldiers", "flipped_soldiers", "locations")
 
 SCHEMA = ObservationSchema(
@@ -106,8 +109,20 @@ SCHEMA = ObservationSchema(
         Field("terrain", (len(Terrain),)),
         Field("locations_left", (NUM_LOCATIONS,)),
         Field("purchase", (3,), TOTAL_SCALE),
+        Field("omen_chance", (P,), PERCENT),
+        Field("at_risk", (P,)),
+        Field("out_chance", (P,), PERCENT),
+        Field("sword_margin", (P, 2), NEAR_SCALE),
+        Field("stake", (P, 2), NEAR_SCALE),
     ]
 )
+"""The last five fields (``valiant_wars_v2``) are derived from the rest of the view, on scales
+that make a Reveal's risk easy to read: ``omen_chance`` the percent chance (rounded down) that
+the seat's next card is a Dark Omen, from its deck's public contents (for the observer, exact
+when its Oracle showed the top card); ``at_risk`` a face-up Dark Omen and no unused face-up
+Saint, so the next Omen puts the seat OUT; ``out_chance`` that chance when at risk, else 0;
+``sword_margin`` how many Swords the seat is ahead of, and behind, the best other seat not
+OUT; ``stake`` its Gold and Swords on a finer scale. Values past ``NEAR_SCALE`` show as it."""
 
 
 SEAT_FIELDS = (
@@ -185,7 +200,50 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     deck, my_top = game.decks[player], _AT["my_top"]
     for depth in range(game.known_top[player]):
         out[my_top + depth * NUM_CODES + deck[-1 - depth]] = 1.0
+    _put_risks(out, n)
     return out
+
+
+def _put_risks(out: np.ndarray, n: int) -> None:
+    """The derived fields, read from the unscaled view already in ``out`` (rows relative)."""
+    swords = [float(out[_AT["swords"] + row]) for row in range(n)]
+    standing = [row for row in range(n) if not out[_AT["out"] + row]]
+    for row in range(n):
+        size = int(out[_AT["deck_size"] + row])
+        omens = int(out[_AT["deck"] + row * NUM_CODES + OMEN])
+        chance = PERCENT * omens // size if size else 0
+        if row == 0 and out[_AT["known_top"]]:
+            chance = PERCENT * int(out[_AT["my_top"] + OMEN])
+        out[_AT["omen_chance"] + row] = chance
+        if out[_AT["line_counts"] + row * len(LINE_COUNTS) + 1] and not _saint_ready(out, row):
+            out[_AT["at_risk"] + row] = 1.0
+            out[_AT["out_chance"] + row] = chance
+        best = max((swords[other] for other in standing if other != row), default=0.0)
+        margin = _AT["sword_margin"] + 2 * row
+        out[margin] = min(max(swords[row] - best, 0.0), NEAR_SCALE)
+        out[margin + 1] = min(max(best - swords[row], 0.0), NEAR_SCALE)
+        stake = _AT["stake"] + 2 * row
+        out[stake] = min(out[_AT["gold"] + row], NEAR_SCALE)
+        out[stake + 1] = min(swords[row], NEAR_SCALE)
+
+
+_SAINT_CODE = Kind.SAINT + 1
+_DANCER_CODE = Kind.DANCER + 1
+
+
+def _saint_ready(out: np.ndarray, row: int) -> bool:
+    """Whether the row's line holds a face-up Saint (or a Dancer copying one) not yet used."""
+    start = row * SLOTS
+    for slot in range(start, start + SLOTS):
+        kind = out[_AT["line_champions"] + slot]
+        if not kind:
+            return False
+        saint = kind == _SAINT_CODE or (
+            kind == _DANCER_CODE and out[_AT["line_champion_copy"] + slot] == _SAINT_CODE
+        )
+        if saint and out[_AT["line_champion_up"] + slot] and not out[_AT["line_saint_used"] + slot]:
+            return True
+    return False
 
 
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
@@ -409,7 +467,49 @@ def view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
         fields["terrain"][LOCATIONS[top].terrain] = 1
         for location in game.location_deck:
             fields["locations_left"][location] = 1
+    _reference_risks(game, player, fields)
     return fields
+
+
+def _reference_risks(game: ValiantWarsGame, player: int, fields: dict[str, Any]) -> None:
+    """Each seat's chance of a Dark Omen next, whether one would put it OUT, and its Sword
+    margin over the best other seat still in, from the state."""
+    n = game.num_players
+    for seat in range(n):
+        row = (seat - player) % n
+        deck = game.decks[seat]
+        if seat == player and game.known_top[seat]:
+            chance = 100 if deck[-1] == OMEN else 0
+        else:
+            chance = 100 * deck.count(OMEN) // len(deck) if deck else 0
+        fields["omen_chance"][row] = chance
+        line, face_up = game.lines[seat], game.face_up[seat]
+        omen_up = any(code == OMEN and face_up[pos] for pos, code in enumerate(line))
+        if omen_up and not _reference_saint_ready(game, seat):
+            fields["at_risk"][row] = 1
+            fields["out_chance"][row] = chance
+        rivals = [
+            fields["swords"][(other - player) % n]
+            for other in range(n)
+            if other != seat and not game.out[other]
+        ]
+        lead = fields["swords"][row] - max(rivals, default=0)
+        fields["sword_margin"][row] = [min(max(lead, 0), 30), min(max(-lead, 0), 30)]
+        fields["stake"][row] = [min(fields["gold"][row], 30), min(fields["swords"][row], 30)]
+
+
+def _reference_saint_ready(game: ValiantWarsGame, seat: int) -> bool:
+    """A face-up Saint of ``seat``'s line, or a Dancer copying one, that has not ignored an
+    Omen yet."""
+    for pos, code in enumerate(game.lines[seat]):
+        if not CHAMPION_BASE <= code < LOCATION_BASE or not game.face_up[seat][pos]:
+            continue
+        kind = code - CHAMPION_BASE
+        if kind == Kind.DANCER:
+            kind = game.copies[seat][pos]
+        if kind == Kind.SAINT and not game.used[seat][pos]:
+            return True
+    return False
 
 
 def _reference_line(game: ValiantWarsGame, seat: int, row: int, fields: dict[str, Any]) -> None:
