@@ -479,9 +479,9 @@ def _reference_risks(game: ValiantWarsGame, player: int, fields: dict[str, Any])
         row = (seat - player) % n
         deck = game.decks[seat]
         if seat == player and game.known_top[seat]:
-            chance = 100 if deck[-1] == OMEN else 0
+            chance = PERCENT if deck[-1] == OMEN else 0
         else:
-            chance = 100 * deck.count(OMEN) // len(deck) if deck else 0
+            chance = PERCENT * deck.count(OMEN) // len(deck) if deck else 0
         fields["omen_chance"][row] = chance
         line, face_up = game.lines[seat], game.face_up[seat]
         omen_up = any(code == OMEN and face_up[pos] for pos, code in enumerate(line))
@@ -494,8 +494,14 @@ def _reference_risks(game: ValiantWarsGame, player: int, fields: dict[str, Any])
             if other != seat and not game.out[other]
         ]
         lead = fields["swords"][row] - max(rivals, default=0)
-        fields["sword_margin"][row] = [min(max(lead, 0), 30), min(max(-lead, 0), 30)]
-        fields["stake"][row] = [min(fields["gold"][row], 30), min(fields["swords"][row], 30)]
+        fields["sword_margin"][row] = [
+            min(max(lead, 0), NEAR_SCALE),
+            min(max(-lead, 0), NEAR_SCALE),
+        ]
+        fields["stake"][row] = [
+            min(fields["gold"][row], NEAR_SCALE),
+            min(fields["swords"][row], NEAR_SCALE),
+        ]
 
 
 def _reference_saint_ready(game: ValiantWarsGame, seat: int) -> bool:
