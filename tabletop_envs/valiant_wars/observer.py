@@ -142,8 +142,13 @@ SEAT_FIELDS = (
     "deck",
     "deck_size",
     "known_top",
+    "omen_chance",
+    "at_risk",
+    "out_chance",
+    "stake",
 )
-"""What everyone sees of one seat, kept as that seat's block."""
+"""What everyone sees of one seat, kept as that seat's block (``omen_chance`` there is the
+public one; the observer's own row is made exact after its Oracle)."""
 ROUND_FIELDS = ("first_player", "round", "step", "buying", "target_vp")
 MARKET_FIELDS = ("market", "supply")
 LOCATION_FIELDS = ("location", "location_vp", "terrain", "locations_left")
@@ -200,50 +205,26 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     deck, my_top = game.decks[player], _AT["my_top"]
     for depth in range(game.known_top[player]):
         out[my_top + depth * NUM_CODES + deck[-1 - depth]] = 1.0
-    _put_risks(out, n)
+    _put_risks(game, player, out)
     return out
 
 
-def _put_risks(out: np.ndarray, n: int) -> None:
-    """The derived fields, read from the unscaled view already in ``out`` (rows relative)."""
-    swords = [float(out[_AT["swords"] + row]) for row in range(n)]
-    standing = [row for row in range(n) if not out[_AT["out"] + row]]
+def _put_risks(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
+    """The observer's own next-card chance once its Oracle showed the top card, and every
+    seat's Sword margin over the best other seat still in (rows relative)."""
+    if game.known_top[player]:
+        chance = PERCENT if game.decks[player][-1] == OMEN else 0
+        out[_AT["omen_chance"]] = chance
+        if out[_AT["at_risk"]]:
+            out[_AT["out_chance"]] = chance
+    n = game.num_players
+    swords = out[_AT["swords"] : _AT["swords"] + n].tolist()
+    standing = [row for row, gone in enumerate(out[_AT["out"] : _AT["out"] + n]) if not gone]
+    margin = _AT["sword_margin"]
     for row in range(n):
-        size = int(out[_AT["deck_size"] + row])
-        omens = int(out[_AT["deck"] + row * NUM_CODES + OMEN])
-        chance = PERCENT * omens // size if size else 0
-        if row == 0 and out[_AT["known_top"]]:
-            chance = PERCENT * int(out[_AT["my_top"] + OMEN])
-        out[_AT["omen_chance"] + row] = chance
-        if out[_AT["line_counts"] + row * len(LINE_COUNTS) + 1] and not _saint_ready(out, row):
-            out[_AT["at_risk"] + row] = 1.0
-            out[_AT["out_chance"] + row] = chance
-        best = max((swords[other] for other in standing if other != row), default=0.0)
-        margin = _AT["sword_margin"] + 2 * row
-        out[margin] = min(max(swords[row] - best, 0.0), NEAR_SCALE)
-        out[margin + 1] = min(max(best - swords[row], 0.0), NEAR_SCALE)
-        stake = _AT["stake"] + 2 * row
-        out[stake] = min(out[_AT["gold"] + row], NEAR_SCALE)
-        out[stake + 1] = min(swords[row], NEAR_SCALE)
-
-
-_SAINT_CODE = Kind.SAINT + 1
-_DANCER_CODE = Kind.DANCER + 1
-
-
-def _saint_ready(out: np.ndarray, row: int) -> bool:
-    """Whether the row's line holds a face-up Saint (or a Dancer copying one) not yet used."""
-    start = row * SLOTS
-    for slot in range(start, start + SLOTS):
-        kind = out[_AT["line_champions"] + slot]
-        if not kind:
-            return False
-        saint = kind == _SAINT_CODE or (
-            kind == _DANCER_CODE and out[_AT["line_champion_copy"] + slot] == _SAINT_CODE
-        )
-        if saint and out[_AT["line_champion_up"] + slot] and not out[_AT["line_saint_used"] + slot]:
-            return True
-    return False
+        lead = swords[row] - max((swords[o] for o in standing if o != row), default=0.0)
+        out[margin + 2 * row] = min(max(lead, 0.0), NEAR_SCALE)
+        out[margin + 2 * row + 1] = min(max(-lead, 0.0), NEAR_SCALE)
 
 
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
@@ -302,11 +283,19 @@ def _keep_seat(
     values[at["deck_size"]] = len(deck)
     values[at["known_top"]] = known_top
     _keep_counts(deck, at["deck"], NUM_CODES, values)
+    chance = PERCENT * deck.count(OMEN) // len(deck) if deck else 0
+    values[at["omen_chance"]] = chance
     if line:
         swords, gold = game.line_totals(seat)
+        gold = stop_gold if stopped and not out else gold
         values[at["swords"]] = min(swords, TOTAL_SCALE)
-        values[at["gold"]] = min(stop_gold if stopped and not out else gold, TOTAL_SCALE)
+        values[at["gold"]] = min(gold, TOTAL_SCALE)
+        values[at["stake"]] = min(gold, NEAR_SCALE)
+        values[at["stake"] + 1] = min(swords, NEAR_SCALE)
         _keep_line(line, face_up, copies, used, values, at)
+        if values[at["line_counts"] + 1] and game.unused_saint(seat) == EMPTY:
+            values[at["at_risk"]] = 1.0
+            values[at["out_chance"]] = chance
 
 
 def _keep_counts(cards: list[int], start: int, codes: int, values: np.ndarray) -> None:

@@ -483,7 +483,7 @@ class ValiantWarsGame(PlainState, GameCore):
         """A second face-up Omen is OUT unless an unused face-up Saint ignores it (then at
         once: OUT would lose the whole line); a first one meeting an unused Saint asks its
         owner whether the Saint ignores it now."""
-        saint = self._unused_saint(seat)
+        saint = self.unused_saint(seat)
         if self.count_face_up(seat, OMEN) >= 2:
             if saint != EMPTY:
                 self._cancel_omen(seat, saint, pos)
@@ -496,7 +496,9 @@ class ValiantWarsGame(PlainState, GameCore):
         """The Saint "allows you to ignore" the Omen: its owner chooses."""
         self._decide(Decision.IGNORE_OMEN, seat, [KEEP_OMEN, IGNORE], [saint, omen])
 
-    def _unused_saint(self, seat: int) -> int:
+    def unused_saint(self, seat: int) -> int:
+        """The line position of ``seat``'s face-up Saint (or Dancer copying one) that has not
+        ignored an Omen yet; EMPTY if none."""
         for pos, code in enumerate(self.lines[seat]):
             if (
                 is_champion(code)
