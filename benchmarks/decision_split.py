@@ -51,9 +51,8 @@ class SplitAgent(Agent):
         self.other.see(information)
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        first_legal = int(np.argmax(observation["action_mask"]))
-        segment, _ = self.layout.locate(first_legal)
-        chooser = self.agent if segment.name in self.kinds else self.other
+        kind = self.layout.kind_of(observation["action_mask"])
+        chooser = self.agent if kind in self.kinds else self.other
         return chooser.act(observation, agent)
 
 

@@ -22,13 +22,15 @@ from training.selfplay import SelfPlayVecEnv
 from training.train import main as train_main
 
 
-def lowest_legal(_observation: np.ndarray, mask: np.ndarray, _label: int) -> int:
+def lowest_legal(_seat: int, _observation: np.ndarray, mask: np.ndarray, _label: int) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
 def test_labels_are_the_bots_choices_on_the_states_the_driver_reached() -> None:
     """Valenor's heuristic keeps a plan, so it must be asked at every decision of its seat."""
-    labelled = warmstart.label_games("valenor_v2", 3, {}, "heuristic", 150, 7, lowest_legal)
+    labelled = warmstart.label_games(
+        "valenor_v2", 3, {}, "heuristic", 150, 7, lambda _game: lowest_legal
+    )
     data = labelled.data
     state = tabletop_envs.game_module("valenor_v2").Game(3, seed=7 * 100_003)
     bots = [make_agent("heuristic", "valenor_v2", seed=7 + seat, players=3) for seat in range(3)]

@@ -29,8 +29,10 @@ from agents.policy import PolicyNetwork
 from tabletop_envs.core.game import GameCore
 from training.export import export_actor
 
-# The action actually applied, given the observation, the legal mask and the bot's label.
-Driver = Callable[[np.ndarray, np.ndarray, int], int]
+# The action actually applied, given the deciding seat, its observation, the legal mask and
+# the bot's label; ``label_games`` asks for one driver per game (by the game's index).
+Driver = Callable[[int, np.ndarray, np.ndarray, int], int]
+DriverPerGame = Callable[[int], Driver]
 
 
 @dataclass
@@ -49,10 +51,13 @@ class Demonstrations:
 
 @dataclass
 class Labelled:
-    """Decisions labelled by the bot, and how many of them the driver itself chose alike."""
+    """Decisions labelled by the bot, how many of them the driver itself chose alike, and
+    per decision its seat and the index of its game."""
 
     data: Demonstrations
     agreed: int
+    seats: np.ndarray
+    games: np.ndarray
 
     @property
     def agreement(self) -> float:
@@ -82,28 +87,36 @@ def label_game(state: GameCore, agents: list[Agent], drive: Driver) -> list[Step
         observation, mask = state.observation(seat), state.legal_mask()
         view = {"observation": observation, "action_mask": mask}
         label = agents[seat].act(view, f"player_{seat}")
-        action = drive(observation, mask, label)
+        action = drive(seat, observation, mask, label)
         steps.append(Step(observation, mask, label, seat, action == label))
         state.apply(action)
     return steps
 
 
 def label_games(
-    game: str, players: int, options: dict, bot: str, decisions: int, seed: int, drive: Driver
+    game: str,
+    players: int,
+    options: dict,
+    bot: str,
+    decisions: int,
+    seed: int,
+    driver: DriverPerGame,
 ) -> Labelled:
-    """At least ``decisions`` decisions of seeded games driven by ``drive``, labelled by ``bot``;
-    each decision keeps its seat's final return."""
+    """At least ``decisions`` decisions of seeded games, game ``g`` driven by ``driver(g)``,
+    labelled by ``bot``; each decision keeps its seat's final return."""
     core = tabletop_envs.game_module(game).Game
     agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
     steps: list[Step] = []
     returns: list[float] = []
-    with tqdm(total=decisions, desc=f"warm start: {bot} labels", unit="dec") as bar:
+    game_of_step: list[int] = []
+    with tqdm(total=decisions, desc=f"{bot} labels", unit="dec") as bar:
         games = 0
         while len(steps) < decisions:
             state = core(players, seed=seed * 100_003 + games, **options)
-            played = label_game(state, agents, drive)
+            played = label_game(state, agents, driver(games))
             final = state.returns()
             returns.extend(float(final[step.seat]) for step in played)
+            game_of_step.extend([games] * len(played))
             steps.extend(played)
             bar.update(len(played))
             games += 1
@@ -113,16 +126,25 @@ def label_games(
         np.array([step.label for step in steps]),
         np.array(returns),
     )
-    return Labelled(data, sum(step.agreed for step in steps))
+    seats = np.array([step.seat for step in steps])
+    return Labelled(data, sum(step.agreed for step in steps), seats, np.array(game_of_step))
 
 
 def collect(
     game: str, players: int, options: dict, bot: str, decisions: int, seed: int
 ) -> Demonstrations:
     """At least ``decisions`` decisions of ``bot`` playing every seat of seeded games."""
-    return label_games(
-        game, players, options, bot, decisions, seed, lambda _obs, _mask, label: label
-    ).data
+    return label_games(game, players, options, bot, decisions, seed, every_game(follow_label)).data
+
+
+def every_game(drive: Driver) -> DriverPerGame:
+    """The same driver for every game."""
+    return lambda _game: drive
+
+
+def follow_label(_seat: int, _observation: np.ndarray, _mask: np.ndarray, label: int) -> int:
+    """The bot's own choice: demonstrations."""
+    return label
 
 
 def masked_logits(policy, observations: torch.Tensor, masks: torch.Tensor) -> tuple:
@@ -135,7 +157,7 @@ def masked_logits(policy, observations: torch.Tensor, masks: torch.Tensor) -> tu
 def greedy_driver(network: PolicyNetwork) -> Driver:
     """The network's most likely legal action, as the exported policy plays in evaluation."""
 
-    def drive(observation: np.ndarray, mask: np.ndarray, _label: int) -> int:
+    def drive(_seat: int, observation: np.ndarray, mask: np.ndarray, _label: int) -> int:
         return int(network.choose(observation[None], mask[None], None)[0])
 
     return drive
@@ -192,7 +214,7 @@ def dagger(
     for round_ in range(1, rounds + 1):
         drive = greedy_driver(export_actor(policy, c.activation, {}))
         labelled = label_games(
-            c.game, c.players, c.options, c.bot, decisions, c.seed + round_, drive
+            c.game, c.players, c.options, c.bot, decisions, c.seed + round_, every_game(drive)
         )
         agreements.append(labelled.agreement)
         tqdm.write(

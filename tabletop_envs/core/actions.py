@@ -84,6 +84,10 @@ class ActionLayout:
         segment = self._ordered[int(self._owner[action])]
         return segment, action - segment.offset
 
+    def kind_of(self, mask: np.ndarray) -> str:
+        """The decision kind a legal mask belongs to: the segment of its first legal action."""
+        return self.locate(int(np.argmax(mask)))[0].name
+
     def mask(self, name: str, options: list[int] | range) -> np.ndarray:
         """An int8 mask with only ``options`` of segment ``name`` set."""
         mask = np.zeros(self.total, dtype=np.int8)
