@@ -49,8 +49,34 @@ def evaluation(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {"games": results[0]["games"], "seats": "rotated", "against": against}
 
 
-def entry_for(run: Path, policy: Path, how: dict[str, Any]) -> dict[str, Any]:
-    """The manifest entry of ``policy``, trained in ``run``."""
+def tournament_evaluation(paths: Sequence[Path]) -> dict[str, Any]:
+    """The manifest's record of ``tabletop-eval`` results files (``--out``) whose first agent
+    is the policy shipped: one row per file, named after the other seats' agents."""
+    against, games = {}, set()
+    for path in paths:
+        summary = read_json(path).get("summary", {})
+        try:
+            first, *others = summary["agents"]
+            specs = sorted({agent["spec"] for agent in others})
+            games.add(int(first["games"]))
+            against[", ".join(specs)] = {
+                "wins": int(first["wins"]),
+                "win_rate": round(first["win_rate"], 4),
+                "interval95": [round(first["win_low"], 3), round(first["win_high"], 3)],
+                "seed": summary["seed"],
+            }
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"{path}: not a tabletop-eval results file") from None
+    if len(games) != 1:
+        raise ValueError(f"the evaluations played different numbers of games: {sorted(games)}")
+    return {"games": games.pop(), "seats": "rotated", "against": against}
+
+
+def entry_for(
+    run: Path, policy: Path, how: dict[str, Any], evaluations: Sequence[Path] = ()
+) -> dict[str, Any]:
+    """The manifest entry of ``policy``, trained in ``run`` (and polished, if its header says
+    so); its evaluation from ``evaluations`` if given, else the run's final evaluation."""
     config = read_json(run / "config.json")
     meta = read_policy(policy).meta
     if "trained_steps" not in meta:
@@ -66,13 +92,22 @@ def entry_for(run: Path, policy: Path, how: dict[str, Any]) -> dict[str, Any]:
         "file": f"{config['game']}-{config['players']}p.npz",
         **how,
         "steps": meta["trained_steps"],
-        "evaluation": evaluation(read_json(run / "final_eval.json")),
+        **({"polished": meta["polished"]} if "polished" in meta else {}),
+        "evaluation": tournament_evaluation(evaluations)
+        if evaluations
+        else evaluation(read_json(run / "final_eval.json")),
     }
 
 
-def ship(run: Path, policy: Path, how: dict[str, Any], folder: Path) -> dict[str, Any]:
+def ship(
+    run: Path,
+    policy: Path,
+    how: dict[str, Any],
+    folder: Path,
+    evaluations: Sequence[Path] = (),
+) -> dict[str, Any]:
     """Write the policy and its manifest entry into ``folder``; the entry."""
-    entry = entry_for(run, policy, how)
+    entry = entry_for(run, policy, how, evaluations)
     manifest = folder / "manifest.json"
     entries = [
         old
@@ -101,6 +136,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, required=True, help="training minutes")
     parser.add_argument("--machine", required=True, help="the machine and its load while training")
     parser.add_argument("--note", default="", help="anything else a reader should know")
+    parser.add_argument(
+        "--evaluation",
+        type=Path,
+        action="append",
+        default=[],
+        help="a tabletop-eval --out results.json with the policy in the first seat, used "
+        "instead of the run's final evaluation (repeat for each opponent)",
+    )
     args = parser.parse_args(argv)
     how = {
         "command": args.command,
@@ -110,7 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         **({"note": args.note} if args.note else {}),
     }
     try:
-        entry = ship(args.run, args.policy or args.run / "policy.npz", how, pretrained.HERE)
+        policy = args.policy or args.run / "policy.npz"
+        entry = ship(args.run, policy, how, pretrained.HERE, args.evaluation)
     except ValueError as error:
         print(f"ship: {error}", file=sys.stderr)
         return 2

@@ -13,7 +13,15 @@ import torch
 import tabletop_envs
 from agents.policy import PolicyNetwork, load_policy, read_policy
 from training import warmstart
-from training.distil import Polish, TorchActor, expert_labels, main, one_seat_driver, polish_policy
+from training.distil import (
+    Polish,
+    TorchActor,
+    decision_kinds,
+    expert_labels,
+    main,
+    one_seat_driver,
+    polish_policy,
+)
 from training.export import export_actor
 
 GAME = "valiant_wars_v2"
@@ -77,9 +85,10 @@ def test_expert_keeps_the_originals_choice_only_on_kept_kinds() -> None:
     original = small_network()
     labelled = warmstart.label_games(GAME, 2, {}, "heuristic", 300, 5, one_seat_driver(original, 2))
     data = labelled.data
-    labels = expert_labels(data, data.actions, original, LAYOUT, frozenset({"buy"}))
-    own = original.choose(data.observations, data.masks, None)
     kinds = np.array([segment_holding(mask) for mask in data.masks])
+    assert np.array_equal(decision_kinds(data.masks, LAYOUT), kinds)
+    labels = expert_labels(data, kinds, original, frozenset({"buy"}))
+    own = original.choose(data.observations, data.masks, None)
     assert {"buy", "reveal_or_stop"} <= set(kinds)
     assert np.array_equal(labels[kinds == "buy"], own[kinds == "buy"])
     assert np.array_equal(labels[kinds != "buy"], data.actions[kinds != "buy"])

@@ -78,3 +78,48 @@ def test_ship_refuses_a_folder_that_is_not_a_finished_run(tmp_path: Path, capsys
     ):
         ship(run, run / "four.npz", HOW, folder)
     assert json.loads((folder / "manifest.json").read_text())["policies"] == []
+
+
+def eval_results(path: Path, first: str, others: list[str], wins: float) -> Path:
+    """A tabletop-eval results file (its summary) with ``first`` in the first seat."""
+    specs = [first, *others]
+    agents = [
+        {
+            "spec": spec,
+            "games": 40,
+            "wins": wins,
+            "win_rate": wins / 40,
+            "win_low": 0.1,
+            "win_high": 0.4,
+        }
+        for spec in specs
+    ]
+    path.write_text(json.dumps({"summary": {"seed": 0, "games": 40, "agents": agents}}))
+    return path
+
+
+def test_a_polished_policy_ships_with_its_tournament_evaluations(tmp_path: Path) -> None:
+    folder = package(tmp_path / "pretrained", [])
+    run = make_run(tmp_path / "run", players=4)
+    polished = read_policy(run / "policy.npz")
+    polished.meta["polished"] = {"teacher": "heuristic", "kept_kinds": ["select"]}
+    polished.save(tmp_path / "polished.npz")
+    files = [
+        eval_results(tmp_path / "h.json", "polished.npz", ["heuristic"] * 3, 11.0),
+        eval_results(tmp_path / "r.json", "polished.npz", ["random"] * 3, 36.0),
+    ]
+    entry = ship(run, tmp_path / "polished.npz", HOW, folder, files)
+    assert entry["polished"] == {"teacher": "heuristic", "kept_kinds": ["select"]}
+    assert entry["evaluation"]["games"] == 40
+    assert entry["evaluation"]["against"] == {
+        "heuristic": {"wins": 11, "win_rate": 0.275, "interval95": [0.1, 0.4], "seed": 0},
+        "random": {"wins": 36, "win_rate": 0.9, "interval95": [0.1, 0.4], "seed": 0},
+    }
+
+
+def test_ship_refuses_an_evaluation_that_is_not_a_results_file(tmp_path: Path, capsys) -> None:
+    run = make_run(tmp_path / "run", players=4)
+    (tmp_path / "bad.json").write_text(json.dumps({"summary": {"agents": []}}))
+    flags = ["--command", "c", "--commit", "x", "--minutes", "1", "--machine", "m"]
+    assert ship_main([str(run), *flags, "--evaluation", str(tmp_path / "bad.json")]) == 2
+    assert "bad.json: not a tabletop-eval results file" in capsys.readouterr().err

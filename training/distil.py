@@ -60,6 +60,8 @@ class Round:
     agreement: float
     seat_agreement: float
     fitted_accuracy: float
+    by_kind: dict[str, tuple[int, float]]
+    """Per decision kind: its decisions and the network's agreement with the expert."""
 
 
 class TorchActor(nn.Module):
@@ -107,17 +109,22 @@ def polished_seats(seats: np.ndarray, games: np.ndarray, players: int) -> np.nda
     return seats == games % players
 
 
+def decision_kinds(masks: np.ndarray, layout: ActionLayout) -> np.ndarray:
+    """The decision kind (segment name) of each legal mask."""
+    return np.array([layout.kind_of(mask) for mask in masks])
+
+
 def expert_labels(
     data: warmstart.Demonstrations,
-    teacher_labels: np.ndarray,
+    kinds: np.ndarray,
     original: PolicyNetwork,
-    layout: ActionLayout,
     keep: frozenset[str],
 ) -> np.ndarray:
-    """The original policy's choice on the kept kinds, the teacher's on the others."""
-    kept = np.array([layout.kind_of(mask) in keep for mask in data.masks])
+    """The original policy's choice on the kept kinds, the teacher's (``data.actions``) on
+    the others."""
+    kept = np.isin(kinds, sorted(keep))
     own = original.choose(data.observations, data.masks, None)
-    return np.where(kept, own, teacher_labels)
+    return np.where(kept, own, data.actions)
 
 
 def fit(
@@ -179,13 +186,21 @@ def polish_policy(original: PolicyNetwork, polish: Polish) -> tuple[PolicyNetwor
             one_seat_driver(current, players),
         )
         data = labelled.data
-        labels = expert_labels(data, data.actions, original, layout, polish.keep)
+        kinds = decision_kinds(data.masks, layout)
+        labels = expert_labels(data, kinds, original, polish.keep)
         agree = current.choose(data.observations, data.masks, None) == labels
         own = polished_seats(labelled.seats, labelled.games, players)
         gathered.add(data, labels)
         accuracy = fit(actor, gathered.data, gathered.labels, polish, seed)
         current = export_actor(actor, original.activation, original.meta)
-        rounds.append(Round(len(labels), float(agree.mean()), float(agree[own].mean()), accuracy))
+        by_kind = {
+            kind: (int((kinds == kind).sum()), float(agree[kinds == kind].mean()))
+            for kind in layout.names
+            if (kinds == kind).any()
+        }
+        rounds.append(
+            Round(len(labels), float(agree.mean()), float(agree[own].mean()), accuracy, by_kind)
+        )
         tqdm.write(
             f"round {number}: the network chose as the expert on {rounds[-1].agreement:.1%} of "
             f"{len(labels):,} decisions; fitted on {len(gathered.labels):,} to {accuracy:.1%}"
@@ -218,6 +233,10 @@ def report(rounds: Sequence[Round]) -> str:
             f"| {number} | {row.decisions:,} | {row.agreement:.1%} | {row.seat_agreement:.1%} "
             f"| {row.fitted_accuracy:.1%} |"
         )
+    lines += ["", "Before the last fit, per decision kind (the last round's decisions):", ""]
+    lines += ["| decision kind | decisions | network = expert |", "|---|---|---|"]
+    for kind, (count, share) in rounds[-1].by_kind.items():
+        lines.append(f"| {kind} | {count:,} | {share:.1%} |")
     return "\n".join(lines)
 
 
