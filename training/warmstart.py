@@ -26,6 +26,7 @@ import tabletop_envs
 from agents.base import Agent
 from agents.loading import make_agent
 from agents.policy import PolicyNetwork
+from agents.search import InformationSet
 from tabletop_envs.core.game import GameCore
 from training.export import export_actor
 
@@ -79,13 +80,15 @@ def label_game(state: GameCore, agents: list[Agent], drive: Driver) -> list[Step
     """One game to its end: each seat's bot labels its every decision, ``drive`` picks the move.
 
     Every bot is asked at every decision of its seat, in order, so stateful bots (a plan kept
-    from one decision to the next) see the whole game.
+    from one decision to the next) see the whole game; each is shown its seat's information
+    set first, as at a table, so search bots can label too.
     """
     steps = []
     while not state.is_terminal:
         seat = state.current_player
         observation, mask = state.observation(seat), state.legal_mask()
         view = {"observation": observation, "action_mask": mask}
+        agents[seat].see(InformationSet(state, seat))
         label = agents[seat].act(view, f"player_{seat}")
         action = drive(seat, observation, mask, label)
         steps.append(Step(observation, mask, label, seat, action == label))
