@@ -253,11 +253,11 @@ def build_parser() -> OneLineParser:
     parser.add_argument("--teacher", default="heuristic", help="the bot that labels the rest")
     parser.add_argument("--rounds", type=positive_int, default=4, help="DAgger rounds")
     parser.add_argument(
-        "--decisions", type=positive_int, default=20_000, help="decisions gathered per round"
+        "--decisions", type=positive_int, default=50_000, help="decisions gathered per round"
     )
-    parser.add_argument("--epochs", type=positive_int, default=4, help="fitting passes a round")
+    parser.add_argument("--epochs", type=positive_int, default=6, help="fitting passes a round")
     parser.add_argument("--batch-size", type=positive_int, default=1024)
-    parser.add_argument("--learning-rate", type=float, default=3e-4)
+    parser.add_argument("--learning-rate", type=float, default=1e-3)
     parser.add_argument("--seed", type=seed_int, default=0, help="seeds the games and the fit")
     return parser
 
