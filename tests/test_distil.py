@@ -114,7 +114,9 @@ def test_polishing_moves_the_network_to_the_teacher_on_the_other_kinds() -> None
 
 def test_keeping_every_kind_keeps_the_originals_choices() -> None:
     original = small_network()
-    polished, _ = polish_policy(original, settings(set(LAYOUT.names)))
+    polished, rounds = polish_policy(original, settings(set(LAYOUT.names)))
+    assert rounds[0].agreement == 1.0, "every label is the original's own choice"
+    assert sum(count for count, _ in rounds[0].by_kind.values()) == rounds[0].decisions
     labelled = warmstart.label_games(GAME, 2, {}, "heuristic", 400, 9, one_seat_driver(original, 2))
     data = labelled.data
     same = original.choose(data.observations, data.masks, None) == polished.choose(

@@ -193,20 +193,25 @@ def polish_policy(original: PolicyNetwork, polish: Polish) -> tuple[PolicyNetwor
         gathered.add(data, labels)
         accuracy = fit(actor, gathered.data, gathered.labels, polish, seed)
         current = export_actor(actor, original.activation, original.meta)
-        by_kind = {
-            kind: (int((kinds == kind).sum()), float(agree[kinds == kind].mean()))
-            for kind in layout.names
-            if (kinds == kind).any()
-        }
-        rounds.append(
-            Round(len(labels), float(agree.mean()), float(agree[own].mean()), accuracy, by_kind)
-        )
+        rounds.append(round_report(agree, own, kinds, layout.names, accuracy))
         tqdm.write(
             f"round {number}: the network chose as the expert on {rounds[-1].agreement:.1%} of "
             f"{len(labels):,} decisions; fitted on {len(gathered.labels):,} to {accuracy:.1%}"
         )
     meta = {**original.meta, "polished": polish_record(polish)}
     return export_actor(actor, original.activation, meta), rounds
+
+
+def round_report(
+    agree: np.ndarray, own: np.ndarray, kinds: np.ndarray, names: list[str], accuracy: float
+) -> Round:
+    """A round's figures from which decisions the network already chose as the expert did."""
+    by_kind = {
+        kind: (int((kinds == kind).sum()), float(agree[kinds == kind].mean()))
+        for kind in names
+        if (kinds == kind).any()
+    }
+    return Round(len(agree), float(agree.mean()), float(agree[own].mean()), accuracy, by_kind)
 
 
 def polish_record(polish: Polish) -> dict:
