@@ -57,9 +57,9 @@ def tournament_evaluation(paths: Sequence[Path]) -> dict[str, Any]:
         summary = read_json(path).get("summary", {})
         try:
             first, *others = summary["agents"]
-            specs = sorted({agent["spec"] for agent in others})
+            label = ", ".join(sorted({agent["spec"] for agent in others}))
             games.add(int(first["games"]))
-            against[", ".join(specs)] = {
+            row = {
                 "wins": int(first["wins"]),
                 "win_rate": round(first["win_rate"], 4),
                 "interval95": [round(first["win_low"], 3), round(first["win_high"], 3)],
@@ -67,6 +67,9 @@ def tournament_evaluation(paths: Sequence[Path]) -> dict[str, Any]:
             }
         except (KeyError, TypeError, ValueError):
             raise ValueError(f"{path}: not a tabletop-eval results file") from None
+        if label in against:
+            raise ValueError(f"{path}: a second evaluation against {label}; give one each")
+        against[label] = row
     if len(games) != 1:
         raise ValueError(f"the evaluations played different numbers of games: {sorted(games)}")
     return {"games": games.pop(), "seats": "rotated", "against": against}

@@ -123,3 +123,13 @@ def test_ship_refuses_an_evaluation_that_is_not_a_results_file(tmp_path: Path, c
     flags = ["--command", "c", "--commit", "x", "--minutes", "1", "--machine", "m"]
     assert ship_main([str(run), *flags, "--evaluation", str(tmp_path / "bad.json")]) == 2
     assert "bad.json: not a tabletop-eval results file" in capsys.readouterr().err
+
+
+def test_ship_refuses_two_evaluations_against_the_same_opponents(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", players=4)
+    files = [
+        eval_results(tmp_path / f"{seed}.json", "policy.npz", ["heuristic"] * 3, 11.0)
+        for seed in (0, 1)
+    ]
+    with pytest.raises(ValueError, match="a second evaluation against heuristic"):
+        ship(run, run / "policy.npz", HOW, package(tmp_path / "pretrained", []), files)
