@@ -54,8 +54,9 @@ def tournament_evaluation(paths: Sequence[Path]) -> dict[str, Any]:
     is the policy shipped: one row per file, named after the other seats' agents."""
     against, games = {}, set()
     for path in paths:
-        summary = read_json(path).get("summary", {})
+        results = read_json(path)
         try:
+            summary = results["summary"]
             first, *others = summary["agents"]
             label = ", ".join(sorted({agent["spec"] for agent in others}))
             games.add(int(first["games"]))
@@ -65,7 +66,7 @@ def tournament_evaluation(paths: Sequence[Path]) -> dict[str, Any]:
                 "interval95": [round(first["win_low"], 3), round(first["win_high"], 3)],
                 "seed": summary["seed"],
             }
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             raise ValueError(f"{path}: not a tabletop-eval results file") from None
         if label in against:
             raise ValueError(f"{path}: a second evaluation against {label}; give one each")

@@ -119,10 +119,11 @@ def test_a_polished_policy_ships_with_its_tournament_evaluations(tmp_path: Path)
 
 def test_ship_refuses_an_evaluation_that_is_not_a_results_file(tmp_path: Path, capsys) -> None:
     run = make_run(tmp_path / "run", players=4)
-    (tmp_path / "bad.json").write_text(json.dumps({"summary": {"agents": []}}))
     flags = ["--command", "c", "--commit", "x", "--minutes", "1", "--machine", "m"]
-    assert ship_main([str(run), *flags, "--evaluation", str(tmp_path / "bad.json")]) == 2
-    assert "bad.json: not a tabletop-eval results file" in capsys.readouterr().err
+    for content in ({"summary": {"agents": []}}, [1, 2], {"records": []}):
+        (tmp_path / "bad.json").write_text(json.dumps(content))
+        assert ship_main([str(run), *flags, "--evaluation", str(tmp_path / "bad.json")]) == 2
+        assert "bad.json: not a tabletop-eval results file" in capsys.readouterr().err
 
 
 def test_ship_refuses_two_evaluations_against_the_same_opponents(tmp_path: Path) -> None:

@@ -303,7 +303,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         original, polish, out = read_settings(argv)
     except ValueError as error:
         return fail(PROG, str(error))
-    torch.manual_seed(polish.seed)
     polished, rounds = polish_policy(original, polish)
     polished.save(out)
     print(report(rounds))
