@@ -22,6 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 import tabletop_envs
+from agents.advice import Advisor, advised_size, make_advisor
 from agents.base import Agent
 from agents.loading import make_agent
 from tabletop_envs.core.env import ILLEGAL_ACTION_MODES
@@ -33,9 +34,12 @@ OPPONENT_NAMES = ("random", "heuristic")
 
 
 class Opponent:
-    """Acts for a batch of seats: ``act(observations[n, d], masks[n, a]) -> actions[n]``."""
+    """Acts for a batch of seats: ``act(observations[n, d], masks[n, a]) -> actions[n]``;
+    an ``advised`` opponent (a snapshot of an advised policy) gets each observation with its
+    seat's advice appended."""
 
     label: str
+    advised: bool = False
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -67,16 +71,24 @@ class SeatGame:
     render_mode = None  # read by stable-baselines3's VecEnv, which warns when it is missing
 
     def __init__(
-        self, game_name: str, players: int, options: dict[str, Any], seed: int | None
+        self,
+        game_name: str,
+        players: int,
+        options: dict[str, Any],
+        seed: int | None,
+        advice: str = "",
     ) -> None:
+        self.game_name = game_name
         self.core_class: type[GameCore] = tabletop_envs.game_module(game_name).Game
         self.players = players
         self.options = options
+        self.advice = advice
         self.rng = np.random.default_rng(seed)
         self.cooperative = self.core_class.COOPERATIVE
         self.game: GameCore = self.core_class(players, seed=0, **options)
         self.learner = 0
         self.opponents: dict[int, Opponent] = {}
+        self.advisors: list[Advisor] = []
 
     def new_game(self, draw_opponent: DrawOpponent) -> None:
         """Deal a seeded game, seat the learner, draw an opponent for every other seat."""
@@ -86,6 +98,12 @@ class SeatGame:
         self.learner = int(self.rng.integers(self.players))
         seats = [] if self.cooperative else range(self.players)
         self.opponents = {seat: draw_opponent() for seat in seats if seat != self.learner}
+        if self.advice:
+            total = self.core_class.LAYOUT.total
+            self.advisors = [
+                make_advisor(self.advice, self.game_name, total, seed=seat)
+                for seat in range(self.players)
+            ]
 
     def waiting_opponent(self) -> Opponent | None:
         """The opponent that must move now, if any."""
@@ -101,11 +119,24 @@ class SeatGame:
         return self.learner
 
     def observation(self) -> np.ndarray:
-        return self.game.observation(self.learner_seat())
+        """The learner's input: its seat's observation, advised when the table gives advice
+        (no advice once the game is over: nothing is left to decide)."""
+        seat = self.learner_seat()
+        observation = self.game.observation(seat)
+        if not self.advice:
+            return observation
+        if self.game.is_terminal:
+            return np.concatenate([observation, np.zeros(self.core_class.LAYOUT.total, np.float32)])
+        return self.advisors[seat].extend(observation, self.game.legal_mask())
 
-    def mover_observation(self) -> tuple[np.ndarray, np.ndarray]:
+    def mover_observation(self, advised: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """The seat to move's observation (with its advice if ``advised``) and legal mask."""
         game = self.game
-        return game.observation(game.current_player), game.legal_mask()
+        seat, mask = game.current_player, game.legal_mask()
+        observation = game.observation(seat)
+        if advised:
+            observation = self.advisors[seat].extend(observation, mask)
+        return observation, mask
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions; all ones once the game is over (nothing to mask)."""
@@ -130,7 +161,7 @@ def advance_opponents(tables: Sequence[SeatGame]) -> None:
         pending = []
         for opponent, waiting in groups.values():
             observations, masks = zip(
-                *(table.mover_observation() for table in waiting), strict=True
+                *(table.mover_observation(opponent.advised) for table in waiting), strict=True
             )
             actions = opponent.act(np.stack(observations), np.stack(masks))
             for table, action in zip(waiting, actions, strict=True):
@@ -138,10 +169,11 @@ def advance_opponents(tables: Sequence[SeatGame]) -> None:
             pending.extend(waiting)
 
 
-def spaces_for(game_name: str) -> tuple[spaces.Box, spaces.Discrete]:
-    """The learner's observation and action spaces in ``game_name``."""
+def spaces_for(game_name: str, advice: str = "") -> tuple[spaces.Box, spaces.Discrete]:
+    """The learner's observation (advice appended, if any) and action spaces in ``game_name``."""
     core = tabletop_envs.game_module(game_name).Game
-    observation = spaces.Box(0.0, 1.0, (core.SCHEMA.size,), dtype=np.float32)
+    size = advised_size(core.SCHEMA.size, core.LAYOUT.total, advice)
+    observation = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
     return observation, spaces.Discrete(core.LAYOUT.total)
 
 

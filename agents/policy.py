@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.advice import Advisor, advised_size, check_advice, make_advisor
 from agents.base import SeededAgent
 from agents.files import write_atomic
 
@@ -61,6 +62,11 @@ class PolicyNetwork:
     @property
     def action_size(self) -> int:
         return int(self.weights[-1].shape[0])
+
+    @property
+    def advice(self) -> str:
+        """The advisor whose move follows the observation in this policy's input ('': none)."""
+        return str(self.meta.get("advice", ""))
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """Logits for a batch ``[n, observation_size]`` (or one observation)."""
@@ -223,6 +229,10 @@ def _read_header(path: Path, archive: zipfile.ZipFile) -> dict[str, Any]:
     layers = meta["layers"]
     if not isinstance(layers, int) or isinstance(layers, bool) or layers < 1:
         raise PolicyFileError(path, f"header 'layers' is {layers!r}; expected a whole number >= 1")
+    try:
+        check_advice(meta.get("advice", ""))
+    except ValueError as error:
+        raise PolicyFileError(path, f"header {error}") from None
     if meta["activation"] not in ACTIVATIONS:
         raise PolicyFileError(
             path,
@@ -244,14 +254,19 @@ def _read_array(path: Path, archive: zipfile.ZipFile, key: str, ndim: int) -> np
 def check_policy_fits(
     network: PolicyNetwork, game: str, players: int | None, sizes: tuple[int, int], path: Path
 ) -> None:
-    """Raise ValueError naming each mismatch between the file and the game to play."""
+    """Raise ValueError naming each mismatch between the file and the game to play;
+    ``sizes`` are the game's observation and action sizes (an advised policy reads both)."""
     found = {
         "game": network.meta.get("game"),
         "players": network.meta.get("players"),
         "observation_size": network.observation_size,
         "action_size": network.action_size,
     }
-    expected = {"game": game, "observation_size": sizes[0], "action_size": sizes[1]}
+    expected = {
+        "game": game,
+        "observation_size": advised_size(*sizes, network.advice),
+        "action_size": sizes[1],
+    }
     if players is not None:
         expected["players"] = players
     wrong = [
@@ -264,23 +279,42 @@ def check_policy_fits(
 
 
 class PolicyAgent(SeededAgent):
-    """Plays a trained policy: argmax over legal actions, or sampled when ``sample=True``."""
+    """Plays a trained policy: argmax over legal actions, or sampled when ``sample=True``;
+    an advised policy (``network.advice``) needs its seat's ``advisor``."""
 
     name = "policy"
 
     def __init__(
-        self, network: PolicyNetwork, seed: int | None = None, sample: bool = False
+        self,
+        network: PolicyNetwork,
+        seed: int | None = None,
+        sample: bool = False,
+        advisor: Advisor | None = None,
     ) -> None:
         super().__init__(seed)
+        if bool(network.advice) != (advisor is not None):
+            raise ValueError(
+                f"the policy's advice is {network.advice!r}; "
+                + ("it needs an advisor" if network.advice else "it takes no advisor")
+            )
         self.network = network
         self.sample = sample
+        self.advisor = advisor
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if self.advisor is not None:
+            self.advisor.bot.reset(seed)
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         mask = observation["action_mask"]
         if not mask.any():
             raise ValueError(f"{agent} has no legal action to choose from")
+        inputs = observation["observation"]
+        if self.advisor is not None:
+            inputs = self.advisor.extend(inputs, mask)
         rng = self.rng if self.sample else None
-        return int(self.network.choose(observation["observation"][None], mask[None], rng)[0])
+        return int(self.network.choose(inputs[None], mask[None], rng)[0])
 
 
 def load_policy(
@@ -293,4 +327,7 @@ def load_policy(
     core = game_module(name).Game
     network = read_policy(path)
     check_policy_fits(network, name, players, (core.SCHEMA.size, core.LAYOUT.total), path)
-    return PolicyAgent(network, seed=seed)
+    if not network.advice:
+        return PolicyAgent(network, seed=seed)
+    advisor = make_advisor(network.advice, name, core.LAYOUT.total, seed)
+    return PolicyAgent(network, seed=seed, advisor=advisor)

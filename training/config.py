@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.advice import ADVICE_NAMES
 from agents.policy import ACTIVATIONS
 
 if sys.version_info >= (3, 11):
@@ -47,6 +48,8 @@ class TrainConfig:
     eval_games: int = 200
     checkpoint_every: int = 40_000
     final_eval_games: int = 1000
+    advice: str = ""
+    advice_weight: float = 3.0
     warm_start_bot: str = ""
     warm_start_decisions: int = 0
     warm_start_epochs: int = 6
@@ -116,6 +119,11 @@ RULES: dict[str, Rule] = {
     "eval_games": whole(1),
     "checkpoint_every": whole(1),
     "final_eval_games": whole(1),
+    "advice": Rule(
+        f"'' (a plain policy) or one of {list(ADVICE_NAMES)} (its move is part of the input)",
+        lambda v: v in ("", *ADVICE_NAMES),
+    ),
+    "advice_weight": number(0, 50),
     "warm_start_bot": Rule(
         "'' (none), 'random', 'heuristic' or a policy file", lambda v: isinstance(v, str)
     ),

@@ -278,6 +278,11 @@ def read_settings(argv: Sequence[str] | None) -> tuple[PolicyNetwork, Polish, Pa
     game, players = network.meta.get("game"), network.meta.get("players")
     if not isinstance(game, str) or not isinstance(players, int):
         raise ValueError(f"policy file {args.policy} names no game and player count")
+    if network.advice:
+        raise ValueError(
+            f"policy file {args.policy} is advised ({network.advice!r}); "
+            "distil polishes plain policies only"
+        )
     game = tabletop_envs.resolve_name(game)
     names = tabletop_envs.game_module(game).Game.LAYOUT.names
     keep = frozenset(name.strip() for name in args.keep.split(","))

@@ -26,6 +26,7 @@ class SnapshotOpponent(Opponent):
         self.rng = rng
         self.label = label
         self.network = network
+        self.advised = bool(network.advice)
         self.layers = [
             (torch.from_numpy(weight.T.copy()), torch.from_numpy(bias))
             for weight, bias in zip(network.weights, network.biases, strict=True)

@@ -91,6 +91,7 @@ class Run:
             "players": self.config.players,
             "package_version": tabletop_envs.__version__,
             "trained_steps": int(steps),
+            **({"advice": self.config.advice} if self.config.advice else {}),
         }
 
     # ----- the folder ----------------------------------------------------------------

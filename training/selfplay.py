@@ -40,12 +40,13 @@ class SelfPlayVecEnv(VecEnv):
         draw_opponent: DrawOpponent,
         options: dict[str, Any] | None = None,
         seed: int = 0,
+        advice: str = "",
     ) -> None:
         seeds = np.random.SeedSequence(seed).generate_state(count)
-        self.tables = [SeatGame(game_name, players, options or {}, int(s)) for s in seeds]
+        self.tables = [SeatGame(game_name, players, options or {}, int(s), advice) for s in seeds]
         self.draw_opponent = draw_opponent
         self.actions: np.ndarray | None = None
-        observation_space, action_space = spaces_for(game_name)
+        observation_space, action_space = spaces_for(game_name, advice)
         super().__init__(count, observation_space, action_space)
 
     def reset(self) -> np.ndarray:
@@ -121,6 +122,7 @@ class WorkerSpec:
     options: dict[str, Any]
     seed: int
     pool: dict[str, Any]
+    advice: str
 
 
 def _serve(spec: WorkerSpec, connection: Connection) -> None:
@@ -129,7 +131,7 @@ def _serve(spec: WorkerSpec, connection: Connection) -> None:
     torch.set_num_threads(1)
     pool = OpponentPool(**spec.pool)
     env = SelfPlayVecEnv(
-        spec.game_name, spec.players, spec.count, pool.draw, spec.options, spec.seed
+        spec.game_name, spec.players, spec.count, pool.draw, spec.options, spec.seed, spec.advice
     )
     while True:
         command, argument = connection.recv()
@@ -183,6 +185,7 @@ class ParallelSelfPlayVecEnv(VecEnv):
         workers: int,
         options: dict[str, Any] | None = None,
         seed: int = 0,
+        advice: str = "",
     ) -> None:
         if not 1 <= workers <= count:
             raise ValueError(f"workers must be between 1 and the {count} tables; got {workers}")
@@ -196,6 +199,7 @@ class ParallelSelfPlayVecEnv(VecEnv):
                 options or {},
                 int(seeds[2 * index]),
                 pool.settings(seed=int(seeds[2 * index + 1])),
+                advice,
             )
             for index, share in enumerate(split(count, workers))
         ]
@@ -212,7 +216,7 @@ class ParallelSelfPlayVecEnv(VecEnv):
             self.send_snapshot(snapshot.network, snapshot.label)
         pool.subscribers.append(self.send_snapshot)
         self.masks = np.zeros((0, 0), dtype=bool)
-        observation_space, action_space = spaces_for(game_name)
+        observation_space, action_space = spaces_for(game_name, advice)
         super().__init__(count, observation_space, action_space)
 
     def send_snapshot(self, network: PolicyNetwork, label: str) -> None:
@@ -296,11 +300,15 @@ def selfplay_env(
     workers: int,
     options: dict[str, Any] | None = None,
     seed: int = 0,
+    advice: str = "",
 ) -> VecEnv:
-    """``count`` tables against ``pool``: in this process, or over ``workers`` processes."""
+    """``count`` tables against ``pool``: in this process, or over ``workers`` processes;
+    with ``advice``, the learner's observations carry its advisor's move."""
     if workers > 1:
-        return ParallelSelfPlayVecEnv(game_name, players, count, pool, workers, options, seed)
-    return SelfPlayVecEnv(game_name, players, count, pool.draw, options, seed)
+        return ParallelSelfPlayVecEnv(
+            game_name, players, count, pool, workers, options, seed, advice
+        )
+    return SelfPlayVecEnv(game_name, players, count, pool.draw, options, seed, advice)
 
 
 class OneThreadWhileCollecting(BaseCallback):

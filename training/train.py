@@ -253,6 +253,7 @@ class Trainer:
             config.env_workers,
             config.game_options,
             seed,
+            config.advice,
         )
         self.model = build_model(config, self.env, seed, run.out)
         self.session = Session()
@@ -281,8 +282,14 @@ class Trainer:
         return f"tabletop-train {self.run.game} --resume --out {shlex.quote(str(self.run.out))}"
 
     def warm_start(self) -> None:
-        """Clone ``warm_start_bot``'s play into the fresh policy (off when no bot is named)."""
+        """An advised policy starts as its advisor; then ``warm_start_bot``'s play is cloned
+        into the fresh policy (off when no bot is named)."""
         config, run = self.run.config, self.run
+        if config.advice:
+            actions = int(self.env.action_space.n)
+            warmstart.start_as_advisor(self.model.policy, actions, config.advice_weight)
+            print(f"advised policy: starts as the {config.advice} bot's moves")
+            self.session.warm_start = f"started as the {config.advice} bot (advice)"
         if not config.warm_start_bot or config.warm_start_decisions <= 0:
             return
         started = time.monotonic()
@@ -294,6 +301,7 @@ class Trainer:
                 config.warm_start_bot,
                 config.warm_start_decisions,
                 run.settings.seed,
+                config.advice,
             )
             accuracy = warmstart.clone_into(
                 self.model.policy,
@@ -322,7 +330,9 @@ class Trainer:
             print(line)
         dagger = f", {len(agreements)} DAgger rounds" if agreements else ""
         decisions = f"{len(data.actions):,} decisions{dagger}"
-        self.session.warm_start = f"warm start (clone of {config.warm_start_bot}, {decisions})"
+        clone = f"warm start (clone of {config.warm_start_bot}, {decisions})"
+        advised = f"{self.session.warm_start}, then " if config.advice else ""
+        self.session.warm_start = advised + clone
 
     def cloning(self) -> warmstart.Cloning:
         """The warm start's games and fitting settings, for its DAgger rounds."""
@@ -336,6 +346,7 @@ class Trainer:
             config.warm_start_epochs,
             config.batch_size,
             self.run.settings.seed,
+            config.advice,
         )
 
     def learn(self) -> None:
@@ -650,6 +661,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         return fail(PROG, str(error))
     if trainer is None:
+        if run.config.advice:
+            return fail(PROG, "advice (an advised policy) is for --backend sb3 runs only")
         return train_on_rllib(run, budget_from(args), args)
     try:
         policy = train(trainer, args.resume)

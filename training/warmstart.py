@@ -15,7 +15,7 @@ exactly those the warm-started policy reaches when it is measured.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -23,6 +23,7 @@ import torch
 from tqdm import tqdm
 
 import tabletop_envs
+from agents.advice import Advisor, make_advisor
 from agents.base import Agent
 from agents.loading import make_agent
 from agents.policy import PolicyNetwork
@@ -76,12 +77,15 @@ class Step:
     agreed: bool
 
 
-def label_game(state: GameCore, agents: list[Agent], drive: Driver) -> list[Step]:
+def label_game(
+    state: GameCore, agents: list[Agent], drive: Driver, advisors: Sequence[Advisor] = ()
+) -> list[Step]:
     """One game to its end: each seat's bot labels its every decision, ``drive`` picks the move.
 
     Every bot is asked at every decision of its seat, in order, so stateful bots (a plan kept
     from one decision to the next) see the whole game; each is shown its seat's information
-    set first, as at a table, so search bots can label too.
+    set first, as at a table, so search bots can label too. With ``advisors`` (one per seat)
+    each observation kept and driven on carries its seat's advice, as an advised policy's does.
     """
     steps = []
     while not state.is_terminal:
@@ -90,6 +94,8 @@ def label_game(state: GameCore, agents: list[Agent], drive: Driver) -> list[Step
         view = {"observation": observation, "action_mask": mask}
         agents[seat].see(InformationSet(state, seat))
         label = agents[seat].act(view, f"player_{seat}")
+        if advisors:
+            observation = advisors[seat].extend(observation, mask)
         action = drive(seat, observation, mask, label)
         steps.append(Step(observation, mask, label, seat, action == label))
         state.apply(action)
@@ -104,9 +110,11 @@ def label_games(
     decisions: int,
     seed: int,
     driver: DriverPerGame,
+    advice: str = "",
 ) -> Labelled:
     """At least ``decisions`` decisions of seeded games, game ``g`` driven by ``driver(g)``,
-    labelled by ``bot``; each decision keeps its seat's final return."""
+    labelled by ``bot``; each decision keeps its seat's final return. With ``advice`` the
+    observations carry each seat's advice (fresh advisors every game)."""
     core = tabletop_envs.game_module(game).Game
     agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
     steps: list[Step] = []
@@ -116,7 +124,15 @@ def label_games(
         games = 0
         while len(steps) < decisions:
             state = core(players, seed=seed * 100_003 + games, **options)
-            played = label_game(state, agents, driver(games))
+            advisors = (
+                [
+                    make_advisor(advice, game, core.LAYOUT.total, seed=seat)
+                    for seat in range(players)
+                ]
+                if advice
+                else []
+            )
+            played = label_game(state, agents, driver(games), advisors)
             final = state.returns()
             returns.extend(float(final[step.seat]) for step in played)
             game_of_step.extend([games] * len(played))
@@ -134,10 +150,11 @@ def label_games(
 
 
 def collect(
-    game: str, players: int, options: dict, bot: str, decisions: int, seed: int
+    game: str, players: int, options: dict, bot: str, decisions: int, seed: int, advice: str = ""
 ) -> Demonstrations:
     """At least ``decisions`` decisions of ``bot`` playing every seat of seeded games."""
-    return label_games(game, players, options, bot, decisions, seed, every_game(follow_label)).data
+    driver = every_game(follow_label)
+    return label_games(game, players, options, bot, decisions, seed, driver, advice).data
 
 
 def every_game(drive: Driver) -> DriverPerGame:
@@ -148,6 +165,33 @@ def every_game(drive: Driver) -> DriverPerGame:
 def follow_label(_seat: int, _observation: np.ndarray, _mask: np.ndarray, label: int) -> int:
     """The bot's own choice: demonstrations."""
     return label
+
+
+@torch.no_grad()
+def start_as_advisor(policy, action_size: int, weight: float) -> None:
+    """Make a fresh advised actor play its advice: the advice inputs (the last
+    ``action_size``) pass unchanged through the first ``action_size`` units of every hidden
+    layer to the action head, which adds ``weight`` to the advised action's logit. The rest of
+    the network keeps its initialisation (the head's small gain), so the greedy policy is the
+    advisor's and self-play samples it with probability about ``e^weight / (e^weight + n - 1)``
+    among ``n`` legal moves; what training changes from there is learnt departure from the
+    advisor. A hidden layer narrower than the action space raises ValueError."""
+    hidden = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    narrow = [layer.out_features for layer in hidden if layer.out_features < action_size]
+    if narrow:
+        raise ValueError(
+            f"advice needs hidden layers at least as wide as the action space ({action_size}); "
+            f"net_arch has {narrow}"
+        )
+    identity = torch.eye(action_size)
+    inputs = hidden[0].in_features - action_size
+    for index, layer in enumerate(hidden):
+        layer.weight[:action_size] = 0.0
+        layer.bias[:action_size] = 0.0
+        source = inputs if index == 0 else 0
+        layer.weight[:action_size, source : source + action_size] = identity
+    policy.action_net.weight[:, :action_size] = weight * identity
+    policy.action_net.bias.zero_()
 
 
 def masked_logits(policy, observations: torch.Tensor, masks: torch.Tensor) -> tuple:
@@ -205,6 +249,7 @@ class Cloning:
     epochs: int
     batch_size: int
     seed: int
+    advice: str = ""
 
 
 def dagger(
@@ -217,7 +262,14 @@ def dagger(
     for round_ in range(1, rounds + 1):
         drive = greedy_driver(export_actor(policy, c.activation, {}))
         labelled = label_games(
-            c.game, c.players, c.options, c.bot, decisions, c.seed + round_, every_game(drive)
+            c.game,
+            c.players,
+            c.options,
+            c.bot,
+            decisions,
+            c.seed + round_,
+            every_game(drive),
+            c.advice,
         )
         agreements.append(labelled.agreement)
         tqdm.write(
