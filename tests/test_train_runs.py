@@ -171,6 +171,8 @@ def test_a_fresh_run_refuses_a_non_empty_out_and_overwrite_clears_only_a_run(
         ('activation = "gelu"', "activation = 'gelu'; expected one of ['relu', 'tanh']"),
         ("random_share = 0.7\nheuristic_share = 0.7", "random_share + heuristic_share = 1.4"),
         ("keep_checkpoints = 0", "keep_checkpoints = 0; expected a whole number >= 1"),
+        ('advice = "search"', "advice = 'search'; expected '' (a plain policy) or one of"),
+        ("advice_weight = -1", "advice_weight = -1; expected a number in [0, 50]"),
     ],
 )
 def test_bad_settings_are_named_before_any_folder_exists(
@@ -368,3 +370,18 @@ def test_help_shows_every_default_and_no_markup(module: str) -> None:
     for action in parser._actions:
         if action.option_strings and not action.required and action.dest != "help":
             assert "(default" in formatter._get_help_string(action), action.dest
+
+
+def test_an_advised_run_records_its_advice_and_its_policy_plays(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    config = tiny_config(tmp_path, 'advice = "heuristic"\n')
+    code, stdout, err = run_train(
+        ["vaalbara", "--players", "2", "--steps", "256", "--out", str(out), "--config", str(config)]
+    )
+    assert code == 0, err
+    assert "advised policy: starts as the heuristic bot's moves" in stdout
+    network = read_policy(out / "policy.npz")
+    assert network.advice == "heuristic"
+    assert network.observation_size == 476 + 64  # vaalbara_v1's observation, then its actions
+    final = json.loads((out / "final_eval.json").read_text())
+    assert {row["label"] for row in final} == {"random", "heuristic"}
