@@ -282,8 +282,9 @@ class Trainer:
         return f"tabletop-train {self.run.game} --resume --out {shlex.quote(str(self.run.out))}"
 
     def warm_start(self) -> None:
-        """An advised policy starts as its advisor; then ``warm_start_bot``'s play is cloned
-        into the fresh policy (off when no bot is named)."""
+        """Clone ``warm_start_bot``'s play into the fresh policy (off when no bot is named).
+        An advised policy starts as its advisor instead, and the bot's games teach only its
+        critic (the returns of the play it starts from); it has no DAgger rounds."""
         config, run = self.run.config, self.run
         if config.advice:
             actions = int(self.env.action_space.n)
@@ -292,13 +293,13 @@ class Trainer:
             self.session.warm_start = f"started as the {config.advice} bot (advice)"
         if not config.warm_start_bot or config.warm_start_decisions <= 0:
             return
-        started = time.monotonic()
+        started, bot = time.monotonic(), config.warm_start_bot
         try:
             data = warmstart.collect(
                 run.game,
                 config.players,
                 config.game_options,
-                config.warm_start_bot,
+                bot,
                 config.warm_start_decisions,
                 run.settings.seed,
                 config.advice,
@@ -309,30 +310,36 @@ class Trainer:
                 config.warm_start_epochs,
                 config.batch_size,
                 run.settings.seed,
+                actor=not config.advice,
             )
-            data, agreements = warmstart.dagger(
-                self.model.policy,
-                data,
-                self.cloning(),
-                config.warm_start_dagger_rounds,
-                config.warm_start_dagger_decisions,
-            )
+            agreements: list[float] = []
+            if not config.advice:
+                data, agreements = warmstart.dagger(
+                    self.model.policy,
+                    data,
+                    self.cloning(),
+                    config.warm_start_dagger_rounds,
+                    config.warm_start_dagger_decisions,
+                )
         except KeyboardInterrupt:
             raise Interrupted(
                 f"interrupted during the warm start, before any checkpoint; start again with "
                 f"--overwrite to reuse {run.out}"
             ) from None
-        print(f"warm start: the policy matches {config.warm_start_bot} on {accuracy:.1%} of moves")
-        if agreements:
-            rounds = ", ".join(f"{a:.1%}" for a in agreements)
-            print(f"warm start: DAgger rounds, agreement on the policy's own states: {rounds}")
+        decisions = f"{len(data.actions):,} decisions"
+        if config.advice:
+            print(f"warm start: the critic learnt the returns of {decisions} of {bot}; the")
+            print(f"  advised actor, unchanged, plays {bot}'s move on {accuracy:.1%} of them")
+            self.session.warm_start += f", critic fitted to {decisions} of {bot}"
+        else:
+            print(f"warm start: the policy matches {bot} on {accuracy:.1%} of moves")
+            if agreements:
+                rounds = ", ".join(f"{a:.1%}" for a in agreements)
+                print(f"warm start: DAgger rounds, agreement on the policy's own states: {rounds}")
+                decisions += f", {len(agreements)} DAgger rounds"
+            self.session.warm_start = f"warm start (clone of {bot}, {decisions})"
         for line in self.budget.warm_start_report(time.monotonic() - started):
             print(line)
-        dagger = f", {len(agreements)} DAgger rounds" if agreements else ""
-        decisions = f"{len(data.actions):,} decisions{dagger}"
-        clone = f"warm start (clone of {config.warm_start_bot}, {decisions})"
-        advised = f"{self.session.warm_start}, then " if config.advice else ""
-        self.session.warm_start = advised + clone
 
     def cloning(self) -> warmstart.Cloning:
         """The warm start's games and fitting settings, for its DAgger rounds."""

@@ -210,8 +210,11 @@ def greedy_driver(network: PolicyNetwork) -> Driver:
     return drive
 
 
-def clone_into(policy, data: Demonstrations, epochs: int, batch_size: int, seed: int) -> float:
-    """Fit the policy's actor to the actions and its critic to the returns; last accuracy."""
+def clone_into(
+    policy, data: Demonstrations, epochs: int, batch_size: int, seed: int, actor: bool = True
+) -> float:
+    """Fit the policy's actor to the actions (unless ``actor`` is False: an advised actor
+    already plays them) and its critic to the returns; the last epoch's accuracy."""
     generator = torch.Generator().manual_seed(seed)
     tensors = [
         torch.as_tensor(data.observations, dtype=torch.float32),
@@ -227,8 +230,9 @@ def clone_into(policy, data: Demonstrations, epochs: int, batch_size: int, seed:
         for start in range(0, len(order), batch_size):
             obs, mask, action, target = (t[order[start : start + batch_size]] for t in tensors)
             logits, value = masked_logits(policy, obs, mask)
-            loss = torch.nn.functional.cross_entropy(logits, action)
-            loss = loss + 0.5 * torch.nn.functional.mse_loss(value, target)
+            loss = 0.5 * torch.nn.functional.mse_loss(value, target)
+            if actor:
+                loss = loss + torch.nn.functional.cross_entropy(logits, action)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
