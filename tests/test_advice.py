@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
+from sb3_contrib import MaskablePPO
 
 import tabletop_envs
 from agents.advice import Advisor, make_advisor
@@ -25,7 +27,15 @@ from training.export import export_actor
 from training.opponents import OpponentPool
 from training.selfplay import SelfPlayVecEnv
 from training.train import build_model
-from training.warmstart import every_game, follow_label, label_games, start_as_advisor
+from training.warmstart import (
+    clone_into,
+    collect,
+    every_game,
+    follow_label,
+    label_games,
+    masked_logits,
+    start_as_advisor,
+)
 
 # A bot that decides from the view alone, and one that plans from one decision to the next.
 GAMES = [("valiant_wars_v2", 2), ("valenor_v2", 3)]
@@ -35,16 +45,21 @@ def core_of(game: str):
     return tabletop_envs.game_module(game).Game
 
 
-def fresh_advised_network(
+def fresh_advised_model(
     game: str, players: int, tmp_path: Path, net_arch: list[int] | None = None
-) -> PolicyNetwork:
-    """An untrained advised policy after ``start_as_advisor``, exported as training does."""
+) -> MaskablePPO:
+    """An untrained advised MaskablePPO model after ``start_as_advisor``."""
     config = TrainConfig(players=players, n_envs=1, net_arch=net_arch or [256, 256])
     env = SelfPlayVecEnv(game, players, 1, OpponentPool(game, 0).draw, {}, 0, "heuristic")
     model = build_model(config, env, 0, tmp_path)
     start_as_advisor(model.policy, int(env.action_space.n), config.advice_weight)
+    return model
+
+
+def fresh_advised_network(game: str, players: int, tmp_path: Path) -> PolicyNetwork:
+    """The same, exported as training does."""
     meta = {"game": game, "players": players, "advice": "heuristic"}
-    return export_actor(model.policy, config.activation, meta)
+    return export_actor(fresh_advised_model(game, players, tmp_path).policy, "relu", meta)
 
 
 def advised_agent(network: PolicyNetwork, game: str, seat: int) -> PolicyAgent:
@@ -75,7 +90,7 @@ def test_a_fresh_advised_policy_plays_its_advisors_every_move(
 
 def test_advice_needs_hidden_layers_as_wide_as_the_action_space(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"at least as wide as the action space \(79\)"):
-        fresh_advised_network("valiant_wars_v2", 2, tmp_path, net_arch=[256, 64])
+        fresh_advised_model("valiant_wars_v2", 2, tmp_path, net_arch=[256, 64])
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
@@ -144,6 +159,24 @@ def test_warm_start_demonstrations_carry_the_advice(game: str, players: int) -> 
     advice = labelled.data.observations[:, size:]
     assert (advice.sum(axis=1) == 1).all()
     np.testing.assert_array_equal(advice.argmax(axis=1), labelled.data.actions)
+
+
+def test_an_advised_warm_start_teaches_the_critic_and_leaves_the_actor(tmp_path: Path) -> None:
+    policy = fresh_advised_model("valiant_wars_v2", 2, tmp_path).policy
+    data = collect("valiant_wars_v2", 2, {}, "heuristic", 600, 0, "heuristic")
+    actor = [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
+    before = [weight.detach().clone() for weight in actor]
+
+    def value_error() -> float:
+        observations = torch.as_tensor(data.observations)
+        _, values = masked_logits(policy, observations, torch.as_tensor(data.masks))
+        return float(((values - torch.as_tensor(data.returns)) ** 2).mean())
+
+    error = value_error()
+    accuracy = clone_into(policy, data, 4, 64, 0, actor=False)
+    assert accuracy == 1.0  # the advised actor still plays every demonstrated move
+    assert all(torch.equal(a, b) for a, b in zip(actor, before, strict=True))
+    assert value_error() < 0.5 * error
 
 
 def write_advised(path: Path, game: str, inputs: int, advice: str = "heuristic") -> Path:
