@@ -1,10 +1,11 @@
 """Advice: a scripted bot's move given to a policy as part of its input.
 
 An *advised* policy reads its seat's observation followed by a one-hot of the move the
-game's heuristic bot would make there (``LAYOUT.total`` more inputs). Its warm start then
-copies the bot exactly (the advice is the label), and self-play learns only where departing
-from the bot pays: a residual on the teacher rather than an imitation of it. The bot reads
-the same observation the policy sees, so advice reveals nothing hidden.
+game's heuristic bot would make there (``LAYOUT.total`` more inputs). Training sets a fresh
+advised actor to play that move (``training.warmstart.start_as_advisor``), so self-play starts
+at the bot's level and what it learns are departures from the bot: a residual on the teacher
+rather than an imitation of it. The bot reads the same observation the policy sees, so advice
+reveals nothing hidden.
 
 A bot may plan from one decision to the next (the Valenor bot readies a placement when it
 plays a card), so an :class:`Advisor` holds one bot for one seat and must be asked at every
@@ -62,3 +63,10 @@ def make_advisor(advice: str, game: str, action_size: int, seed: int | None = No
     if not advice:
         raise ValueError("a plain policy (advice '') has no advisor")
     return Advisor(heuristic_agent(game, seed=seed), action_size)
+
+
+def seat_advisors(advice: str, game: str, players: int, action_size: int) -> list[Advisor]:
+    """Fresh advisors for every seat of a new game (seat ``s`` seeded ``s``); none for ``''``."""
+    if not advice:
+        return []
+    return [make_advisor(advice, game, action_size, seed=seat) for seat in range(players)]

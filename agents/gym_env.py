@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 import tabletop_envs
-from agents.advice import Advisor, advised_size, make_advisor
+from agents.advice import Advisor, advised_size, seat_advisors
 from agents.base import Agent
 from agents.loading import make_agent
 from tabletop_envs.core.env import ILLEGAL_ACTION_MODES
@@ -98,12 +98,8 @@ class SeatGame:
         self.learner = int(self.rng.integers(self.players))
         seats = [] if self.cooperative else range(self.players)
         self.opponents = {seat: draw_opponent() for seat in seats if seat != self.learner}
-        if self.advice:
-            total = self.core_class.LAYOUT.total
-            self.advisors = [
-                make_advisor(self.advice, self.game_name, total, seed=seat)
-                for seat in range(self.players)
-            ]
+        total = self.core_class.LAYOUT.total
+        self.advisors = seat_advisors(self.advice, self.game_name, self.players, total)
 
     def waiting_opponent(self) -> Opponent | None:
         """The opponent that must move now, if any."""

@@ -138,7 +138,7 @@ def test_each_seat_is_advised_by_its_own_advisor(monkeypatch) -> None:
     def recording_advisor(_advice, _game, actions, seed=None):
         return Advisor(SeatRecorder(seed, log), actions)
 
-    monkeypatch.setattr("agents.gym_env.make_advisor", recording_advisor)
+    monkeypatch.setattr("agents.advice.make_advisor", recording_advisor)
     table = SeatGame("valenor_v2", 3, {}, seed=4, advice="heuristic")
     table.new_game(lambda: None)
     seats = set()

@@ -353,7 +353,6 @@ class Trainer:
             config.warm_start_epochs,
             config.batch_size,
             self.run.settings.seed,
-            config.advice,
         )
 
     def learn(self) -> None:

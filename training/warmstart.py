@@ -23,7 +23,7 @@ import torch
 from tqdm import tqdm
 
 import tabletop_envs
-from agents.advice import Advisor, make_advisor
+from agents.advice import Advisor, seat_advisors
 from agents.base import Agent
 from agents.loading import make_agent
 from agents.policy import PolicyNetwork
@@ -124,14 +124,7 @@ def label_games(
         games = 0
         while len(steps) < decisions:
             state = core(players, seed=seed * 100_003 + games, **options)
-            advisors = (
-                [
-                    make_advisor(advice, game, core.LAYOUT.total, seed=seat)
-                    for seat in range(players)
-                ]
-                if advice
-                else []
-            )
+            advisors = seat_advisors(advice, game, players, core.LAYOUT.total)
             played = label_game(state, agents, driver(games), advisors)
             final = state.returns()
             returns.extend(float(final[step.seat]) for step in played)
@@ -253,7 +246,6 @@ class Cloning:
     epochs: int
     batch_size: int
     seed: int
-    advice: str = ""
 
 
 def dagger(
@@ -266,14 +258,7 @@ def dagger(
     for round_ in range(1, rounds + 1):
         drive = greedy_driver(export_actor(policy, c.activation, {}))
         labelled = label_games(
-            c.game,
-            c.players,
-            c.options,
-            c.bot,
-            decisions,
-            c.seed + round_,
-            every_game(drive),
-            c.advice,
+            c.game, c.players, c.options, c.bot, decisions, c.seed + round_, every_game(drive)
         )
         agreements.append(labelled.agreement)
         tqdm.write(
