@@ -76,11 +76,15 @@ def tournament_evaluation(paths: Sequence[Path]) -> dict[str, Any]:
     return {"games": games.pop(), "seats": "rotated", "against": against}
 
 
+HOW_TRAINED = ("advice", "polished")
+"""Header fields that say how a policy was made, copied into its manifest entry."""
+
+
 def entry_for(
     run: Path, policy: Path, how: dict[str, Any], evaluations: Sequence[Path] = ()
 ) -> dict[str, Any]:
-    """The manifest entry of ``policy``, trained in ``run`` (and polished, if its header says
-    so); its evaluation from ``evaluations`` if given, else the run's final evaluation."""
+    """The manifest entry of ``policy``, trained in ``run`` (advised or polished, if its header
+    says so); its evaluation from ``evaluations`` if given, else the run's final evaluation."""
     config = read_json(run / "config.json")
     meta = read_policy(policy).meta
     if "trained_steps" not in meta:
@@ -96,7 +100,7 @@ def entry_for(
         "file": f"{config['game']}-{config['players']}p.npz",
         **how,
         "steps": meta["trained_steps"],
-        **({"polished": meta["polished"]} if "polished" in meta else {}),
+        **{key: meta[key] for key in HOW_TRAINED if key in meta},
         "evaluation": tournament_evaluation(evaluations)
         if evaluations
         else evaluation(read_json(run / "final_eval.json")),

@@ -117,6 +117,15 @@ def test_a_polished_policy_ships_with_its_tournament_evaluations(tmp_path: Path)
     }
 
 
+def test_an_advised_policy_says_so_in_its_entry(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", players=2)
+    advised = read_policy(run / "policy.npz")
+    advised.meta["advice"] = "heuristic"
+    advised.save(run / "policy.npz")
+    entry = ship(run, run / "policy.npz", HOW, package(tmp_path / "pretrained", []))
+    assert entry["advice"] == "heuristic" and "polished" not in entry
+
+
 def test_ship_refuses_an_evaluation_that_is_not_a_results_file(tmp_path: Path, capsys) -> None:
     run = make_run(tmp_path / "run", players=4)
     flags = ["--command", "c", "--commit", "x", "--minutes", "1", "--machine", "m"]
