@@ -167,6 +167,7 @@ def test_an_advised_warm_start_teaches_the_critic_and_leaves_the_actor(tmp_path:
     actor = [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
     before = [weight.detach().clone() for weight in actor]
 
+    @torch.no_grad()
     def value_error() -> float:
         observations = torch.as_tensor(data.observations)
         _, values = masked_logits(policy, observations, torch.as_tensor(data.masks))
