@@ -24,9 +24,14 @@ ADVICE_NAMES = ("heuristic",)
 """The advisors a policy may be trained with; ``""`` is a plain policy."""
 
 
+def is_advice(value: object) -> bool:
+    """Whether ``value`` names an advisor, or none (``""``)."""
+    return value in ("", *ADVICE_NAMES)
+
+
 def check_advice(advice: str) -> str:
     """``advice`` if it names an advisor (or none); else ValueError naming the accepted ones."""
-    if advice not in ("", *ADVICE_NAMES):
+    if not is_advice(advice):
         raise ValueError(f"advice {advice!r} unknown; expected '' (none) or one of {ADVICE_NAMES}")
     return advice
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.advice import ADVICE_NAMES
+from agents.advice import ADVICE_NAMES, is_advice
 from agents.policy import ACTIVATIONS
 
 if sys.version_info >= (3, 11):
@@ -121,7 +121,7 @@ RULES: dict[str, Rule] = {
     "final_eval_games": whole(1),
     "advice": Rule(
         f"'' (a plain policy) or one of {list(ADVICE_NAMES)} (its move is part of the input)",
-        lambda v: v in ("", *ADVICE_NAMES),
+        is_advice,
     ),
     "advice_weight": number(0, 50),
     "warm_start_bot": Rule(
