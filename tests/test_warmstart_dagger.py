@@ -115,3 +115,51 @@ def test_search_bots_can_label_since_each_is_shown_its_information_set() -> None
     data = labelled.data
     assert len(data.actions) >= 40 and labelled.agreement == 1.0
     assert all(data.masks[i, action] for i, action in enumerate(data.actions))
+
+
+@pytest.mark.parametrize(("game", "players"), [("valenor_v2", 3), ("vaalbara_v1", 2)])
+def test_returns_are_discounted_once_per_decision_the_learner_still_makes(
+    game: str, players: int
+) -> None:
+    """PPO's critic target for a decision k learner decisions before the end is gamma^k R: in
+    a cooperative game the learner makes every decision, in a competitive one its seat's."""
+    driver, gamma = warmstart.every_game(warmstart.follow_label), 0.9
+    plain = warmstart.label_games(game, players, {}, "heuristic", 300, 3, driver)
+    discounted = warmstart.label_games(game, players, {}, "heuristic", 300, 3, driver, gamma=gamma)
+    assert np.array_equal(plain.data.actions, discounted.data.actions)
+    cooperative = tabletop_envs.game_module(game).Game.COOPERATIVE
+    learners = [None] if cooperative else range(players)
+    checked = 0
+    for index in np.unique(plain.games):
+        for seat in learners:
+            mine = plain.games == index
+            if seat is not None:
+                mine &= plain.seats == seat
+            final = plain.data.returns[mine]
+            assert np.all(final == final[0]), "one final return per learner and game"
+            powers = np.arange(mine.sum() - 1, -1, -1)
+            assert np.allclose(discounted.data.returns[mine], final * gamma**powers)
+            checked += int(mine.sum())
+    assert checked == len(plain.data.actions)
+
+
+def test_a_runs_gamma_discounts_its_warm_start_and_dagger_returns(
+    tmp_path: Path, monkeypatch
+) -> None:
+    gammas: list[float] = []
+    label_games = warmstart.label_games
+
+    def spy(*args, **kwargs):
+        gammas.append(kwargs.get("gamma", args[8] if len(args) > 8 else 1.0))
+        return label_games(*args, **kwargs)
+
+    monkeypatch.setattr(warmstart, "label_games", spy)
+    (tmp_path / "gamma.toml").write_text(
+        'gamma = 0.9\nwarm_start_bot = "heuristic"\nwarm_start_decisions = 60\n'
+        "warm_start_epochs = 1\nwarm_start_dagger_rounds = 2\nwarm_start_dagger_decisions = 30\n"
+        "n_envs = 2\nn_steps = 16\nbatch_size = 32\nfinal_eval_games = 2\n"
+    )
+    args = ["vaalbara", "--steps", "1", "--config", str(tmp_path / "gamma.toml")]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert train_main([*args, "--out", str(tmp_path / "run")]) == 0
+    assert gammas == [0.9, 0.9, 0.9]

@@ -303,6 +303,7 @@ class Trainer:
                 config.warm_start_decisions,
                 run.settings.seed,
                 config.advice,
+                config.gamma,
             )
             accuracy = warmstart.clone_into(
                 self.model.policy,
@@ -353,6 +354,7 @@ class Trainer:
             config.warm_start_epochs,
             config.batch_size,
             self.run.settings.seed,
+            config.gamma,
         )
 
     def learn(self) -> None:

@@ -1,9 +1,11 @@
 """Warm start: clone a scripted bot's play into the policy before self-play begins.
 
 The bot plays every seat of seeded games through the pure core; each of its decisions is
-kept with the observation, the mask and, once the game ends, that seat's return. The actor
-learns the bot's choices (masked cross-entropy) and the critic the returns (squared error),
-so PPO starts from the bot's level instead of from random play.
+kept with the observation, the mask and, once the game ends, that seat's return discounted as
+PPO discounts it (``gamma`` once per decision the learner still makes before the end). The
+actor learns the bot's choices (masked cross-entropy) and the critic those returns (squared
+error), so PPO starts from the bot's level instead of from random play, with a critic whose
+values are the ones its own targets will ask for.
 
 A clone that matches most demonstrated moves still drifts into states the bot never shows it.
 DAgger rounds (``dagger``) fix that: the cloned policy plays every seat of new seeded games,
@@ -111,9 +113,11 @@ def label_games(
     seed: int,
     driver: DriverPerGame,
     advice: str = "",
+    gamma: float = 1.0,
 ) -> Labelled:
     """At least ``decisions`` decisions of seeded games, game ``g`` driven by ``driver(g)``,
-    labelled by ``bot``; each decision keeps its seat's final return. With ``advice`` the
+    labelled by ``bot``; each decision keeps its seat's final return, discounted by ``gamma``
+    per decision the learner makes after it (:func:`decisions_to_go`). With ``advice`` the
     observations carry each seat's advice (fresh advisors every game)."""
     core = tabletop_envs.game_module(game).Game
     agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
@@ -127,7 +131,11 @@ def label_games(
             advisors = seat_advisors(advice, game, players, core.LAYOUT.total)
             played = label_game(state, agents, driver(games), advisors)
             final = state.returns()
-            returns.extend(float(final[step.seat]) for step in played)
+            to_go = decisions_to_go([step.seat for step in played], core.COOPERATIVE)
+            returns.extend(
+                float(final[step.seat]) * gamma ** int(later)
+                for step, later in zip(played, to_go, strict=True)
+            )
             game_of_step.extend([games] * len(played))
             steps.extend(played)
             bar.update(len(played))
@@ -142,12 +150,34 @@ def label_games(
     return Labelled(data, sum(step.agreed for step in steps), seats, np.array(game_of_step))
 
 
+def decisions_to_go(seats: Sequence[int], cooperative: bool) -> np.ndarray:
+    """Per decision of one game (``seats``: who made each), how many decisions the learner
+    makes after it before the game ends: every later one in a cooperative game, where the
+    learner plays every seat (``SeatGame``), else the later ones of the same seat."""
+    if cooperative:
+        return np.arange(len(seats) - 1, -1, -1)
+    later = np.zeros(len(seats), dtype=np.int64)
+    made_after: dict[int, int] = {}
+    for index in range(len(seats) - 1, -1, -1):
+        later[index] = made_after.get(seats[index], 0)
+        made_after[seats[index]] = int(later[index]) + 1
+    return later
+
+
 def collect(
-    game: str, players: int, options: dict, bot: str, decisions: int, seed: int, advice: str = ""
+    game: str,
+    players: int,
+    options: dict,
+    bot: str,
+    decisions: int,
+    seed: int,
+    advice: str = "",
+    gamma: float = 1.0,
 ) -> Demonstrations:
-    """At least ``decisions`` decisions of ``bot`` playing every seat of seeded games."""
+    """At least ``decisions`` decisions of ``bot`` playing every seat of seeded games, the
+    returns discounted by ``gamma`` (:func:`label_games`)."""
     driver = every_game(follow_label)
-    return label_games(game, players, options, bot, decisions, seed, driver, advice).data
+    return label_games(game, players, options, bot, decisions, seed, driver, advice, gamma).data
 
 
 def every_game(drive: Driver) -> DriverPerGame:
@@ -236,7 +266,8 @@ def clone_into(
 
 @dataclass(frozen=True)
 class Cloning:
-    """Where the games come from and how the policy is fitted, for every DAgger round."""
+    """Where the games come from and how the policy is fitted, for every DAgger round
+    (``gamma``: PPO's discount, which the critic's targets follow)."""
 
     game: str
     players: int
@@ -246,6 +277,7 @@ class Cloning:
     epochs: int
     batch_size: int
     seed: int
+    gamma: float = 1.0
 
 
 def dagger(
@@ -258,7 +290,14 @@ def dagger(
     for round_ in range(1, rounds + 1):
         drive = greedy_driver(export_actor(policy, c.activation, {}))
         labelled = label_games(
-            c.game, c.players, c.options, c.bot, decisions, c.seed + round_, every_game(drive)
+            c.game,
+            c.players,
+            c.options,
+            c.bot,
+            decisions,
+            c.seed + round_,
+            every_game(drive),
+            gamma=c.gamma,
         )
         agreements.append(labelled.agreement)
         tqdm.write(
