@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 import itertools
 from pathlib import Path
@@ -150,7 +151,8 @@ def test_a_runs_gamma_discounts_its_warm_start_and_dagger_returns(
     label_games = warmstart.label_games
 
     def spy(*args, **kwargs):
-        gammas.append(kwargs.get("gamma", args[8] if len(args) > 8 else 1.0))
+        bound = inspect.signature(label_games).bind(*args, **kwargs)
+        gammas.append(bound.arguments.get("gamma", 1.0))
         return label_games(*args, **kwargs)
 
     monkeypatch.setattr(warmstart, "label_games", spy)
