@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from agents.base import Agent
+from tabletop_envs.agents.base import Agent
 
 QUIT_WORDS = ("q", "quit", "exit")
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SeededAgent
+from tabletop_envs.agents.base import SeededAgent
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.observer import SCHEMA
 from tabletop_envs.spirit_island.spec import (

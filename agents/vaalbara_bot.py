@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import SeededAgent
+from tabletop_envs.agents.base import SeededAgent
 from tabletop_envs.vaalbara.observer import SCHEMA
 from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,

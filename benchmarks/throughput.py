@@ -39,9 +39,9 @@ import numpy as np
 from pettingzoo.classic import connect_four_v3, texas_holdem_v4
 
 import tabletop_envs
-from agents.arena import MatchSpec, play_games
-from agents.cli import OneLineParser, positive_int
-from agents.files import check_output_file, write_atomic
+from tabletop_envs.agents.arena import MatchSpec, play_games
+from tabletop_envs.cli import OneLineParser, positive_int
+from tabletop_envs.agents.files import check_output_file, write_atomic
 from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.game import NO_SEAT, GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame
@@ -225,7 +225,7 @@ def peak_memory(target: Target, seed: int = 0) -> dict[str, float | None]:
 
 
 def harness_rate(game: str, players: int, workers: int, seconds: float) -> float:
-    """Games per second of ``agents.arena.play_games`` with random agents."""
+    """Games per second of ``tabletop_envs.agents.arena.play_games`` with random agents."""
     match = MatchSpec(game, ("random",) * players, seed=0)
     probe = max(4, workers * 4)
     start = time.perf_counter()

@@ -4,7 +4,7 @@ Both run MaskablePPO with the same settings (rollout size, batch, epochs, networ
 same process, one after the other. The reference is ``connect_four_v3`` through a
 tutorial-style wrapper: one env, the policy called once per single observation for every
 move of both sides. Ours is a registered game as ``tabletop-train`` runs it with the game's
-config (``training.selfplay.selfplay_env``): many games per policy call, spread over
+config (``tabletop_envs.training.selfplay.selfplay_env``): many games per policy call, spread over
 ``env_workers`` processes, opponents' forward passes batched in torch, one torch thread while
 collecting. The figure is environment steps per second while training (collection and updates
 included), measured twice: against snapshots of the learner only (pure self-play), and against
@@ -28,11 +28,11 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.wrappers import ActionMasker
 
 import tabletop_envs
-from agents.cli import OneLineParser, positive_int
-from training.config import load_config
-from training.export import activation_module, export_actor
-from training.opponents import OpponentPool
-from training.selfplay import rollout_callbacks, selfplay_env
+from tabletop_envs.cli import OneLineParser, positive_int
+from tabletop_envs.training.config import load_config
+from tabletop_envs.training.export import activation_module, export_actor
+from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
 
 
 class TutorialStyleEnv(gymnasium.Env):

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 import tabletop_envs
-from agents.policy import PolicyNetwork
+from tabletop_envs.agents.policy import PolicyNetwork
 
 
 def random_policy(path: Path, env: str = "vaalbara_v1", players: int = 2) -> Path:

@@ -16,18 +16,18 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import tabletop_envs
-from agents.advice import Advisor, make_advisor
-from agents.base import Agent, RandomAgent
-from agents.gym_env import BotOpponent, SeatGame, advance_opponents, spaces_for
-from agents.heuristics import heuristic_agent
-from agents.policy import PolicyAgent, PolicyFileError, PolicyNetwork, load_policy, read_policy
-from training.config import TrainConfig
-from training.distil import main as distil_main
-from training.export import export_actor
-from training.opponents import OpponentPool
-from training.selfplay import SelfPlayVecEnv
-from training.train import build_model
-from training.warmstart import (
+from tabletop_envs.agents.advice import Advisor, make_advisor
+from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.agents.gym_env import BotOpponent, SeatGame, advance_opponents, spaces_for
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.policy import PolicyAgent, PolicyFileError, PolicyNetwork, load_policy, read_policy
+from tabletop_envs.training.config import TrainConfig
+from tabletop_envs.training.distil import main as distil_main
+from tabletop_envs.training.export import export_actor
+from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.selfplay import SelfPlayVecEnv
+from tabletop_envs.training.train import build_model
+from tabletop_envs.training.warmstart import (
     clone_into,
     collect,
     every_game,
@@ -138,7 +138,7 @@ def test_each_seat_is_advised_by_its_own_advisor(monkeypatch) -> None:
     def recording_advisor(_advice, _game, actions, seed=None):
         return Advisor(SeatRecorder(seed, log), actions)
 
-    monkeypatch.setattr("agents.advice.make_advisor", recording_advisor)
+    monkeypatch.setattr("tabletop_envs.agents.advice.make_advisor", recording_advisor)
     table = SeatGame("valenor_v2", 3, {}, seed=4, advice="heuristic")
     table.new_game(lambda: None)
     seats = set()

@@ -1,4 +1,4 @@
-"""training.distil: the polished seat rotates, the expert keeps the original's choices only on
+"""tabletop_envs.training.distil: the polished seat rotates, the expert keeps the original's choices only on
 the kept kinds, fitting moves the network towards the expert, and the CLI refuses bad input."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 import torch
 
 import tabletop_envs
-from agents.policy import PolicyNetwork, load_policy, read_policy
-from training import warmstart
-from training.distil import (
+from tabletop_envs.agents.policy import PolicyNetwork, load_policy, read_policy
+from tabletop_envs.training import warmstart
+from tabletop_envs.training.distil import (
     Polish,
     TorchActor,
     decision_kinds,
@@ -22,7 +22,7 @@ from training.distil import (
     one_seat_driver,
     polish_policy,
 )
-from training.export import export_actor
+from tabletop_envs.training.export import export_actor
 
 GAME = "valiant_wars_v2"
 CORE = tabletop_envs.game_module(GAME).Game

@@ -14,8 +14,8 @@ from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import tabletop_envs
-from agents.gym_env import ILLEGAL_ACTION_REWARD, SingleSeatEnv
-from agents.policy import PolicyNetwork
+from tabletop_envs.agents.gym_env import ILLEGAL_ACTION_REWARD, SingleSeatEnv
+from tabletop_envs.agents.policy import PolicyNetwork
 
 GAMES = sorted(tabletop_envs.GAMES)
 WITH_BOTS = sorted(set(GAMES) - {"highcard_v0"})  # the toy game has no heuristic bot
@@ -188,7 +188,7 @@ import sys
 for blocked in ("torch", "stable_baselines3", "sb3_contrib"):
     sys.modules[blocked] = None  # importing any of them now fails
 import gymnasium, tabletop_envs
-assert "agents" not in sys.modules, "tabletop_envs imported agents"
+assert not [m for m in sys.modules if m.startswith(("tabletop_envs.agents", "tabletop_envs.training", "tabletop_envs.tools"))], "tabletop_envs imported a higher layer"
 env = gymnasium.make("tabletop_envs/Vaalbara-v1", num_players=2, opponent="heuristic")
 env.reset(seed=0)
 print("ok", type(env.unwrapped).__module__)
@@ -197,4 +197,4 @@ print("ok", type(env.unwrapped).__module__)
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["ok", "agents.gym_env"]
+    assert done.stdout.split() == ["ok", "tabletop_envs.agents.gym_env"]

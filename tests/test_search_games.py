@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from toygame.rules import HighCard
 
-from agents.search import InformationSet, ISMCTSAgent, PIMCAgent
+from tabletop_envs.agents.search import InformationSet, ISMCTSAgent, PIMCAgent
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.spirit_island.rules import (
     BLIGHT_CARDS,

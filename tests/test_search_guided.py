@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from agents.heuristics import search_guide
-from agents.loading import agent_factory
-from agents.search import (
+from tabletop_envs.agents.heuristics import search_guide
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.search import (
     InformationSet,
     ISMCTSAgent,
     PIMCAgent,
@@ -18,7 +18,7 @@ from agents.search import (
     heuristic_rollout,
     rollout,
 )
-from agents.valiant_wars_bot import RevealGuide
+from tabletop_envs.agents.valiant_wars_bot import RevealGuide
 from benchmarks.search_speed import search_clock
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (

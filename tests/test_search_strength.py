@@ -1,4 +1,4 @@
-"""``benchmarks.search_strength``: the line-ups of the search bots' strength table, and a run."""
+"""``experiments.search_strength``: the line-ups of the search bots' strength table, and a run."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.search_strength import Row, lineups, main, margin_or_progress
+from experiments.search_strength import Row, lineups, main, margin_or_progress
 
 
 def test_a_competitive_game_seats_each_spec_against_each_baseline() -> None:

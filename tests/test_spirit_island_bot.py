@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
-from agents.base import RandomAgent
-from agents.heuristics import heuristic_agent
-from agents.spirit_island_bot import SpiritIslandHeuristicAgent
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.spirit_island_bot import SpiritIslandHeuristicAgent
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from test_valiant_wars_rules import make_game, reveal_step
 
-from agents.base import RandomAgent
-from agents.heuristics import heuristic_agent
-from agents.valiant_wars_bot import ValiantWarsHeuristicAgent
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.valiant_wars_bot import ValiantWarsHeuristicAgent
 from tabletop_envs import make
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (

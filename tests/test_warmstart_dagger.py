@@ -13,14 +13,14 @@ import pytest
 from sb3_contrib import MaskablePPO
 
 import tabletop_envs
-from agents.base import RandomAgent
-from agents.gym_env import BotOpponent
-from agents.loading import make_agent
-from training import warmstart
-from training.config import config_from_mapping
-from training.export import export_actor
-from training.selfplay import SelfPlayVecEnv
-from training.train import main as train_main
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.gym_env import BotOpponent
+from tabletop_envs.agents.loading import make_agent
+from tabletop_envs.training import warmstart
+from tabletop_envs.training.config import config_from_mapping
+from tabletop_envs.training.export import export_actor
+from tabletop_envs.training.selfplay import SelfPlayVecEnv
+from tabletop_envs.training.train import main as train_main
 
 
 def lowest_legal(_seat: int, _observation: np.ndarray, mask: np.ndarray, _label: int) -> int:
