@@ -2,7 +2,8 @@
 
 An *advised* policy reads its seat's observation followed by a one-hot of the move the
 game's heuristic bot would make there (``LAYOUT.total`` more inputs). Training sets a fresh
-advised actor to play that move (``tabletop_envs.training.warmstart.start_as_advisor``), so self-play starts
+advised actor to play that move (``tabletop_envs.training.warmstart.start_as_advisor``), so
+self-play starts
 at the bot's level and what it learns are departures from the bot: a residual on the teacher
 rather than an imitation of it. The bot reads the same observation the policy sees, so advice
 reveals nothing hidden.
@@ -17,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-
 from tabletop_envs.agents.base import Agent
 
 ADVICE_NAMES = ("heuristic",)

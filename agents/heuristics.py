@@ -16,7 +16,8 @@ HEURISTIC_BOTS: dict[str, str] = {
     "valenor_v2": "tabletop_envs.agents.valenor_bot:ValenorHeuristicAgent",
     "spirit_island_v0": "tabletop_envs.agents.spirit_island_bot:SpiritIslandHeuristicAgent",
 }
-"""One line per game, e.g. ``"vaalbara_v1": "tabletop_envs.agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
+"""One line per game, e.g. ``"vaalbara_v1":
+"tabletop_envs.agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
 
 
 SEARCH_GUIDES: dict[str, str] = {

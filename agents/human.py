@@ -16,7 +16,6 @@ import numpy as np
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-
 from tabletop_envs.agents.base import Agent
 
 QUIT_WORDS = ("q", "quit", "exit")

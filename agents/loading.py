@@ -9,7 +9,8 @@ decisions to search and values short heuristic rollouts), e.g.
 ``ismcts:2000,ms=500,rollout=heuristic``.
 
 Trained policies are ``.npz`` files written by ``tabletop-train`` and read by
-:func:`tabletop_envs.agents.policy.load_policy` (numpy only), which checks that the file was trained for
+:func:`tabletop_envs.agents.policy.load_policy` (numpy only), which checks that the file was
+trained for
 the game to be played. ``pretrained`` is the policy the package ships for the game and player
 count (:mod:`tabletop_envs.agents.pretrained`).
 """
@@ -24,6 +25,7 @@ from tabletop_envs.agents.heuristics import heuristic_agent
 from tabletop_envs.agents.policy import load_policy
 from tabletop_envs.agents.pretrained import pretrained_path
 from tabletop_envs.agents.search import SEARCH_SPECS, search_factory
+
 from tabletop_envs import resolve_name
 
 BUILTIN_AGENTS = ("random", "heuristic", "pretrained")

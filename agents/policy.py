@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from tabletop_envs.agents.advice import Advisor, advised_size, check_advice, make_advisor
 from tabletop_envs.agents.base import SeededAgent
 from tabletop_envs.agents.files import write_atomic

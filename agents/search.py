@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
-
 from tabletop_envs.agents.base import SeededAgent
+
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.rewards import score_margin_returns
 from tabletop_envs.core.rng import make_rng

@@ -51,8 +51,8 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
-
 from tabletop_envs.agents.base import SeededAgent
+
 from tabletop_envs.valiant_wars.observer import SCHEMA
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (

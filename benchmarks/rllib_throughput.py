@@ -17,12 +17,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import tabletop_envs
-from tabletop_envs.cli import OneLineParser, positive_int, seed_int
 from tabletop_envs.training.config import load_config
 from tabletop_envs.training.rllib import connect, disconnect
 from tabletop_envs.training.rllib.trainer import STEPS_KEY, build_algorithm
 from tabletop_envs.training.run import Run, RunSettings
+
+import tabletop_envs
+from tabletop_envs.cli import OneLineParser, positive_int, seed_int
 
 
 def steps_per_second(game: str, players: int, runners: int, iterations: int) -> float:

@@ -30,8 +30,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
+from tabletop_envs.agents.search import (
+    InformationSet,
+    ISMCTSAgent,
+    PIMCAgent,
+    random_rollout,
+    rollout,
+)
 
-from tabletop_envs.agents.search import InformationSet, ISMCTSAgent, PIMCAgent, random_rollout, rollout
 from tabletop_envs import game_module, resolve_name
 from tabletop_envs.core.game import GameCore
 

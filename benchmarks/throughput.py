@@ -37,11 +37,11 @@ from typing import Any
 
 import numpy as np
 from pettingzoo.classic import connect_four_v3, texas_holdem_v4
+from tabletop_envs.agents.arena import MatchSpec, play_games
+from tabletop_envs.agents.files import check_output_file, write_atomic
 
 import tabletop_envs
-from tabletop_envs.agents.arena import MatchSpec, play_games
 from tabletop_envs.cli import OneLineParser, positive_int
-from tabletop_envs.agents.files import check_output_file, write_atomic
 from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.game import NO_SEAT, GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame

@@ -26,13 +26,13 @@ import torch
 from pettingzoo.classic import connect_four_v3
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.wrappers import ActionMasker
-
-import tabletop_envs
-from tabletop_envs.cli import OneLineParser, positive_int
 from tabletop_envs.training.config import load_config
 from tabletop_envs.training.export import activation_module, export_actor
 from tabletop_envs.training.opponents import OpponentPool
 from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
+
+import tabletop_envs
+from tabletop_envs.cli import OneLineParser, positive_int
 
 
 class TutorialStyleEnv(gymnasium.Env):

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.loading import make_agent
 
 import tabletop_envs
-from tabletop_envs.agents.base import Agent
 from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
-from tabletop_envs.agents.loading import make_agent
 
 
 @dataclass

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-
 from tabletop_envs.agents.arena import MatchSpec, Table
 from tabletop_envs.agents.base import Agent
-from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
 from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.agents.stats import wilson_interval
+
 from tabletop_envs import game_module, make, resolve_name
+from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
 from tabletop_envs.core.actions import ActionLayout
 
 if TYPE_CHECKING:

@@ -27,12 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from tabletop_envs.agents.arena import MatchSpec, play_games
-from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
 from tabletop_envs.agents.files import write_all_atomic
 from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.tools.report import summarise
+
 from benchmarks.search_speed import search_clock
 from tabletop_envs import game_module, resolve_name
+from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
 
 PROG = "python -m experiments.search_strength"
 

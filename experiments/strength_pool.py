@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabletop_envs.cli import OneLineParser, fail
 from tabletop_envs.agents.stats import sign_test, wilson_interval
+
 from experiments.search_strength import subject_stats
+from tabletop_envs.cli import OneLineParser, fail
 
 PROG = "python -m experiments.strength_pool"
 

@@ -14,13 +14,17 @@ import numpy as np
 import pytest
 import torch
 from sb3_contrib import MaskablePPO
-
-import tabletop_envs
 from tabletop_envs.agents.advice import Advisor, make_advisor
 from tabletop_envs.agents.base import Agent, RandomAgent
 from tabletop_envs.agents.gym_env import BotOpponent, SeatGame, advance_opponents, spaces_for
 from tabletop_envs.agents.heuristics import heuristic_agent
-from tabletop_envs.agents.policy import PolicyAgent, PolicyFileError, PolicyNetwork, load_policy, read_policy
+from tabletop_envs.agents.policy import (
+    PolicyAgent,
+    PolicyFileError,
+    PolicyNetwork,
+    load_policy,
+    read_policy,
+)
 from tabletop_envs.training.config import TrainConfig
 from tabletop_envs.training.distil import main as distil_main
 from tabletop_envs.training.export import export_actor
@@ -36,6 +40,8 @@ from tabletop_envs.training.warmstart import (
     masked_logits,
     start_as_advisor,
 )
+
+import tabletop_envs
 
 # A bot that decides from the view alone, and one that plans from one decision to the next.
 GAMES = [("valiant_wars_v2", 2), ("valenor_v2", 3)]

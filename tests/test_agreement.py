@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tabletop_envs.agents.loading import make_agent
+
 from experiments import agreement
 
 GAME = "vaalbara_v1"

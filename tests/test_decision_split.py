@@ -7,9 +7,9 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
-
 from tabletop_envs.agents.arena import MatchSpec, play_games
 from tabletop_envs.agents.base import Agent
+
 from experiments.decision_split import SplitAgent, SplitRow, main, play_split, split_rows
 from tabletop_envs import make
 from tabletop_envs.valiant_wars.spec import LAYOUT

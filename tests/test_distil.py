@@ -1,4 +1,5 @@
-"""tabletop_envs.training.distil: the polished seat rotates, the expert keeps the original's choices only on
+"""tabletop_envs.training.distil: the polished seat rotates, the expert keeps the original's
+choices only on
 the kept kinds, fitting moves the network towards the expert, and the CLI refuses bad input."""
 
 from __future__ import annotations
@@ -9,8 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-
-import tabletop_envs
 from tabletop_envs.agents.policy import PolicyNetwork, load_policy, read_policy
 from tabletop_envs.training import warmstart
 from tabletop_envs.training.distil import (
@@ -23,6 +22,8 @@ from tabletop_envs.training.distil import (
     polish_policy,
 )
 from tabletop_envs.training.export import export_actor
+
+import tabletop_envs
 
 GAME = "valiant_wars_v2"
 CORE = tabletop_envs.game_module(GAME).Game

@@ -11,15 +11,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from toygame.observer import SCHEMA
-from toygame.spec import LAYOUT, Decision
-
 from tabletop_envs.agents.arena import GameRecord, MatchSpec, game_seeds, lineup, play_games
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.heuristics import HEURISTIC_BOTS
 from tabletop_envs.agents.policy import PolicyNetwork
 from tabletop_envs.tools.evaluate import main
 from tabletop_envs.tools.report import agent_labels, summarise
+from toygame.observer import SCHEMA
+from toygame.spec import LAYOUT, Decision
+
 from tabletop_envs.core import files as core_files
 
 TOY = "highcard_v0"

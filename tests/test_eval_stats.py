@@ -2,7 +2,6 @@
 and the exact sign test against R's ``binom.test``."""
 
 import pytest
-
 from tabletop_envs.agents.stats import sign_test, wilson_interval
 
 

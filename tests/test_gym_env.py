@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
-
-import tabletop_envs
 from tabletop_envs.agents.gym_env import ILLEGAL_ACTION_REWARD, SingleSeatEnv
 from tabletop_envs.agents.policy import PolicyNetwork
+
+import tabletop_envs
 
 GAMES = sorted(tabletop_envs.GAMES)
 WITH_BOTS = sorted(set(GAMES) - {"highcard_v0"})  # the toy game has no heuristic bot
@@ -188,7 +188,8 @@ import sys
 for blocked in ("torch", "stable_baselines3", "sb3_contrib"):
     sys.modules[blocked] = None  # importing any of them now fails
 import gymnasium, tabletop_envs
-assert not [m for m in sys.modules if m.startswith(("tabletop_envs.agents", "tabletop_envs.training", "tabletop_envs.tools"))], "tabletop_envs imported a higher layer"
+higher = ("tabletop_envs.agents", "tabletop_envs.training", "tabletop_envs.tools")
+assert not [m for m in sys.modules if m.startswith(higher)], "imported a higher layer"
 env = gymnasium.make("tabletop_envs/Vaalbara-v1", num_players=2, opponent="heuristic")
 env.reset(seed=0)
 print("ok", type(env.unwrapped).__module__)

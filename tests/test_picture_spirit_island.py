@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from tabletop_envs.agents.heuristics import heuristic_agent
+
 from tabletop_envs import spirit_island_v0
 from tabletop_envs.spirit_island import picture
 from tabletop_envs.spirit_island.observer import PIECE_SCALE

@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from policies import random_policy
-
 import tabletop_envs.agents.pretrained as pretrained
+from policies import random_policy
 from tabletop_envs.agents.arena import MatchSpec, play_games
 from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.agents.policy import load_policy, read_policy

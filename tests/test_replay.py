@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from test_conformance import CASES, IDS
-
-import tabletop_envs
 from tabletop_envs.agents.play import main as play_main
 from tabletop_envs.tools.evaluate import main as evaluate
 from tabletop_envs.tools.evaluate import replay_sample
+from test_conformance import CASES, IDS
+
+import tabletop_envs
 from tabletop_envs.core.env import TabletopAECEnv
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.replay import FORMAT, FORMAT_VERSION, Replay, record, state_hash

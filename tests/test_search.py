@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from toygame.rules import HighCard
-from toygame.spec import LAYOUT, Decision
-
 from tabletop_envs.agents.arena import MatchSpec, play_games
 from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.agents.search import (
@@ -19,6 +16,9 @@ from tabletop_envs.agents.search import (
     rollout,
 )
 from tabletop_envs.tools.report import summarise
+from toygame.rules import HighCard
+from toygame.spec import LAYOUT, Decision
+
 from tabletop_envs import game_module, resolve_name
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.rewards import score_margin_returns

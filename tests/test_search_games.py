@@ -20,9 +20,9 @@ from itertools import combinations, permutations
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.search import InformationSet, ISMCTSAgent, PIMCAgent
 from toygame.rules import HighCard
 
-from tabletop_envs.agents.search import InformationSet, ISMCTSAgent, PIMCAgent
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.spirit_island.rules import (
     BLIGHT_CARDS,

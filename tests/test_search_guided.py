@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-
 from tabletop_envs.agents.heuristics import search_guide
 from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.agents.search import (
@@ -19,6 +18,7 @@ from tabletop_envs.agents.search import (
     rollout,
 )
 from tabletop_envs.agents.valiant_wars_bot import RevealGuide
+
 from benchmarks.search_speed import search_clock
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (

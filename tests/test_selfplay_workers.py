@@ -8,10 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from tabletop_envs.agents.policy import PolicyNetwork
 from tabletop_envs.training.opponents import OpponentPool
-from tabletop_envs.training.selfplay import ParallelSelfPlayVecEnv, SelfPlayVecEnv, WorkerSpec, split
+from tabletop_envs.training.selfplay import (
+    ParallelSelfPlayVecEnv,
+    SelfPlayVecEnv,
+    WorkerSpec,
+    split,
+)
 from tabletop_envs.training.train import main as train_main
 
 GAME = "vaalbara_v1"

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from policies import random_policy
-
 import tabletop_envs.agents.pretrained as pretrained
+from policies import random_policy
 from tabletop_envs.agents.policy import read_policy
 from tabletop_envs.tools.ship import main as ship_main
 from tabletop_envs.tools.ship import ship

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.heuristics import heuristic_agent
 from tabletop_envs.agents.spirit_island_bot import SpiritIslandHeuristicAgent
+
+import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
 

@@ -4,8 +4,8 @@ by deal, and bad folders refused with the reason."""
 from pathlib import Path
 
 import pytest
-
 from tabletop_envs.agents.arena import MatchSpec, play_games
+
 from experiments import search_strength
 from experiments.strength_pool import PooledRow, load_run, main, paired, pool
 

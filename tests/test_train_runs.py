@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from tabletop_envs.agents.policy import read_policy
 from tabletop_envs.training import train as train_module
 from tabletop_envs.training.train import main as train_main
@@ -361,7 +360,10 @@ def test_a_time_budget_shows_an_eta(tmp_path: Path) -> None:
     assert code == 0 and "ETA 00:0" in err
 
 
-@pytest.mark.parametrize("module", ["tabletop_envs.training.train", "tabletop_envs.agents.play", "tabletop_envs.tools.evaluate"])
+@pytest.mark.parametrize(
+    "module",
+    ["tabletop_envs.training.train", "tabletop_envs.agents.play", "tabletop_envs.tools.evaluate"],
+)
 def test_help_shows_every_default_and_no_markup(module: str) -> None:
     parser = importlib.import_module(module).build_parser()
     text = parser.format_help()

@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
-from tabletop_envs.vaalbara_v1 import Game
-
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.gym_env import BotOpponent, SingleSeatEnv, advance_opponents
 from tabletop_envs.agents.loading import make_agent
@@ -20,6 +18,7 @@ from tabletop_envs.training.export import export_actor
 from tabletop_envs.training.opponents import OpponentPool
 from tabletop_envs.training.selfplay import SelfPlayVecEnv
 from tabletop_envs.training.train import main as train_main
+from tabletop_envs.vaalbara_v1 import Game
 
 GAME = "vaalbara_v1"
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_valiant_wars_rules import make_game, reveal_step
-
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.heuristics import heuristic_agent
 from tabletop_envs.agents.valiant_wars_bot import ValiantWarsHeuristicAgent
+from test_valiant_wars_rules import make_game, reveal_step
+
 from tabletop_envs import make
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (

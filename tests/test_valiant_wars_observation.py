@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.valiant_wars_bot import ValiantWarsHeuristicAgent
 from test_conformance import CONSTANT_FIELDS
 from test_valiant_wars_rules import act, assert_reference_view, make_game, reveal_step
 
-from tabletop_envs.agents.valiant_wars_bot import ValiantWarsHeuristicAgent
 from tabletop_envs import valiant_wars_v2
 from tabletop_envs.valiant_wars.observer import SCHEMA
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame

@@ -11,8 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
-
-import tabletop_envs
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.gym_env import BotOpponent
 from tabletop_envs.agents.loading import make_agent
@@ -21,6 +19,8 @@ from tabletop_envs.training.config import config_from_mapping
 from tabletop_envs.training.export import export_actor
 from tabletop_envs.training.selfplay import SelfPlayVecEnv
 from tabletop_envs.training.train import main as train_main
+
+import tabletop_envs
 
 
 def lowest_legal(_seat: int, _observation: np.ndarray, mask: np.ndarray, _label: int) -> int:

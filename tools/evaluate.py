@@ -24,8 +24,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-
 from tabletop_envs.agents.arena import GameRecord, MatchSpec, play_games
+from tabletop_envs.agents.files import check_output_folder, write_all_atomic
+from tabletop_envs.agents.loading import agent_factory, describe_accepted
+from tabletop_envs.tools.report import render_tables, summarise, write_results
+
+from tabletop_envs import GAMES, game_module, resolve_name
 from tabletop_envs.cli import (
     EXIT_INTERRUPTED,
     OneLineParser,
@@ -34,10 +38,6 @@ from tabletop_envs.cli import (
     positive_int,
     seed_int,
 )
-from tabletop_envs.agents.files import check_output_folder, write_all_atomic
-from tabletop_envs.agents.loading import agent_factory, describe_accepted
-from tabletop_envs.tools.report import render_tables, summarise, write_results
-from tabletop_envs import GAMES, game_module, resolve_name
 
 PROG = "tabletop-eval"
 BACKENDS = ("local", "ray")

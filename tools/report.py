@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from tabletop_envs.agents.arena import GameRecord, MatchSpec
 from tabletop_envs.agents.files import write_all_atomic
 from tabletop_envs.agents.stats import wilson_interval

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import tabletop_envs.agents.pretrained as pretrained
-from tabletop_envs.cli import OneLineParser
 from tabletop_envs.agents.policy import read_policy
+
+from tabletop_envs.cli import OneLineParser
 from tabletop_envs.core.files import write_all_atomic
 
 

@@ -23,16 +23,16 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.policy import PolicyNetwork, read_policy
+from tabletop_envs.training import warmstart
+from tabletop_envs.training.export import activation_module, export_actor
 from torch import nn
 from tqdm import tqdm
 
 import tabletop_envs
 from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
-from tabletop_envs.agents.loading import agent_factory
-from tabletop_envs.agents.policy import PolicyNetwork, read_policy
 from tabletop_envs.core.actions import ActionLayout
-from tabletop_envs.training import warmstart
-from tabletop_envs.training.export import activation_module, export_actor
 
 PROG = "python -m tabletop_envs.training.distil"
 

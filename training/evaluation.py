@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import tabletop_envs
 from tabletop_envs.agents.arena import MatchSpec, play_games
 from tabletop_envs.agents.heuristics import HEURISTIC_BOTS
 from tabletop_envs.agents.stats import wilson_interval
+
+import tabletop_envs
 
 BASELINES = ("random", "heuristic")
 TRAINED = "trained policy"

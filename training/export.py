@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from torch import nn
-
 from tabletop_envs.agents.policy import PolicyNetwork
+from torch import nn
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import torch
-
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.gym_env import BotOpponent, Opponent
 from tabletop_envs.agents.heuristics import heuristic_agent

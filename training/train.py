@@ -26,6 +26,16 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.vec_env import VecEnv
+from tabletop_envs.agents.files import check_output_folder, write_atomic
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.policy import PolicyNetwork, read_policy
+from tabletop_envs.training import warmstart
+from tabletop_envs.training.config import TrainConfig, check_config, load_config
+from tabletop_envs.training.evaluation import EvalResult, evaluate, headline, is_cooperative
+from tabletop_envs.training.export import activation_module, export_actor
+from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.run import Run, RunSettings, read_settings
+from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
 from tqdm import tqdm
 
 import tabletop_envs
@@ -37,16 +47,6 @@ from tabletop_envs.cli import (
     positive_int,
     seed_int,
 )
-from tabletop_envs.agents.files import check_output_folder, write_atomic
-from tabletop_envs.agents.loading import agent_factory
-from tabletop_envs.agents.policy import PolicyNetwork, read_policy
-from tabletop_envs.training import warmstart
-from tabletop_envs.training.config import TrainConfig, check_config, load_config
-from tabletop_envs.training.evaluation import EvalResult, evaluate, headline, is_cooperative
-from tabletop_envs.training.export import activation_module, export_actor
-from tabletop_envs.training.opponents import OpponentPool
-from tabletop_envs.training.run import Run, RunSettings, read_settings
-from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
 
 PROG = "tabletop-train"
 DEFAULT_MINUTES = 5.0
@@ -693,7 +693,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def train_on_rllib(run: Run, budget: Budget, args: argparse.Namespace) -> int:
-    """A fresh run on RLlib (``tabletop_envs.training.rllib``), then the same final table as the SB3 path."""
+    """A fresh run on RLlib (``tabletop_envs.training.rllib``), then the same final table as the
+    SB3 path."""
     from tabletop_envs.training.rllib.trainer import Cluster, RLlibTrainer
 
     if run.config.warm_start_bot:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from policies import random_policy
-
 from tabletop_envs.tools.evaluate import main as eval_main
 
 

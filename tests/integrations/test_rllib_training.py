@@ -16,7 +16,6 @@ import pytest
 import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-
 from tabletop_envs.agents.policy import load_policy, read_policy
 from tabletop_envs.tools.evaluate import main as eval_main
 from tabletop_envs.training.rllib import disconnect

@@ -1,9 +1,12 @@
 """``tabletop-train --backend rllib``: PPO on RLlib's current API stack, on Ray.
 
-The run folder is the SB3 path's (``tabletop_envs.training.run.Run``): config.json, pool/ (the league's
+The run folder is the SB3 path's (``tabletop_envs.training.run.Run``): config.json, pool/ (the
+league's
 snapshots), checkpoints/policy_N.npz (every ``checkpoint_every`` steps) and the final
-policy.npz, plus rllib_checkpoint/, RLlib's own checkpoint of the algorithm (it holds pickles:
-load only your own). The policy files are the same ``tabletop_envs.agents.policy`` format the SB3 path
+policy.npz, plus rllib_checkpoint/, RLlib's own checkpoint of the algorithm (it holds
+pickles:
+load only your own). The policy files are the same ``tabletop_envs.agents.policy`` format the SB3
+path
 writes, so the result is a normal bot for ``tabletop-eval`` and ``tabletop-play``.
 
 The training settings are the game's TOML config (``training/configs``): ``n_envs * n_steps``
@@ -23,7 +26,6 @@ from tabletop_envs.training.rllib import connect, disconnect
 
 if TYPE_CHECKING:
     from ray.rllib.algorithms.algorithm import Algorithm
-
     from tabletop_envs.agents.policy import PolicyNetwork
     from tabletop_envs.training.run import Run
 
@@ -59,7 +61,6 @@ def build_algorithm(run: Run, env_runners: int) -> Algorithm:
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-
     from tabletop_envs.training.rllib.env import TabletopRLlibEnv
     from tabletop_envs.training.rllib.module import MaskedActorCritic
 
