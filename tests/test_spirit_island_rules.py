@@ -423,6 +423,9 @@ def test_losing_the_last_presence_loses() -> None:
     game.presence[0][A["A7"]] = 0
     game.energy_track[0] = 0
     run_steps(game, [STEP["ravage"]])
+    assert game.outcome == 0 and game.loss_pending  # the Dahan fight back first
+    while game.pending:
+        choose(game, game.legal_options()[0])
     assert game.outcome == -1 and "no Presence" in game.end_reason
 
 
@@ -464,3 +467,65 @@ def test_every_step_decision_and_operation_is_handled_by_the_function_of_its_nam
     assert {name: op.__name__ for name, op in OPERATIONS.items()} == {
         name: f"op_{name}" for name in OPS
     }
+
+
+# ----- win beats loss: victory at once, defeat once its effect has resolved ---------------------
+def effect_in_progress(game: SpiritIslandGame, *steps: list[int]) -> None:
+    """Queue the steps an effect has left (first listed runs first) above the Fast phase's
+    next Power, as a Power's effect leaves them, and run."""
+    game.pending, game.options_ = [], []
+    game.queue = [[STEP["turn"]], [STEP["powers"], spec.FAST, 0], *reversed(steps)]
+    game.run()
+
+
+def last_blight_at_terror_level_3() -> SpiritIslandGame:
+    game = quiet_game()
+    game.pieces[A["A1"]][CITY] = 0
+    game.pieces[A["A6"]][CITY] = 1  # the last City
+    add_fear(game, 4 * 6)  # six Fear cards earned: Terror Level 3
+    game.blighted, game.blight_pool = True, 1
+    return game
+
+
+def test_an_effect_that_adds_the_last_blight_then_destroys_the_last_city_wins() -> None:
+    game = last_blight_at_terror_level_3()
+    city = spec.kinds_mask(spec.CITY_KINDS)
+    effect_in_progress(game, [STEP["add_blight"], A["A6"]], [STEP["destroy"], A["A6"], 0, city, 1])
+    assert game.blight_pool == 0 and game.pieces[A["A6"]][BLIGHT] == 1
+    assert game.outcome == 1 and game.end_reason == "Terror Level 3: no Cities on the island"
+
+
+def test_the_last_blight_loses_once_its_effect_has_resolved() -> None:
+    game = last_blight_at_terror_level_3()
+    game.pieces[A["A6"]][EXPLORER] = 1
+    explorer = spec.kinds_mask((EXPLORER,))
+    effect_in_progress(
+        game, [STEP["add_blight"], A["A6"]], [STEP["remove"], A["A6"], 0, explorer, 1]
+    )
+    assert game.outcome == -1 and game.end_reason == "no Blight left on the Blight card"
+    assert game.pieces[A["A6"]][EXPLORER] == 0  # the rest of the effect ran before the defeat
+
+
+def test_a_fear_card_that_removes_the_last_town_wins_in_the_invader_phase() -> None:
+    game = quiet_game()
+    game.pieces[A["A1"]][CITY] = 0
+    game.pieces[A["A6"]][TOWN] = 1  # the last Town or City
+    add_fear(game, 4 * 3)  # three Fear cards earned: Terror Level 2
+    second_thoughts = [name for name, _ in spec.FEAR_CARDS].index("Second Thoughts")
+    earned = game.fear_earned
+    if second_thoughts in game.fear_deck:
+        game.fear_deck[game.fear_deck.index(second_thoughts)] = earned[0]
+        earned[0] = second_thoughts
+    else:
+        where = earned.index(second_thoughts)
+        earned[0], earned[where] = earned[where], earned[0]
+    game.blighted, game.blight_pool = True, 1  # a Ravage in A6 would lose
+    game.pending, game.options_ = [], []
+    game.invader_slots = [invader_card(1, spec.M), -1, -1]
+    game.queue = [[STEP["turn"]], [STEP["ravage"]], [STEP["fear"]]]
+    game.run()
+    assert game.fear_discard == [second_thoughts]
+    assert (
+        game.outcome == 1 and game.end_reason == "Terror Level 2: no Towns or Cities on the island"
+    )
+    assert game.pieces[A["A6"]][TOWN] == 0 and game.blight_pool == 1

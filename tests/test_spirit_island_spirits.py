@@ -214,6 +214,22 @@ def test_mantle_of_dread_lets_the_target_push_from_its_own_land() -> None:
     assert game.pieces[A["A7"]][spec.EXPLORER] == 1 and game.pieces[A["A3"]][spec.EXPLORER] == 1
 
 
+def test_a_land_picked_for_mantle_of_dread_is_a_valid_saved_position() -> None:
+    """A pending pick of the target's own land (an ``own_land`` operation) keeps every
+    invariant and survives a save (v0 refused it as a mismatched operation)."""
+    game = solo("shadows")
+    empty_island(game)
+    game.presence[0][A["A3"]] += 1
+    game.energy_track[0] += 1  # the Presence came from the Energy track
+    game.pieces[A["A8"]][spec.EXPLORER] = 1
+    game.pieces[A["A3"]][spec.EXPLORER] = 1
+    steps(game, effect("Mantle of Dread", -1, 0, 0))
+    assert PURPOSE_NAMES[game.pending[2]] == "spirit_land"
+    assert game.legal_options() == [A["A3"], A["A8"]]
+    assert not list(game.check_invariants())
+    assert SpiritIslandGame.from_json(game.to_json()).legal_options() == [A["A3"], A["A8"]]
+
+
 def test_the_teaching_game_gains_powers_from_the_progression_in_order() -> None:
     game = SpiritIslandGame(2, seed=0, teaching=True)
     assert game.blight_card == spec.FIRST_GAME_BLIGHT  # "A Fragile Balance (first game)"

@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 Problems = Iterator[tuple[str, str]]
 MAX_TURNS = len(INVADER_DECK_STAGES) + 1
+LAND_PICKS = ("spirit_land", "own_land")
+"""The operations whose land a Spirit picks (a ``spirit_land`` step and decision)."""
 
 
 def check_all(game: SpiritIslandGame) -> Problems:
@@ -211,7 +213,9 @@ def check_fear_and_blight(game: SpiritIslandGame) -> Problems:
         yield "fear_pool", f"outside 1..{FEAR_PER_PLAYER * game.num_players}"
     if not 0 <= game.blight_card < len(BLIGHT_CARDS):
         yield "blight_card", "no such Blight card"
-    if game.blight_pool < 0 or (game.blight_pool == 0 and game.outcome == 0):
+    if game.blight_pool < 0 or (
+        game.blight_pool == 0 and game.outcome == 0 and not game.loss_pending
+    ):
         yield "blight_pool", "the Blight card is empty while the game goes on"
 
 
@@ -223,10 +227,20 @@ def check_flow(game: SpiritIslandGame) -> Problems:
         yield "pending", "a game that goes on waits for a decision"
     if game.outcome != 0 and (game.pending or game.options_):
         yield "pending", "a finished game has no decision"
-    if game.loss_pending and game.outcome == 0:
-        yield "loss_pending", "a defeat that did not end the game"
+    if game.loss_pending and game.outcome == 0 and waits_between_effects(game):
+        yield "loss_pending", "a defeat that did not end the game once its effect resolved"
     if not 0 <= game.turn <= MAX_TURNS or game.decisions < 0:
         yield "turn", f"outside 0..{MAX_TURNS}"
+
+
+def waits_between_effects(game: SpiritIslandGame) -> bool:
+    """Whether the pending decision is one only the turn asks, between effects (growth, card
+    plays, which Power to use next)."""
+    purpose = game.pending[2] if len(game.pending) > 2 else -1
+    return 0 <= purpose < len(PURPOSE_NAMES) and PURPOSE_NAMES[purpose] in TURN_DECISIONS
+
+
+TURN_DECISIONS = ("growth", "growth_step", "play", "power")
 
 
 # ----- the queue and the pending decision -------------------------------------------------------
@@ -277,8 +291,8 @@ def check_step(game: SpiritIslandGame, code: int, args: list[int]) -> str:
         block, pc = args[0], args[1]
         if pc >= len(BLOCKS[block]):
             return f"{name}: no operation {pc} in effect {block}"
-        if name == "spirit_land" and BLOCKS[block][pc][0] != "spirit_land":
-            return "spirit_land: the operation is not spirit_land"
+        if name == "spirit_land" and BLOCKS[block][pc][0] not in LAND_PICKS:
+            return "spirit_land: the operation picks no land"
     if name == "growth_steps":
         if args[1] >= len(game.spirit(args[0]).growth):
             return "growth_steps: no such group"
@@ -321,7 +335,8 @@ def pending_problem(game: SpiritIslandGame) -> str:
         return f"{name}: context out of range"
     if name in ("choose", "spirit_land"):
         block, pc = ctx[0], ctx[1]
-        if pc >= len(BLOCKS[block]) or BLOCKS[block][pc][0] != name:
+        allowed = LAND_PICKS if name == "spirit_land" else ("choose",)
+        if pc >= len(BLOCKS[block]) or BLOCKS[block][pc][0] not in allowed:
             return f"{name}: the operation does not match"
     if name == "growth_step" and (
         ctx[0] >= len(game.spirit(seat).growth)
