@@ -529,3 +529,40 @@ def test_a_fear_card_that_removes_the_last_town_wins_in_the_invader_phase() -> N
         game.outcome == 1 and game.end_reason == "Terror Level 2: no Towns or Cities on the island"
     )
     assert game.pieces[A["A6"]][TOWN] == 0 and game.blight_pool == 1
+
+
+# ----- Invaders destroy Dahan efficiently; Fear per building destroyed --------------------------
+def test_ravaging_invaders_destroy_damaged_dahan_first() -> None:
+    """2 Damage kill both damaged Dahan (not one healthy one); the healthy Dahan left fights
+    back and destroys both Explorers."""
+    game = quiet_game()
+    row = game.pieces[A["A6"]]
+    row[EXPLORER], row[DAHAN], row[DAHAN_1] = 2, 1, 2
+    run_steps(game, [STEP["ravage_land"], A["A6"]])
+    assert (row[DAHAN], row[DAHAN_1], row[EXPLORER], row[BLIGHT]) == (1, 0, 0, 1)
+
+
+def test_a_last_odd_point_of_ravage_damage_damages_one_dahan() -> None:
+    game = quiet_game()
+    row = game.pieces[A["A6"]]
+    row[TOWN], row[EXPLORER], row[DAHAN] = 1, 1, 2  # 3 Damage
+    run_steps(game, [STEP["ravage_dahan"], A["A6"], 3])
+    assert (row[DAHAN], row[DAHAN_1]) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("kind", "fear"), [(spec.CITY, 2), (spec.CITY_2, 2), (TOWN, 1), (TOWN_1, 1), (EXPLORER, 0)]
+)
+def test_destroying_a_city_gives_2_fear_a_town_1_an_explorer_none(kind: int, fear: int) -> None:
+    game = quiet_game()
+    game.pieces[A["A6"]][kind] = 1
+    run_steps(game, [STEP["destroy"], A["A6"], 0, spec.kinds_mask((kind,)), 1])
+    assert game.pieces[A["A6"]][kind] == 0
+    assert game.fear_pool == spec.FEAR_PER_PLAYER - fear
+
+
+def test_damage_that_destroys_a_city_gives_2_fear() -> None:
+    game = quiet_game()
+    game.pieces[A["A6"]][CITY] = 1
+    run_steps(game, [STEP["damage"], A["A6"], 0, 3])
+    assert game.pieces[A["A6"]][CITY] == 0 and game.fear_pool == spec.FEAR_PER_PLAYER - 2
