@@ -116,6 +116,20 @@ def test_fear_deck_and_blight_card_setup() -> None:
     assert len(spec.BLIGHT_CARDS) == 3
 
 
+def test_an_unnamed_blight_card_is_one_of_the_two_published_cards() -> None:
+    """Downward Spiral and Memory Fades to Dust are drawn; the first-game card only when named
+    or in the teaching game."""
+    drawn = {SpiritIslandGame(1, seed=seed).blight_card for seed in range(40)}
+    names = {spec.BLIGHT_CARDS[card][0] for card in drawn}
+    assert names == {"Downward Spiral", "Memory Fades to Dust"}
+    game = SpiritIslandGame(1, seed=0)
+    redrawn = {game.resample_hidden(0, np.random.default_rng(s)).blight_card for s in range(40)}
+    assert redrawn == drawn
+    named = SpiritIslandGame(1, seed=0, blight_card="first_game")
+    assert named.blight_card == spec.FIRST_GAME_BLIGHT
+    assert SpiritIslandGame(1, seed=0, teaching=True).blight_card == spec.FIRST_GAME_BLIGHT
+
+
 def test_river_panel_and_card_decks() -> None:
     river = spec.SPIRITS[0]
     assert river.name == "River Surges in Sunlight"

@@ -31,10 +31,10 @@ from tabletop_envs.spirit_island import blight_fear, effects, invaders, phases, 
 from tabletop_envs.spirit_island.invariants import check_all
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
-    BLIGHT_CARDS,
     CARDS,
     CITY_KINDS,
     DAHAN_KINDS,
+    DRAWN_BLIGHT_CARDS,
     EXPLORER,
     FEAR_CARDS,
     FEAR_DECK_SIZE,
@@ -277,7 +277,7 @@ class SpiritIslandGame(PlainState, GameCore):
                 )
             choice = "first_game"
         if choice == "random":
-            self.blight_card = int(rng.integers(len(BLIGHT_CARDS)))
+            self.blight_card = DRAWN_BLIGHT_CARDS[int(rng.integers(len(DRAWN_BLIGHT_CARDS)))]
         else:
             names = ("first_game", "downward_spiral", "memory_fades")
             self.blight_card = names.index(choice)
@@ -693,7 +693,7 @@ class SpiritIslandGame(PlainState, GameCore):
         game.fear_earned = unseen[: len(self.fear_earned)]
         game.fear_deck = unseen[len(self.fear_earned) : len(self.fear_earned) + len(self.fear_deck)]
         if not self.blighted and self.options["blight_card"] == "random":
-            game.blight_card = int(rng.integers(len(BLIGHT_CARDS)))
+            game.blight_card = DRAWN_BLIGHT_CARDS[int(rng.integers(len(DRAWN_BLIGHT_CARDS)))]
         hidden_draw = self.drawn and self.drawn_by != player
         for name in ("minor", "major"):
             mine = hidden_draw and self.drawn_major == (name == "major")

@@ -1115,6 +1115,9 @@ BLIGHT_CARDS = tuple(
 )
 HEALTHY_PER_PLAYER = 2
 FIRST_GAME_BLIGHT = 0
+DRAWN_BLIGHT_CARDS = (1, 2)
+"""The Blight cards an unnamed card is drawn from: the two published cards (the first-game
+card only in the teaching game or when named)."""
 
 # ----- decisions and the action layout -----------------------------------------------------
 
