@@ -125,6 +125,8 @@ def check_seat(game: SpiritIslandGame, seat: int) -> Problems:
         yield "hastened", f"player_{seat}: not a Power"
     if not 0 <= game.hasten[seat] <= 2 * len(CARDS):
         yield "hasten", f"player_{seat}: {game.hasten[seat]} out of range"
+    elif game.swift_left(seat) < 0:
+        yield "hastened", f"player_{seat}: more Slow Powers used as Fast than allowed"
     if not -1 <= game.repeat_cost[seat] <= 99:
         yield "repeat_cost", f"player_{seat}: {game.repeat_cost[seat]} out of range"
     if not 0 <= game.energy_track[seat] < len(spirit.energy_track):
