@@ -14,7 +14,7 @@ HEURISTIC_BOTS: dict[str, str] = {
     "vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent",
     "valiant_wars_v2": "agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
     "valenor_v2": "agents.valenor_bot:ValenorHeuristicAgent",
-    "spirit_island_v0": "agents.spirit_island_bot:SpiritIslandHeuristicAgent",
+    "spirit_island_v1": "agents.spirit_island_bot:SpiritIslandHeuristicAgent",
 }
 """One line per game, e.g. ``"vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
 
