@@ -14,7 +14,7 @@ HEURISTIC_BOTS: dict[str, str] = {
     "vaalbara_v1": "tabletop_envs.agents.vaalbara_bot:VaalbaraHeuristicAgent",
     "valiant_wars_v2": "tabletop_envs.agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
     "valenor_v2": "tabletop_envs.agents.valenor_bot:ValenorHeuristicAgent",
-    "spirit_island_v0": "tabletop_envs.agents.spirit_island_bot:SpiritIslandHeuristicAgent",
+    "spirit_island_v1": "tabletop_envs.agents.spirit_island_bot:SpiritIslandHeuristicAgent",
 }
 """One line per game, e.g. ``"vaalbara_v1":
 "tabletop_envs.agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""

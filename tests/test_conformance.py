@@ -304,8 +304,11 @@ CONSTANT_FIELDS: dict[tuple[str, str], str] = {
     "Champion facing another (a Shaman beside another face-up Champion, a Dancer, an Assassin, "
     "a Lunar Witch's victim), which random play seldom buys; it varies in the heuristic-bot "
     "games of test_valiant_wars_observation.py",
-    ("spirit_island_v0", "defend"): "only 3 of 27 Power cards and 2 Fear cards Defend, which "
+    ("spirit_island_v1", "defend"): "only 3 of 27 Power cards and 2 Fear cards Defend, which "
     "these few random games may not play; tests/test_spirit_island_env.py shows it varying",
+    ("spirit_island_v1", "repeat_up_to"): "rare, not dead: only Gift of Strength (Earth's "
+    "innate, Sun 1 Earth 2 Plant 2) allows a repeat, which these few random games seldom reach; "
+    "tests/test_spirit_island_env.py shows it varying",
 }
 """Fields allowed one value along the random games below, each with its reason."""
 VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {

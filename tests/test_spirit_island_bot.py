@@ -28,7 +28,7 @@ def play(players: int, seed: int, make: type) -> SpiritIslandGame:
 
 
 def test_registered_as_the_heuristic() -> None:
-    assert isinstance(heuristic_agent("spirit_island_v0"), SpiritIslandHeuristicAgent)
+    assert isinstance(heuristic_agent("spirit_island_v1"), SpiritIslandHeuristicAgent)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
