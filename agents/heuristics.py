@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 HEURISTIC_BOTS: dict[str, str] = {
     "vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent",
-    "valiant_wars_v2": "agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
+    "valiant_wars_v3": "agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
     "valenor_v2": "agents.valenor_bot:ValenorHeuristicAgent",
     "spirit_island_v0": "agents.spirit_island_bot:SpiritIslandHeuristicAgent",
 }
@@ -20,7 +20,7 @@ HEURISTIC_BOTS: dict[str, str] = {
 
 
 SEARCH_GUIDES: dict[str, str] = {
-    "valiant_wars_v2": "agents.valiant_wars_bot:RevealGuide",
+    "valiant_wars_v3": "agents.valiant_wars_bot:RevealGuide",
 }
 """Games whose heuristic also guides search bots (``guide=heuristic``, :class:`SearchGuide`)."""
 

@@ -24,7 +24,7 @@ from training.distil import (
 )
 from training.export import export_actor
 
-GAME = "valiant_wars_v2"
+GAME = "valiant_wars_v3"
 CORE = tabletop_envs.game_module(GAME).Game
 LAYOUT = CORE.LAYOUT
 

@@ -109,7 +109,7 @@ def test_bot_keeps_the_omen_s_gold_unless_haunted(location: int, choice: int) ->
 
 
 def test_registered_as_the_valiant_wars_heuristic() -> None:
-    assert isinstance(heuristic_agent("valiant_wars_v2", seed=1), ValiantWarsHeuristicAgent)
+    assert isinstance(heuristic_agent("valiant_wars_v3", seed=1), ValiantWarsHeuristicAgent)
 
 
 def test_bot_refuses_an_empty_mask() -> None:
