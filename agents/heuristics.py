@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 HEURISTIC_BOTS: dict[str, str] = {
     "vaalbara_v1": "tabletop_envs.agents.vaalbara_bot:VaalbaraHeuristicAgent",
-    "valiant_wars_v2": "tabletop_envs.agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
+    "valiant_wars_v3": "tabletop_envs.agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
     "valenor_v2": "tabletop_envs.agents.valenor_bot:ValenorHeuristicAgent",
     "spirit_island_v1": "tabletop_envs.agents.spirit_island_bot:SpiritIslandHeuristicAgent",
 }
@@ -21,7 +21,7 @@ HEURISTIC_BOTS: dict[str, str] = {
 
 
 SEARCH_GUIDES: dict[str, str] = {
-    "valiant_wars_v2": "tabletop_envs.agents.valiant_wars_bot:RevealGuide",
+    "valiant_wars_v3": "tabletop_envs.agents.valiant_wars_bot:RevealGuide",
 }
 """Games whose heuristic also guides search bots (``guide=heuristic``, :class:`SearchGuide`)."""
 

@@ -113,7 +113,7 @@ def markdown(rows: Sequence[SplitRow], wins: Sequence[float], games: int) -> str
 
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n")[0])
-    parser.add_argument("game", help="environment name, e.g. vaalbara or valiant_wars_v2")
+    parser.add_argument("game", help="environment name, e.g. vaalbara or valiant_wars_v3")
     parser.add_argument("--players", type=positive_int, required=True, help="seats at the table")
     parser.add_argument("--agent", default="pretrained", help="the agent under study")
     parser.add_argument("--teacher", default="heuristic", help="the other seats, and the rest")

@@ -135,7 +135,7 @@ def markdown(results: Sequence[dict[str, Any]]) -> str:
 
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="environment name, e.g. vaalbara or valiant_wars_v2")
+    parser.add_argument("game", help="environment name, e.g. vaalbara or valiant_wars_v3")
     parser.add_argument("--players", type=positive_int, default=2, help="players per game")
     parser.add_argument("--specs", nargs="+", required=True, help="search agent specs")
     parser.add_argument(

@@ -14,7 +14,7 @@ from experiments.decision_split import SplitAgent, SplitRow, main, play_split, s
 from tabletop_envs import make
 from tabletop_envs.valiant_wars.spec import LAYOUT
 
-GAME = "valiant_wars_v2"
+GAME = "valiant_wars_v3"
 
 
 class Recorder(Agent):

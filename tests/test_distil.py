@@ -25,7 +25,7 @@ from tabletop_envs.training.export import export_actor
 
 import tabletop_envs
 
-GAME = "valiant_wars_v2"
+GAME = "valiant_wars_v3"
 CORE = tabletop_envs.game_module(GAME).Game
 LAYOUT = CORE.LAYOUT
 

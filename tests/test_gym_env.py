@@ -23,7 +23,7 @@ WITH_BOTS = sorted(set(GAMES) - {"highcard_v0"})  # the toy game has no heuristi
 
 def test_ids_track_the_env_versions() -> None:
     assert tabletop_envs.gym_id("vaalbara_v1") == "tabletop_envs/Vaalbara-v1"
-    assert tabletop_envs.gym_id("valiant_wars_v2") == "tabletop_envs/ValiantWars-v2"
+    assert tabletop_envs.gym_id("valiant_wars_v3") == "tabletop_envs/ValiantWars-v3"
     assert tabletop_envs.gym_id("spirit_island_v1") == "tabletop_envs/SpiritIsland-v1"
     for name in GAMES:
         assert tabletop_envs.gym_id(name) in gymnasium.registry, name

@@ -28,7 +28,7 @@ def test_named_games_keep_the_reference_and_unknown_names_fail() -> None:
     assert [(t.name, t.players) for t in only_four] == [
         ("connect_four_v3", 2),
         ("null_core", 2),
-        ("valiant_wars_v2", 4),
+        ("valiant_wars_v3", 4),
     ]
     with pytest.raises(ValueError, match=r"unknown game 'chess'.*valid names"):
         throughput.choose_targets(["chess"])
@@ -55,7 +55,7 @@ def test_one_repetition_gives_every_figure_and_ratios() -> None:
         assert game[key] > 0
     assert game["clones_peak_kib"] > game["env_peak_kib"] / 100 > 0
     text = throughput.markdown(report, "cmd")
-    assert "| valiant_wars_v2 | 2 |" in text and "`cmd`" in text
+    assert "| valiant_wars_v3 | 2 |" in text and "`cmd`" in text
     json.dumps(report)
 
 

@@ -224,7 +224,7 @@ def test_resume_refuses_flags_that_contradict_the_run_and_touches_nothing(
     before = snapshot(out)
     for flags, message in (
         (["vaalbara", "--players", "3"], "--players 3 (the run's is 2)"),
-        (["valiant_wars"], "game valiant_wars_v2 (the run's is vaalbara_v1)"),
+        (["valiant_wars"], "game valiant_wars_v3 (the run's is vaalbara_v1)"),
         (["vaalbara", "--config", str(other)], "sets n_envs 8 (run: 4)"),
         (["vaalbara", "--seed", "3"], "--seed 3 (the run's is 0)"),
     ):

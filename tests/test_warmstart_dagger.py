@@ -112,7 +112,7 @@ def test_bad_dagger_settings_are_refused_by_name(key: str, value: object, accept
 def test_search_bots_can_label_since_each_is_shown_its_information_set() -> None:
     """A search bot refuses to act before ``see``; labelling shows it the seat's view first."""
     driver = warmstart.every_game(warmstart.follow_label)
-    labelled = warmstart.label_games("valiant_wars_v2", 2, {}, "pimc:2,rollouts=1", 40, 1, driver)
+    labelled = warmstart.label_games("valiant_wars_v3", 2, {}, "pimc:2,rollouts=1", 40, 1, driver)
     data = labelled.data
     assert len(data.actions) >= 40 and labelled.agreement == 1.0
     assert all(data.masks[i, action] for i, action in enumerate(data.actions))
