@@ -24,7 +24,7 @@ from agents.cli import OneLineParser, UsageError, fail, positive_int, seed_int
 from agents.loading import agent_factory
 from benchmarks.evaluate import check_match
 from benchmarks.report import summarise
-from benchmarks.results_page import load_average, measured_at, replace_section
+from benchmarks.results_page import RESULTS_MD, load_average, measured_at, replace_section
 from tabletop_envs import GAMES, game_module, resolve_name
 
 PROG = "python -m benchmarks.strength"
@@ -57,14 +57,20 @@ class Row:
         return (self.subject,) + (self.opponent,) * (self.players - 1)
 
 
-def subjects(env: str, players: int) -> list[str]:
-    """random, heuristic, the game's search spec, and pretrained where a policy ships."""
-    found = ["random", "heuristic", SEARCH_SPECS[game_module(env).Game.NAME]]
+def available(spec: str, env: str, players: int) -> bool:
+    """Whether ``spec`` has a bot or policy for this game and player count."""
     try:
-        agent_factory("pretrained", env, players)
+        agent_factory(spec, env, players)
     except ValueError:
-        return found
-    return [*found, "pretrained"]
+        return False
+    return True
+
+
+def subjects(env: str, players: int) -> list[str]:
+    """random, heuristic, the game's search spec and pretrained: those this game has."""
+    search = SEARCH_SPECS.get(game_module(env).Game.NAME, "")
+    candidates = ("random", "heuristic", search, "pretrained")
+    return [spec for spec in candidates if spec and available(spec, env, players)]
 
 
 def table_rows(envs: Sequence[str]) -> list[Row]:
@@ -73,7 +79,9 @@ def table_rows(envs: Sequence[str]) -> list[Row]:
     for env in envs:
         game = game_module(env).Game
         for players in range(game.MIN_PLAYERS, game.MAX_PLAYERS + 1):
-            opponents: Sequence[str | None] = (None,) if game.COOPERATIVE else OPPONENTS
+            opponents: Sequence[str | None] = (None,)
+            if not game.COOPERATIVE:
+                opponents = [spec for spec in OPPONENTS if available(spec, env, players)]
             rows += [
                 Row(env, players, subject, opponent)
                 for opponent in opponents
@@ -183,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = markdown(results, provenance, args.games, args.seed)
     print(text)
     if not args.no_write:
-        replace_section(SECTION, text)
+        replace_section(SECTION, text, RESULTS_MD)
     return 0
 
 

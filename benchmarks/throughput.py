@@ -545,7 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     write_atomic(args.out, json.dumps(report, indent=2) + "\n")
     print(text)
     if not args.no_write:
-        replace_section(SECTION, text)
+        replace_section(SECTION, text, RESULTS_MD)
     return 0
 
 
