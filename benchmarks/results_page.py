@@ -51,12 +51,18 @@ def replace_section(name: str, body: str, path: Path = RESULTS_MD) -> None:
     write_atomic(path, text[:start] + block + text[stop:])
 
 
+OUTPUTS = ("benchmarks/RESULTS.md", "benchmarks/throughput.json")
+"""What the benchmarks write: changes to them alone leave the measured code at HEAD."""
+
+
 def commit() -> str:
-    """``git rev-parse --short HEAD`` of this checkout, ``+changes`` when files differ from it."""
+    """``git rev-parse --short HEAD`` of this checkout, ``+changes`` when a tracked file other
+    than the benchmarks' own outputs differs from it."""
     root = Path(__file__).resolve().parent.parent
+    outputs = [f":(exclude){path}" for path in OUTPUTS]
     try:
         head = _git(root, "rev-parse", "--short", "HEAD")
-        changed = _git(root, "status", "--porcelain", "--untracked-files=no")
+        changed = _git(root, "status", "--porcelain", "--untracked-files=no", "--", ".", *outputs)
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
     return head + ("+changes" if changed else "")
