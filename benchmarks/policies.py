@@ -17,7 +17,7 @@ from typing import Any
 
 import tabletop_envs.agents.pretrained as pretrained
 
-from benchmarks.results_page import RESULTS_MD, replace_section
+from benchmarks.results_page import RESULTS_MD, publish
 from tabletop_envs.cli import OneLineParser
 
 PROG = "python -m benchmarks.policies"
@@ -64,9 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     text = markdown(pretrained.shipped())
-    print(text)
-    if not args.no_write:
-        replace_section(SECTION, text, RESULTS_MD)
+    publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 
 

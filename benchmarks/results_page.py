@@ -28,6 +28,13 @@ def markers(name: str) -> tuple[str, str]:
     return f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
 
 
+def publish(name: str, body: str, path: Path = RESULTS_MD, write: bool = True) -> None:
+    """Print ``body``, then (unless ``write`` is off) make it section ``name`` of ``path``."""
+    print(body)
+    if write:
+        replace_section(name, body, path)
+
+
 def replace_section(name: str, body: str, path: Path = RESULTS_MD) -> None:
     """Put ``body`` between section ``name``'s markers in ``path``, atomically.
 

@@ -25,7 +25,7 @@ from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.tools.evaluate import check_match
 from tabletop_envs.tools.report import summarise
 
-from benchmarks.results_page import RESULTS_MD, load_average, measured_at, replace_section
+from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
 from tabletop_envs import GAMES, game_module, resolve_name
 from tabletop_envs.cli import OneLineParser, UsageError, fail, positive_int, seed_int
 
@@ -191,9 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
     provenance = measured_at(command, load_at_start)
     text = markdown(results, provenance, args.games, args.seed)
-    print(text)
-    if not args.no_write:
-        replace_section(SECTION, text, RESULTS_MD)
+    publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 
 

@@ -44,7 +44,7 @@ from tabletop_envs.agents.arena import MatchSpec, play_games
 from tabletop_envs.agents.files import check_output_file, write_atomic
 
 import tabletop_envs
-from benchmarks.results_page import RESULTS_MD, load_average, measured_at, replace_section
+from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
 from tabletop_envs.cli import OneLineParser, positive_int
 from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.game import NO_SEAT, GameCore
@@ -543,9 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = markdown(report, measured_at(command.strip(), load_at_start))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(args.out, json.dumps(report, indent=2) + "\n")
-    print(text)
-    if not args.no_write:
-        replace_section(SECTION, text, RESULTS_MD)
+    publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 
 

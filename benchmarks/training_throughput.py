@@ -35,7 +35,7 @@ from tabletop_envs.training.opponents import OpponentPool
 from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
 
 import tabletop_envs
-from benchmarks.results_page import RESULTS_MD, load_average, measured_at, replace_section
+from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
 from tabletop_envs.cli import OneLineParser, positive_int
 
 PROG = "python -m benchmarks.training_throughput"
@@ -156,9 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
     text = markdown(game, args.players, rates, measured_at(command, load_at_start))
-    print(text)
-    if not args.no_write:
-        replace_section(SECTION, text, RESULTS_MD)
+    publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 
 
