@@ -6,7 +6,7 @@ move until the learner must decide or the game ends, so the learner receives eve
 its own transitions, including the last one of a game it loses.
 
 :class:`SingleSeatEnv` is the plain ``gymnasium.Env`` over one such game, registered for every
-game as ``tabletop_envs/<Game>-v<N>`` (see :mod:`tabletop_envs.gym_ids`). It needs the base
+game as ``tabletop_envs/<Game>-v<N>`` (see :mod:`tabletop_envs.core.gym_ids`). It needs the base
 install only (numpy, gymnasium, pettingzoo); training's vector env
 (``tabletop_envs.training.selfplay``)
 reuses :class:`SeatGame` and :func:`advance_opponents` with torch opponents.

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tabletop_envs.agents.base import Agent
-
-if TYPE_CHECKING:
-    from tabletop_envs.agents.search import SearchGuide
+from tabletop_envs.agents.base import Agent, SearchGuide
 
 HEURISTIC_BOTS: dict[str, str] = {
     "vaalbara_v1": "tabletop_envs.agents.vaalbara_bot:VaalbaraHeuristicAgent",

@@ -10,7 +10,7 @@ import pytest
 
 import tabletop_envs
 
-tabletop_envs.add_game("highcard_v0", "toygame")
+tabletop_envs.add_game("highcard_v0", "highcard_v0")
 
 INTEGRATIONS = Path(__file__).parent / "integrations"
 

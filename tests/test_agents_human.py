@@ -7,10 +7,10 @@ import io
 import pytest
 from tabletop_envs.agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from tabletop_envs.agents.play import describe_move, main
-from tabletop_envs.vaalbara_v1 import Game
 
 from tabletop_envs import make
 from tabletop_envs.core.replay import Replay
+from tabletop_envs.vaalbara_v1 import Game
 
 
 def test_scripted_session_plays_a_whole_game_and_reasks_bad_input() -> None:

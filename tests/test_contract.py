@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import json
 from enum import IntEnum
 from pathlib import Path
@@ -18,7 +19,7 @@ from toygame.rules import HighCard
 import tabletop_envs
 from tabletop_envs.core.actions import ActionLayout
 from tabletop_envs.core.game import NO_SEAT, GameCore, StateError
-from tabletop_envs.core.registry import ENV_MODULES, register
+from tabletop_envs.core.registry import bind_views
 from tabletop_envs.core.state import PlainState
 
 
@@ -141,20 +142,37 @@ def test_a_broken_invariant_is_refused_on_load_naming_the_field() -> None:
 
 
 def test_registration_builds_the_env_module_both_import_styles_find() -> None:
-    from tabletop_envs.vaalbara_v1 import Game, env, raw_env
-
     from tabletop_envs import vaalbara_v1
+    from tabletop_envs.vaalbara_v1 import Game, env, raw_env
 
     assert vaalbara_v1.Game is Game and Game.NAME == "vaalbara"
     assert raw_env.metadata["name"] == "vaalbara_v1" and env().metadata["name"] == "vaalbara_v1"
     assert tabletop_envs.game_module("vaalbara") is vaalbara_v1
 
 
+def test_the_registry_names_each_env_module_file_whose_name_is_the_env_name() -> None:
+    """One table of environments; each is a real module file named as the environment (its
+    version written once), whose ``raw_env`` and ``env`` are defined there (go to definition
+    lands in the file), and whose metadata carries that name."""
+    folder = Path(tabletop_envs.__file__).parent
+    files = {path.stem for path in folder.glob("*_v[0-9]*.py")}
+    shipped = {
+        name for name, module in tabletop_envs.GAMES.items() if module.startswith("tabletop_envs.")
+    }
+    assert files == shipped
+    for name in tabletop_envs.GAMES:
+        module = tabletop_envs.game_module(name)
+        assert module.__name__.rpartition(".")[2] == name
+        assert module.raw_env.metadata["name"] == name == module.env().metadata["name"]
+        assert inspect.getsourcefile(module.raw_env) == inspect.getsourcefile(module.env)
+        assert Path(inspect.getsourcefile(module.env)).stem == name
+
+
 def test_registration_refuses_an_incomplete_observer() -> None:
     incomplete = type(observer)("incomplete")
     incomplete.SCHEMA = observer.SCHEMA
     with pytest.raises(TypeError, match=r"lacks \['view', 'observation'\]"):
-        register(HighCard, observer=incomplete, text=text)
+        bind_views(HighCard, observer=incomplete, text=text)
 
 
 PACKAGE_FILES = {"__init__.py", "spec.py", "rules.py", "observer.py", "text.py"}
@@ -163,7 +181,12 @@ SIDE_FILES = {"observer.py", "text.py", "picture.py"}
 
 
 def game_packages() -> list[str]:
-    return sorted(set(tabletop_envs.GAMES.values()))
+    """The package of every registered game's rules core (``tabletop_envs.vaalbara``)."""
+    return sorted({game_class(name).__module__.rpartition(".")[0] for name in tabletop_envs.GAMES})
+
+
+def game_class(name: str) -> type:
+    return tabletop_envs.game_module(name).Game
 
 
 def parsed(path: Path) -> ast.Module:
@@ -228,7 +251,11 @@ def test_every_shipped_game_registers_a_picture_drawn_from_spec_and_core(package
     module = importlib.import_module(package)
     path = Path(module.__file__).parent / "picture.py"
     assert path.exists(), f"{package} has no picture.py (docs/viewer.md)"
-    game = next(env.Game for env in ENV_MODULES.values() if env.Game.__module__.startswith(package))
+    game = next(
+        game_class(name)
+        for name in tabletop_envs.GAMES
+        if game_class(name).__module__.startswith(package)
+    )
     assert game.PICTURE is importlib.import_module(f"{package}.picture"), "not registered"
     found = imports(path, package)
     ours = {name for name in found if name.split(".")[0] in ("tabletop_envs",)}

@@ -18,6 +18,7 @@ from tabletop_envs.training.export import export_actor
 from tabletop_envs.training.opponents import OpponentPool
 from tabletop_envs.training.selfplay import SelfPlayVecEnv
 from tabletop_envs.training.train import main as train_main
+
 from tabletop_envs.vaalbara_v1 import Game
 
 GAME = "vaalbara_v1"

@@ -28,10 +28,16 @@ def agent_name(seat: int) -> str:
 
 
 class TabletopAECEnv(AECEnv):
-    """AEC adapter over a :class:`GameCore`; subclasses set ``game_class`` and metadata."""
+    """AEC adapter over a :class:`GameCore`; a subclass sets ``game_class``, and its module's
+    name (``vaalbara_v1``) becomes the environment's name in ``metadata``."""
 
     game_class: ClassVar[type[GameCore]]
     metadata: ClassVar[dict[str, Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "game_class" in cls.__dict__ and "metadata" not in cls.__dict__:
+            cls.metadata = env_metadata(cls.__module__.rpartition(".")[2])
 
     def __init__(
         self,

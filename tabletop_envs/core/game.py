@@ -223,7 +223,7 @@ class GameCore(ABC):
             )
         self._apply(action)
 
-    # ----- the observer and the text, bound by register() ------------------------------
+    # ----- the observer and the text, bound by bind_views() ------------------------------
     def view(self, player: int) -> dict[str, Any]:
         """The plain reference view: exactly what ``player`` may know, as ``SCHEMA`` fields."""
         return self.OBSERVER.view(self, player)

@@ -1,28 +1,33 @@
-"""Registering a game: its rules core, observer and text become ``<game>_v<N>``.
+"""The games this package knows: one table from environment name to env module.
 
-A game package's ``__init__.py`` calls :func:`register` once; that binds the observer and
-the text to the core and builds the PettingZoo module users import
-(``from tabletop_envs import vaalbara_v1``): ``env()``, ``raw_env`` and ``Game``. No game
-writes an env class or an ``env()`` of its own.
+Each environment is a module file as in PettingZoo classic (``tabletop_envs/vaalbara_v1.py``
+beside ``connect_four_v3.py``'s pattern): a ``raw_env`` class over the game's rules core, an
+``env()`` that adds the standard wrappers, and ``Game``. A game package's ``__init__`` binds
+its observer, text and picture to its rules core once (:func:`bind_views`). The version of an
+environment is its name here, which is also its module's file name (a test checks both agree).
 """
 
 from __future__ import annotations
 
-import sys
+import importlib
 from types import ModuleType
 from typing import Any
 
-from pettingzoo import AECEnv
-
-from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.game import GameCore
+from tabletop_envs.core.gym_ids import register_gym_env
 
+ENVIRONMENTS: dict[str, str] = {
+    "vaalbara_v1": "tabletop_envs.vaalbara_v1",
+    "valenor_v2": "tabletop_envs.valenor_v2",
+    "valiant_wars_v3": "tabletop_envs.valiant_wars_v3",
+    "spirit_island_v1": "tabletop_envs.spirit_island_v1",
+}
+"""Environment name -> the module that defines its ``env``, ``raw_env`` and ``Game``."""
+
+ENV_MODULE_NAMES = ("Game", "env", "raw_env")
 OBSERVER_NAMES = ("SCHEMA", "view", "observation")
 TEXT_NAMES = ("action_to_str", "readable_view", "render_text")
 PICTURE_NAMES = ("draw",)
-
-ENV_MODULES: dict[str, ModuleType] = {}
-"""Environment name (``vaalbara_v1``) -> its module, for every registered game."""
 
 
 def _require(module: ModuleType, names: tuple[str, ...], role: str) -> None:
@@ -31,43 +36,62 @@ def _require(module: ModuleType, names: tuple[str, ...], role: str) -> None:
         raise TypeError(f"{module.__name__} is no {role}: it lacks {missing}")
 
 
-def register(
+def bind_views(
     game: type[GameCore],
     *,
     observer: ModuleType,
     text: ModuleType,
     picture: ModuleType | None = None,
-    version: int = 0,
-) -> ModuleType:
-    """Bind ``observer``, ``text`` and ``picture`` (``draw(game, seat) -> svg``, for the replay
-    viewer) to ``game`` and build its env module.
-
-    The module is ``<parent package>.<NAME>_v<version>`` (``tabletop_envs.vaalbara_v1`` for
-    a game in ``tabletop_envs/vaalbara``), also placed in ``sys.modules``.
-    """
+) -> None:
+    """Give ``game`` its observer, its text and its picture (``draw(game, seat) -> svg``, for
+    the replay viewer); each module is checked for the functions the core calls."""
     _require(observer, OBSERVER_NAMES, "observer")
     _require(text, TEXT_NAMES, "text module")
     if picture is not None:
         _require(picture, PICTURE_NAMES, "picture module")
     game.OBSERVER, game.TEXT, game.SCHEMA = observer, text, observer.SCHEMA
     game.PICTURE = picture
-    name = f"{game.NAME}_v{version}"
-    package = game.__module__.rsplit(".", 1)[0]
-    module = ModuleType(f"{package.rsplit('.', 1)[0]}.{name}", f"The {name} environment.")
-    raw = type("raw_env", (TabletopAECEnv,), {"game_class": game})
-    raw.metadata = env_metadata(name)
-    raw.__module__ = module.__name__
-    raw.__doc__ = f"{name}, unwrapped: {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players."
 
-    def env(**kwargs: Any) -> AECEnv:
-        """The environment with PettingZoo classic's standard wrappers."""
-        return wrap(raw(**kwargs))
 
-    env.__module__ = module.__name__
-    module.env, module.raw_env, module.Game = env, raw, game
-    module.__all__ = ["Game", "env", "raw_env"]
-    ENV_MODULES[name] = sys.modules[module.__name__] = module
-    parent = sys.modules.get(module.__name__.rpartition(".")[0])
-    if parent is not None:
-        setattr(parent, name, module)
+def add_game(name: str, module: str) -> None:
+    """Make the environment that ``module`` defines known as ``name`` (a game outside this
+    package, e.g. a test game); it then joins ``make``, gymnasium's registry, the command
+    lines and the test suites."""
+    ENVIRONMENTS[name] = module
+    register_gym_env(name)
+
+
+def resolve_name(name: str) -> str:
+    """The registered environment name for ``name`` (``vaalbara`` means ``vaalbara_v1``)."""
+    if name in ENVIRONMENTS:
+        return name
+    versioned = sorted(key for key in ENVIRONMENTS if key.rsplit("_v", 1)[0] == name)
+    if versioned:
+        return versioned[-1]
+    raise ValueError(f"unknown game {name!r}; valid games are {sorted(ENVIRONMENTS)}")
+
+
+def game_module(name: str) -> ModuleType:
+    """The env module of game ``name`` (a bare game name means its registered version)."""
+    name = resolve_name(name)
+    module = importlib.import_module(ENVIRONMENTS[name])
+    _require(module, ENV_MODULE_NAMES, "env module")
     return module
+
+
+def env_name(game_class: type[GameCore]) -> str:
+    """The registered environment name (``vaalbara_v1``) of a rules class."""
+    for name in ENVIRONMENTS:
+        if game_module(name).Game is game_class:
+            return name
+    raise ValueError(f"{game_class.__name__} is not a registered game")
+
+
+def make(name: str, raw: bool = False, **kwargs: Any) -> Any:
+    """Build the environment ``name`` with ``kwargs`` (players, options, render_mode)."""
+    module = game_module(name)
+    return module.raw_env(**kwargs) if raw else module.env(**kwargs)
+
+
+for _name in ENVIRONMENTS:
+    register_gym_env(_name)

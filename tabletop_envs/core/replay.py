@@ -21,9 +21,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import tabletop_envs
 from tabletop_envs.core.files import write_atomic
 from tabletop_envs.core.game import GameCore, is_int
+from tabletop_envs.core.registry import ENVIRONMENTS, env_name, game_module
 
 FORMAT = "tabletop-envs replay"
 FORMAT_VERSION = 1
@@ -36,23 +36,13 @@ def state_hash(game: GameCore) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def env_name(game_class: type[GameCore]) -> str:
-    """The registered environment name (``vaalbara_v1``) of a rules class."""
-    from tabletop_envs.core.registry import ENV_MODULES
-
-    for name, module in ENV_MODULES.items():
-        if module.Game is game_class:
-            return name
-    raise ValueError(f"{game_class.__name__} is not a registered game")
-
-
 def game_class(env: str) -> type[GameCore]:
     """The rules class registered as ``env``; another version of a registered game, or an
     unknown name, raises a ValueError saying which environments are registered."""
-    if env in tabletop_envs.GAMES:
-        return tabletop_envs.game_module(env).Game
+    if env in ENVIRONMENTS:
+        return game_module(env).Game
     base, _, version = env.rpartition("_v")
-    versions = sorted(name for name in tabletop_envs.GAMES if name.rpartition("_v")[0] == base)
+    versions = sorted(name for name in ENVIRONMENTS if name.rpartition("_v")[0] == base)
     if versions and version.isdigit():
         registered = max(int(name.rpartition("_v")[2]) for name in versions)
         age = "an older" if int(version) < registered else "a newer"
@@ -60,7 +50,7 @@ def game_class(env: str) -> type[GameCore]:
             f"the replay is of {env}, {age} version of the game than the registered "
             f"{' and '.join(versions)}; it cannot be rebuilt with these rules"
         )
-    raise ValueError(f"unknown env {env!r}; registered envs are {sorted(tabletop_envs.GAMES)}")
+    raise ValueError(f"unknown env {env!r}; registered envs are {sorted(ENVIRONMENTS)}")
 
 
 @dataclass(frozen=True)

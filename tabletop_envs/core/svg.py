@@ -5,7 +5,7 @@ no scripts, no external fonts or images, every text escaped. The replay viewer
 (``tabletop-view``, docs/viewer.md) shows one picture per step and per view.
 
 Writing a game's ``picture.py`` (the contract; ``tests/test_viewer.py`` checks it for every
-game registered with ``register(..., picture=picture)``):
+game registered with ``bind_views(..., picture=picture)``):
 
 - ``draw(game, seat) -> str``. With a seat, draw only from ``game.view(seat)`` (the plain
   reference view the observation is encoded from; its seat axes are relative, row 0 is the

@@ -420,7 +420,7 @@ class ValenorGame(PlainState, GameCore):
 
     # ----- the automatic part ------------------------------------------------------------
     def _ask(self, decision: Decision, decider: int) -> bool:
-        self.decision, self.decider = decision, decider
+        self.decision, self.decider = int(decision), decider  # a plain int: saves hold no enum
         return True
 
     def _advance(self) -> None:

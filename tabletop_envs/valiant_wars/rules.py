@@ -5,7 +5,7 @@ STOP, in a fixed order; then the cards turn over together and resolve through a 
 stack of forced draws and down effects), then BUY (first to STOP first), then BATTLE.
 Rulings: docs/rules/valiant_wars.md. This module imports only its spec and ``core``; the
 observer (``observer.py``) and the text (``text.py``) are bound to the class by
-:func:`tabletop_envs.core.registry.register`.
+:func:`tabletop_envs.core.registry.bind_views`.
 """
 
 from __future__ import annotations

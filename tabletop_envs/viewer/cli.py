@@ -18,30 +18,18 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
+from tabletop_envs.cli import OneLineParser, fail
 from tabletop_envs.core.files import write_atomic
 from tabletop_envs.core.replay import Replay
 from tabletop_envs.viewer.page import page_html
 from tabletop_envs.viewer.story import picture_module, story_of
 
 PROG = "tabletop-view"
-EXIT_USAGE = 2
 
 
-class Parser(argparse.ArgumentParser):
-    """Errors as one line (no usage dump), exit code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def build_parser() -> Parser:
-    parser = Parser(
-        prog=PROG,
-        description=(__doc__ or "").replace("``", "").replace("::", ":"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(prog=PROG, description=__doc__)
     parser.add_argument("replay", type=Path, help="a replay file (JSON, docs/replays.md)")
     out = parser.add_mutually_exclusive_group(required=True)
     out.add_argument("--out", type=Path, help="write the HTML page here")
@@ -111,13 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         print(run(args))
     except ValueError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return fail(PROG, str(error))
     except OSError as error:
-        print(
-            f"{PROG}: error: cannot write {error.filename or ''}: {error.strerror}", file=sys.stderr
-        )
-        return EXIT_USAGE
+        return fail(PROG, f"cannot write {error.filename or ''}: {error.strerror}")
     return 0
 
 

@@ -54,7 +54,7 @@ def picture_module(game: type[GameCore]) -> ModuleType:
         return game.PICTURE
     drawn = [name for name in sorted(tabletop_envs.GAMES) if _has_picture(name)]
     raise ValueError(
-        f"{game.NAME} has no picture for the viewer (register(..., picture=...)); "
+        f"{game.NAME} has no picture for the viewer (bind_views(..., picture=...)); "
         f"games with one: {', '.join(drawn) or 'none'}"
     )
 

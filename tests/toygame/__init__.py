@@ -6,10 +6,10 @@ worth the highest stake. It is registered like every shipped game and passes the
 conformance suite.
 """
 
-from tabletop_envs.core.registry import register
+from tabletop_envs.core.registry import bind_views
 from toygame import observer, picture, text
 from toygame.rules import HighCard
 
-ENV = register(HighCard, observer=observer, text=text, picture=picture, version=0)
+bind_views(HighCard, observer=observer, text=text, picture=picture)
 
-__all__ = ["ENV", "HighCard"]
+__all__ = ["HighCard"]
