@@ -145,6 +145,36 @@ def test_clone_is_independent(name: str, players: int) -> None:
         assert game.to_json() == clone.to_json(), "a clone must replay the same future"
 
 
+JSON_TYPES = (dict, list, tuple, str, int, float, bool, type(None))
+
+
+def plain(value: object) -> bool:
+    """Whether ``value`` is built only of JSON's own Python types (no enum member, no numpy
+    scalar, no subclass of int), as a save must be before any JSON sees it."""
+    if type(value) not in JSON_TYPES:
+        return False
+    if isinstance(value, dict):
+        return all(type(key) is str and plain(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(plain(item) for item in value)
+    return True
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
+def test_state_dict_round_trips_without_json_at_the_deal_midgame_and_the_end(
+    name: str, players: int
+) -> None:
+    """``from_state_dict(state_dict())`` rebuilds the same game at once, no JSON in between
+    (which would hide an enum or numpy value in the state)."""
+    cls = game_class(name)
+    finished = cls(players, seed=8)
+    play_random(finished, np.random.default_rng(8))
+    for game in [cls(players, seed=7), *mid_game_states(name, players, 4, seed=9), finished]:
+        data = game.state_dict()
+        assert plain(data), "the state holds a value that is not a plain Python type"
+        assert cls.from_state_dict(data).state_dict() == data
+
+
 @pytest.mark.parametrize(("name", "players"), CASES, ids=IDS)
 def test_json_round_trip_replays_identically(name: str, players: int) -> None:
     cls = game_class(name)
