@@ -47,7 +47,7 @@ demo: $(STAMP)
 	$(VENV)/bin/tabletop-train vaalbara --players 2 --out runs/demo --overwrite $(DEMO_FLAGS)
 
 # Throughput and memory of every registered game against PettingZoo classic (about 5 minutes);
-# appends a table to benchmarks/RESULTS.md. E.g. make bench BENCH_FLAGS="--games vaalbara".
+# rewrites its section of benchmarks/RESULTS.md. E.g. make bench BENCH_FLAGS="--games vaalbara".
 .PHONY: bench
 $(BENCH_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PIP) -e ".[bench]"

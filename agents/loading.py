@@ -28,8 +28,6 @@ from tabletop_envs.agents.search import SEARCH_SPECS, search_factory
 
 from tabletop_envs import resolve_name
 
-BUILTIN_AGENTS = ("random", "heuristic", "pretrained")
-
 AgentFactory = Callable[[int | None], Agent]
 
 
