@@ -1,12 +1,11 @@
 """Advice: a scripted bot's move given to a policy as part of its input.
 
-An *advised* policy reads its seat's observation followed by a one-hot of the move the
-game's heuristic bot would make there (``LAYOUT.total`` more inputs). Training sets a fresh
-advised actor to play that move (``tabletop_envs.training.warmstart.start_as_advisor``), so
-self-play starts
-at the bot's level and what it learns are departures from the bot: a residual on the teacher
-rather than an imitation of it. The bot reads the same observation the policy sees, so advice
-reveals nothing hidden.
+An *advised* policy reads its seat's observation followed by a one-hot of the move the game's
+heuristic bot would make there (``LAYOUT.total`` more inputs). Training sets a fresh advised
+actor to play that move (``tabletop_envs.training.warmstart.start_as_advisor``), so self-play
+starts at the bot's level and what it learns are departures from the bot: a residual on the
+teacher rather than an imitation of it. The bot reads the same observation the policy sees, so
+advice reveals nothing hidden.
 
 A bot may plan from one decision to the next (the Valenor bot readies a placement when it
 plays a card), so an :class:`Advisor` holds one bot for one seat and must be asked at every

@@ -8,8 +8,8 @@ its own transitions, including the last one of a game it loses.
 :class:`SingleSeatEnv` is the plain ``gymnasium.Env`` over one such game, registered for every
 game as ``tabletop_envs/<Game>-v<N>`` (see :mod:`tabletop_envs.core.gym_ids`). It needs the base
 install only (numpy, gymnasium, pettingzoo); training's vector env
-(``tabletop_envs.training.selfplay``)
-reuses :class:`SeatGame` and :func:`advance_opponents` with torch opponents.
+(``tabletop_envs.training.selfplay``) reuses :class:`SeatGame` and :func:`advance_opponents`
+with torch opponents.
 """
 
 from __future__ import annotations

@@ -10,9 +10,8 @@ decisions to search and values short heuristic rollouts), e.g.
 
 Trained policies are ``.npz`` files written by ``tabletop-train`` and read by
 :func:`tabletop_envs.agents.policy.load_policy` (numpy only), which checks that the file was
-trained for
-the game to be played. ``pretrained`` is the policy the package ships for the game and player
-count (:mod:`tabletop_envs.agents.pretrained`).
+trained for the game to be played. ``pretrained`` is the policy the package ships for the game
+and player count (:mod:`tabletop_envs.agents.pretrained`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """``tabletop-eval --backend ray``: the local pool's games, played by Ray actors.
 
 Each actor holds one ``tabletop_envs.agents.arena.Table`` and plays chunks of game indices; game
-``i`` is
-dealt and seated from ``(seed, i)`` alone, so the records are those of the local process
-pool, whatever the actor count or the order chunks finish in. Policy files are read here and
-shipped to the actors as bytes, so the cluster's machines need not share a filesystem; the
+``i`` is dealt and seated from ``(seed, i)`` alone, so the records are those of the local
+process pool, whatever the actor count or the order chunks finish in. Policy files are read here
+and shipped to the actors as bytes, so the cluster's machines need not share a filesystem; the
 package itself must be installed on every machine (docs/scaling.md).
 """
 

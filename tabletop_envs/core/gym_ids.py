@@ -3,9 +3,8 @@
 The id tracks the environment's version: ``vaalbara_v1`` is ``tabletop_envs/Vaalbara-v1``,
 ``spirit_island_v1`` is ``tabletop_envs/SpiritIsland-v1``. Registration names the env class by
 an entry-point string (``tabletop_envs.agents.gym_env:SingleSeatEnv``), which gymnasium imports
-only in
-``gymnasium.make``: this package never imports ``agents`` itself (the layers stay one-way),
-yet ``import tabletop_envs`` is enough to make every id known.
+only in ``gymnasium.make``: this package never imports ``agents`` itself (the layers stay
+one-way), yet ``import tabletop_envs`` is enough to make every id known.
 """
 
 from __future__ import annotations
