@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+import tabletop_envs.agents.pretrained as pretrained
+from policies import random_policy
 
 from experiments.search_strength import Row, lineups, main, margin_or_progress
 
@@ -34,7 +36,14 @@ def test_a_baseline_missing_for_this_count_is_named_and_left_out() -> None:
     assert len(notes) == 1 and notes[0].startswith("pretrained left out:")
 
 
-def test_a_cooperative_game_plays_teams_beside_the_baseline_teams() -> None:
+def test_a_cooperative_game_plays_teams_beside_the_baseline_teams(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    random_policy(tmp_path / "valenor_v2-3p.npz", "valenor_v2", 3)
+    manifest = tmp_path / "manifest.json"
+    entry = {"env": "valenor_v2", "players": 3, "file": "valenor_v2-3p.npz"}
+    manifest.write_text(json.dumps({"policies": [entry]}))
+    monkeypatch.setattr(pretrained, "MANIFEST", manifest)
     rows, _ = lineups("valenor_v2", 3, ["ismcts:5"], ["heuristic", "pretrained"])
     assert [(row.lineup, row.opponent) for row in rows] == [
         (("heuristic",) * 3, "team"),
