@@ -231,7 +231,7 @@ def test_bad_input_is_rejected_with_clear_errors(name: str) -> None:
     with pytest.raises(ValueError, match="unknown option"):
         tabletop_envs.make(name, no_such_option=1)
     with pytest.raises(ValueError, match="render_mode"):
-        tabletop_envs.make(name, render_mode="rgb_array")
+        tabletop_envs.make(name, render_mode="rgb")
     with pytest.raises(ValueError, match="not a saved"):
         cls.from_json("{truncated")
     with pytest.raises(ValueError, match="expected"):
@@ -398,15 +398,19 @@ def test_apply_refuses_anything_but_an_integer_in_range(name: str) -> None:
         float("nan"),
         str(legal),
         True,
-        np.array(legal),
+        np.array([legal]),
+        np.array(float(legal)),
+        np.array(True),
         -1,
         total,
     ):
         with pytest.raises(ValueError, match=rf"not an integer in 0\.\.{total - 1}"):
             game.apply(bad)
     assert game.to_json() == before
+    as_array = game.clone()
+    as_array.apply(np.array(legal))  # a 0-d integer array, as SB3's model.predict returns
     game.apply(np.int64(legal))
-    assert game.to_json() != before
+    assert game.to_json() != before and as_array.to_json() == game.to_json()
 
 
 @pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))

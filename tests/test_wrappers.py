@@ -84,7 +84,7 @@ def test_actions_that_are_no_integer_in_range_raise_a_value_error(name: str) -> 
             total = env.action_space(env.agent_selection).n
             before = env.unwrapped.game.to_json()
             bad_actions = (total, 999, -1, 1.5, 3.0, float("nan"), "0", None, True, np.bool_(1))
-            for bad in (*bad_actions, np.array([0]), np.array(0), np.int64(total)):
+            for bad in (*bad_actions, np.array([0]), np.array(total), np.int64(total)):
                 with pytest.raises(ValueError, match=rf"not an integer in 0\.\.{total - 1}"):
                     env.step(bad)
             assert env.unwrapped.game.to_json() == before

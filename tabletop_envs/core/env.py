@@ -1,13 +1,13 @@
 """One PettingZoo AEC environment that serves every game core.
 
 Illegal actions, terminal handling, reward bookkeeping, seeding and agent selection live
-here once; :func:`tabletop_envs.core.registry.register` makes each game's ``raw_env`` and
-``env()`` from it.
+here once; each environment's module (``tabletop_envs/vaalbara_v1.py``) subclasses it as its
+``raw_env`` and wraps it in ``env()``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -17,10 +17,43 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from tabletop_envs.core.game import GameCore, action_index
+from tabletop_envs.core.raster import rasterise
 from tabletop_envs.core.replay import Replay, record
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
+SEED_RANGE = "None or a whole number from 0 to 2**63 - 1"
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` if it is ``None`` or a whole number in :data:`SEED_RANGE`, else a TypeError
+    or ValueError naming what is accepted (a list, ``True`` or ``-1`` would fail later)."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed={seed!r}; expected {SEED_RANGE}")
+    if not 0 <= seed < 2**63:
+        raise ValueError(f"seed={seed!r}; expected {SEED_RANGE}")
+    return int(seed)
+
+
+ENV_SETTINGS = ("num_players", "render_mode", "illegal_action")
+
+
+def check_reset_options(options: object, game_class: type[GameCore]) -> None:
+    """Refuse reset options that name an env setting or a game option: those are fixed when
+    the env is made, so ``reset`` would ignore them. Other keys pass, as PettingZoo's API
+    test resets with a key of its own and expects no error."""
+    if options is None:
+        return
+    if not isinstance(options, Mapping):
+        raise TypeError(f"reset(options={options!r}); expected None or a dict")
+    settings = sorted(set(options) & {*ENV_SETTINGS, "seed", *game_class.OPTIONS})
+    if settings:
+        raise ValueError(
+            f"reset(options=...) cannot change {settings}: give num_players and the game's "
+            f"options ({sorted(game_class.OPTIONS)}) to env(), and the seed as reset(seed=...)"
+        )
 
 
 def agent_name(seat: int) -> str:
@@ -97,7 +130,10 @@ class TabletopAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game: dealt from ``seed``; without one, from the next seed of the stream
         that the last seeded reset started (gymnasium's convention), else from a seed drawn
-        from fresh entropy. The core is built with that seed, which :meth:`replay` records."""
+        from fresh entropy. The core is built with that seed, which :meth:`replay` records.
+        ``options`` may not name the players or a game option: those are given to ``env()``."""
+        seed = check_seed(seed)
+        check_reset_options(options, self.game_class)
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         elif self._seeds is not None:
@@ -225,15 +261,44 @@ class TabletopAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._finish(returns, {"illegal_action": agent})
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the table as text; ``human``: that text printed; ``rgb_array``: the
+        table's picture (everything, as the replay viewer draws it) as an ``(H, W, 3)`` uint8
+        array."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
+        if self.render_mode == "rgb_array":
+            return self._picture()
         text = self.game.render_text() if self.game is not None else "(no game: call reset())"
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _picture(self) -> np.ndarray:
+        if self.game is None:
+            raise ValueError("no game to draw: call reset() first")
+        picture = self.game_class.PICTURE
+        if picture is None:
+            raise ValueError(f"{self.metadata['name']} has no picture, so no rgb_array render")
+        return rasterise(picture.draw(self.game, None))
+
+    # ----- the global state, for centralised critics -------------------------------------
+    @property
+    def state_space(self) -> spaces.Box:
+        """Every seat's observation, in seat order: ``num_players * observation size``."""
+        size = self.num_players * self.game_class.SCHEMA.size
+        return spaces.Box(low=0.0, high=1.0, shape=(size,), dtype=np.float32)
+
+    def state(self) -> np.ndarray:
+        """The whole table as one vector (the global state that centralised critics such as
+        MAPPO's train on): every seat's observation in seat order, so every seat's hidden
+        hand is in it; what no seat sees (the order of face-down decks) is not."""
+        if self.game is None:
+            raise ValueError("no state before the first reset()")
+        game = self.game
+        return np.concatenate([game.observation(seat) for seat in range(self.num_players)])
 
     def close(self) -> None:
         pass
@@ -286,6 +351,13 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             return super().last(observe)
         return self._raw.last(observe)
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's checks, except that a step after the game has ended raises (the
+        stock wrapper only warns, and the action is lost without a word)."""
+        if self._has_reset and not self._raw.agents:
+            raise ValueError("step() after the game ended: call reset() to deal a new one")
+        super().step(action)
 
     def __str__(self) -> str:
         return str(self.env)

@@ -72,11 +72,14 @@ def is_int(value: Any) -> bool:
 def action_index(action: Any, total: int) -> int:
     """``action`` as an ``int`` in ``0..total-1``; anything else raises a ValueError.
 
-    Python and numpy integers are accepted; ``bool``, floats (even ``3.0``), strings,
-    arrays and ``None`` are not, so nothing is truncated or guessed.
+    Python and numpy integers are accepted, and a 0-d integer array (what stable-baselines3's
+    ``model.predict`` returns for one observation); ``bool``, floats (even ``3.0``), strings,
+    other arrays and ``None`` are not, so nothing is truncated or guessed.
     """
     if (type(action) is int or is_int(action)) and 0 <= action < total:
         return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return action_index(action.item(), total)
     raise ValueError(f"action {action!r} is not an integer in 0..{total - 1}")
 
 
