@@ -1,19 +1,22 @@
 """The published base game's 36 Minor Powers, 22 Major Powers and 15 Fear cards as data.
 
 Names and mechanics are facts about the game (sources and every disagreement between them:
-``docs/rules/spirit_island.md``, "The published decks"); effects are written in this project's
-effect language. Each Power card is a dict in the shape :func:`spec.load_power` reads, with
-two extra frame keys: ``source_terrain`` (range counted only from Presence in that terrain)
-and ``extend`` (Elements that raise the range to a new value). A card whose effect needs an
-operation the language does not have yet names what is missing under ``unexpressed``; its
-``effect`` is then None. The frames (cost, speed, range, target, Elements) are complete for
-every card and are checked against the docs' source table by ``tests/test_spirit_island_
-published.py``.
+``docs/rules/spirit_island.md``, "The published decks"); effects are written in this
+project's effect language, compiled when this module loads (a bad card raises
+``spec.CardError`` naming it) and numbered as effect blocks after the game's own. Each Power
+card is a dict in the shape :func:`spec.load_power` reads, with two extra frame keys:
+``source_terrain`` (range counted only from Presence in that terrain) and ``extend`` (the
+Elements that raise the range, and the new range). A card whose effect needs an operation
+the language does not have yet says what is missing under ``unexpressed``, its ``effect``
+then None. The frames (cost, speed, range, target, Elements) are complete for every card
+and are checked against the docs' source table by ``tests/test_spirit_island_published.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from tabletop_envs.spirit_island import spec
 
 # Shorthands of the effect language used below.
 E_T = ("explorer", "town")
@@ -80,8 +83,8 @@ MINOR_CARDS: tuple[dict[str, Any], ...] = (
      "effect": (("defend", 2), ("if", ("no_invaders",), (("gather", "explorer", 2, True),)))},
     {"name": "Gift of Constancy", "cost": 0, "speed": "fast", "target": "spirit",
      "elements": ("sun", "earth"),
-     "effect": (("energy", 2), ("keep_card", "target"),
-                ("if", ("target_other",), (("keep_card", "user"),)))},
+     "effect": None,
+     "unexpressed": "a Spirit keeping a played card in hand at the end of the turn"},
     {"name": "Gift of Living Energy", "cost": 0, "speed": "fast", "target": "spirit",
      "elements": ("sun", "fire", "plant"),
      "effect": (("energy", 1), ("if", ("target_other",), (("energy", 1),)),
@@ -121,7 +124,8 @@ MINOR_CARDS: tuple[dict[str, Any], ...] = (
      "target": (("invaders",),), "elements": ("air", "water", "animal"),
      "effect": (("fear", 2), ("if", ("buildings", 2), (("fear", 1),)))},
     {"name": "Reaching Grasp", "cost": 0, "speed": "fast", "target": "spirit",
-     "elements": ("sun", "air", "water"), "effect": (("range_bonus", 2),)},
+     "elements": ("sun", "air", "water"), "effect": None,
+     "unexpressed": "a range bonus lasting the turn"},
     {"name": "Rouse the Trees and Stones", "cost": 1, "speed": "slow", "range": ("sacred", 1),
      "target": (("no_blight",),), "elements": ("fire", "earth", "plant"),
      "effect": (("damage", 2), ("push", "explorer", 1))},
@@ -151,7 +155,8 @@ MINOR_CARDS: tuple[dict[str, Any], ...] = (
                 ("if", ("terrain", "S", "W"), (("remove_blight", 1),)))},
     {"name": "Veil the Night's Hunt", "cost": 1, "speed": "fast", "range": 2,
      "target": (("dahan", 1),), "elements": ("moon", "air", "animal"),
-     "effect": (("choose", (("dahan_strike",),), (("push", "dahan", 3, True),)),)},
+     "effect": None,
+     "unexpressed": "Damage split so that no Invader takes 2 (one per Dahan)"},
     {"name": "Visions of Fiery Doom", "cost": 1, "speed": "fast", "range": 0, "target": (),
      "elements": ("moon", "fire"),
      "effect": (("fear", 1), ("push", E_T, 1), ("if", ("elements", {"fire": 2}), (("fear", 1),)))},
@@ -255,7 +260,9 @@ MAJOR_CARDS: tuple[dict[str, Any], ...] = (
 # fmt: on
 
 # Fear cards: (name, (Terror Level 1, 2, 3)); an effect of None is not expressible yet, with the
-# reason in FEAR_UNEXPRESSED.
+# reason in FEAR_UNEXPRESSED. Where each player picks a land, the land filter also asks for
+# the pieces the effect acts on: a land without them would change nothing, so the outcomes
+# open to the players are the printed card's, with fewer empty decisions.
 FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
     (
         "Avoid the Dahan",
@@ -369,9 +376,9 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
     (
         "Retreat!",
         (
-            (("spirit_land", (("inland",),), (("push", "explorer", 2, True),)),),
-            (("spirit_land", (("inland",),), (("push", E_T, 3, True),)),),
-            (("spirit_land", (), (("push", E_T, ALL, True),)),),
+            (("spirit_land", (("inland",), ("explorers", 1)), (("push", "explorer", 2, True),)),),
+            (("spirit_land", (("inland",), ("invaders",)), (("push", E_T, 3, True),)),),
+            (("spirit_land", (("invaders",),), (("push", E_T, ALL, True),)),),
         ),
     ),
     (
@@ -447,11 +454,17 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
         "Trade Suffers",
         (
             (("each_land", (("cities", 1),), (("skip", "build"),)),),
-            (("spirit_land", (("coastal",),), (("choose", (_replace("town", "explorer"),), ()),)),),
             (
                 (
                     "spirit_land",
-                    (("coastal",),),
+                    (("coastal",), ("towns", 1)),
+                    (("choose", (_replace("town", "explorer"),), ()),),
+                ),
+            ),
+            (
+                (
+                    "spirit_land",
+                    (("coastal",), ("buildings", 1)),
                     (("choose", (_replace("city", "town"),), (_replace("town", "explorer"),), ()),),
                 ),
             ),
@@ -474,3 +487,30 @@ FEAR_UNEXPRESSED: dict[tuple[str, int], str] = {
     ("Seek Safety", 3): "removing Invaders by Health",
 }
 """(Fear card, Terror Level) -> what the language lacks for it."""
+
+POWER_BY_NAME: dict[str, dict[str, Any]] = {c["name"]: c for c in (*MINOR_CARDS, *MAJOR_CARDS)}
+
+
+def _compiled_powers() -> dict[str, tuple[spec.Op, ...]]:
+    effects = {}
+    for card in (*MINOR_CARDS, *MAJOR_CARDS):
+        if card["effect"] is not None:
+            effects[card["name"]] = spec.compile_effect(card["effect"], card["name"])
+    return effects
+
+
+def _compiled_fear() -> dict[tuple[str, int], tuple[spec.Op, ...]]:
+    effects = {}
+    for name, levels in FEAR_CARDS:
+        for level, effect in enumerate(levels, start=1):
+            if effect is not None:
+                effects[name, level] = spec.compile_effect(effect, name)
+    return effects
+
+
+EFFECTS = _compiled_powers()
+"""Each Power card the effect language can say -> its compiled effect."""
+FEAR_EFFECTS = _compiled_fear()
+"""(Fear card, Terror Level) -> its compiled effect, where the language can say it."""
+for _effect in (*EFFECTS.values(), *FEAR_EFFECTS.values()):
+    spec.register_effect(_effect)

@@ -20,7 +20,10 @@ import numpy as np
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
-from tabletop_envs.spirit_island import spec
+from tabletop_envs.spirit_island import (
+    published,  # noqa: F401  (numbers its effect blocks)
+    spec,
+)
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     BLIGHT_CARDS,
@@ -97,7 +100,7 @@ STEPS: dict[str, tuple[str, ...]] = {
     "ravage_land": ("land",),
     "ravage_dahan": ("land", "count"),
     "dahan_fight": ("land",),
-    "spirit_land": ("block", "pc", "seat"),
+    "spirit_land": ("block", "pc", "seat", "taken"),
     "presence": ("seat", "range"),
     "gain": ("seat",),
     "forget": ("seat",),
@@ -105,6 +108,8 @@ STEPS: dict[str, tuple[str, ...]] = {
     "destroy_presence": ("seat", "count"),
     "gather_presence": ("land", "seat", "count"),
 }
+LAND_PICKS = ("spirit_land", "own_land", "pick_land")
+"""The operations whose land is picked by a ``spirit_land`` step."""
 STEP_NAMES = tuple(STEPS)
 STEP = {name: code for code, name in enumerate(STEP_NAMES)}
 STEP_ARGS = tuple(STEPS[name] for name in STEP_NAMES)
@@ -409,12 +414,17 @@ class SpiritIslandGame(PlainState, GameCore):
         table = self.island.distance
         return [land for land in self.lands if any(table[s][land] <= distance for s in sources)]
 
-    def land_matches(self, land: int, conditions: tuple[tuple[Any, ...], ...]) -> bool:
-        return all(self.land_condition(land, c) for c in conditions)
+    def land_matches(
+        self, land: int, conditions: tuple[tuple[Any, ...], ...], seat: int = -1
+    ) -> bool:
+        """Whether ``land`` meets every condition (``seat``: the Spirit they speak of)."""
+        return all(self.land_condition(land, c, seat) for c in conditions)
 
-    def land_condition(self, land: int, condition: tuple[Any, ...]) -> bool:
+    def land_condition(self, land: int, condition: tuple[Any, ...], seat: int = -1) -> bool:
         name = condition[0]
         row = self.pieces[land]
+        if name in ("presence", "sacred_site", "any_presence"):
+            return self.presence_condition(land, name, seat)
         if name == "coastal":
             return self.island.coastal[land]
         if name == "inland":
@@ -442,7 +452,21 @@ class SpiritIslandGame(PlainState, GameCore):
         if name == "dahan_outnumber":
             invaders = self.invaders(land)
             return 0 < invaders < self.count(land, DAHAN_KINDS)
+        if name == "dahan_outnumber_buildings":
+            return self.count(land, TOWN_KINDS + CITY_KINDS) < self.count(land, DAHAN_KINDS)
+        if name == "invaders_at_most":
+            return 0 < self.invaders(land) <= condition[1]
         raise ValueError(f"unknown land condition {name!r}")
+
+    def presence_condition(self, land: int, name: str, seat: int) -> bool:
+        """The conditions on Presence: any Spirit's, ``seat``'s, ``seat``'s Sacred Site."""
+        if name == "any_presence":
+            return any(self.presence[s][land] for s in range(self.num_players))
+        if seat < 0:
+            raise ValueError(f"the condition {name!r} needs a Spirit")
+        if name == "presence":
+            return self.presence[seat][land] > 0
+        return land in self.sacred_sites(seat)
 
     def condition(self, condition: tuple[Any, ...], land: int, seat: int, target: int) -> bool:
         name = condition[0]
@@ -455,7 +479,9 @@ class SpiritIslandGame(PlainState, GameCore):
             return target not in (seat, NO_SEAT)
         if name == "terror":
             return self.terror_level() >= condition[1]
-        return land >= 0 and self.land_condition(land, condition)
+        if name == "sacred_sites":
+            return len(self.sacred_sites(seat)) >= condition[1]
+        return land >= 0 and self.land_condition(land, condition, seat)
 
     def power_of(self, seat: int, option: int) -> Power:
         if option < MAX_CARDS:
@@ -484,7 +510,7 @@ class SpiritIslandGame(PlainState, GameCore):
         lands = set(self.in_range(seat, power.range, power.source_sacred))
         if self.spirit(seat).special == "shadows" and self.energy[seat] >= 1:
             lands |= {x for x in self.lands if self.count(x, DAHAN_KINDS)}
-        return [land for land in sorted(lands) if self.land_matches(land, power.filter)]
+        return [land for land in sorted(lands) if self.land_matches(land, power.filter, seat)]
 
     def shadows_pay(self, seat: int, option: int, land: int) -> bool:
         """Whether Shadows pays 1 Energy to reach ``land`` (a Dahan land out of range)."""
@@ -906,13 +932,13 @@ class SpiritIslandGame(PlainState, GameCore):
             self.push("damage", land, seat, n)
 
     def op_damage_each(
-        self, land: int, seat: int, target: int, block: int, pc: int, n: int
+        self, land: int, seat: int, target: int, block: int, pc: int, n: int, kinds: Any
     ) -> None:
         if land < 0:
             return
         row = self.pieces[land]
-        before = [row[k] for k in INVADER_KINDS]
-        for kind, count in zip(INVADER_KINDS, before, strict=True):
+        before = [row[k] for k in kinds]
+        for kind, count in zip(kinds, before, strict=True):
             for _ in range(count):
                 self.damage_piece(land, kind, n)
 
@@ -1014,9 +1040,10 @@ class SpiritIslandGame(PlainState, GameCore):
         pc: int,
         cond: tuple[Any, ...],
         ops: tuple[Any, ...],
+        otherwise: tuple[Any, ...],
     ) -> None:
-        if self.condition(cond, land, seat, target):
-            self.frame(ops, land, seat, target)
+        chosen = ops if self.condition(cond, land, seat, target) else otherwise
+        self.frame(chosen, land, seat, target)
 
     def op_choose(
         self, land: int, seat: int, target: int, block: int, pc: int, *effects: Any
@@ -1030,13 +1057,29 @@ class SpiritIslandGame(PlainState, GameCore):
             self.frame(ops, each, self.owner(each), -1)
 
     def op_spirit_land(
-        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
+        self,
+        land: int,
+        seat: int,
+        target: int,
+        block: int,
+        pc: int,
+        conditions: Any,
+        ops: Any,
+        different: bool,
     ) -> None:
-        for each in reversed(range(self.num_players)):
-            self.push("spirit_land", block, pc, each)
+        self.push("spirit_land", block, pc, 0, 0)
 
-    def step_spirit_land(self, block: int, pc: int, seat: int) -> None:
-        self.ask("spirit_land", seat, block, pc)
+    def step_spirit_land(self, block: int, pc: int, seat: int, taken: int) -> None:
+        """``seat`` picks its land (``taken``: the lands picked before it, as bits); for
+        "each Spirit picks", the next Spirit picks once this one's effect has run."""
+        if self.opt_spirit_land(seat, block, pc, taken):
+            self.ask("spirit_land", seat, block, pc, taken)
+        else:
+            self.next_pick(block, pc, seat, taken)
+
+    def next_pick(self, block: int, pc: int, seat: int, taken: int) -> None:
+        if BLOCKS[block][pc][0] == "spirit_land" and seat + 1 < self.num_players:
+            self.push("spirit_land", block, pc, seat + 1, taken)
 
     def op_hasten(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
         who = target if target >= 0 else seat
@@ -1065,7 +1108,63 @@ class SpiritIslandGame(PlainState, GameCore):
     def op_own_land(
         self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
     ) -> None:
-        self.push("spirit_land", block, pc, target if target >= 0 else seat)
+        self.push("spirit_land", block, pc, target if target >= 0 else seat, 0)
+
+    def op_pick_land(
+        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
+    ) -> None:
+        self.push("spirit_land", block, pc, seat, 0)
+
+    def op_per(
+        self, land: int, seat: int, target: int, block: int, pc: int, kinds: Any, ops: Any
+    ) -> None:
+        if land >= 0:
+            for _ in range(self.count(land, kinds)):
+                self.frame(ops, land, seat, target)
+
+    def op_per_adjacent(
+        self, land: int, seat: int, target: int, block: int, pc: int, kinds: Any, ops: Any
+    ) -> None:
+        if land >= 0:
+            for _ in range(sum(self.count(x, kinds) for x in self.island.neighbours[land])):
+                self.frame(ops, land, seat, target)
+
+    def op_target_lands(
+        self, land: int, seat: int, target: int, block: int, pc: int, ops: Any
+    ) -> None:
+        who = target if target >= 0 else seat
+        for each in reversed([x for x in self.lands if self.presence[who][x] > 0]):
+            self.frame(ops, each, seat, target)
+
+    def op_each_adjacent(
+        self, land: int, seat: int, target: int, block: int, pc: int, ops: Any
+    ) -> None:
+        if land >= 0:
+            for each in reversed(self.island.neighbours[land]):
+                self.frame(ops, each, seat, target)
+
+    def op_adjacent(self, land: int, seat: int, target: int, block: int, pc: int, ops: Any) -> None:
+        if land >= 0:
+            self.ask("adjacent_land", seat, block, pc, land, target)
+
+    def op_board_lands(
+        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
+    ) -> None:
+        if land < 0:
+            return
+        board = land // LANDS_PER_BOARD
+        lands = [
+            x
+            for x in self.lands
+            if x // LANDS_PER_BOARD == board
+            and x != land
+            and self.land_matches(x, conditions, seat)
+        ]
+        for each in reversed(lands):
+            self.frame(ops, each, seat, target)
+
+    def op_gain_minor(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
+        self.res_deck(target if target >= 0 else seat, 0)
 
     def op_each_spirit(
         self, land: int, seat: int, target: int, block: int, pc: int, ops: Any
@@ -1234,14 +1333,21 @@ class SpiritIslandGame(PlainState, GameCore):
     def opt_cascade(self, seat: int, land: int) -> list[int]:
         return list(self.island.neighbours[land])
 
-    def opt_spirit_land(self, seat: int, block: int, pc: int) -> list[int]:
+    def opt_spirit_land(self, seat: int, block: int, pc: int, taken: int) -> list[int]:
         op = BLOCKS[block][pc]
         own = op[0] == "own_land"
         return [
             x
             for x in self.lands
-            if self.land_matches(x, op[1]) and (not own or self.presence[seat][x] > 0)
+            if self.land_matches(x, op[1], seat)
+            and (not own or self.presence[seat][x] > 0)
+            and not taken >> x & 1
         ]
+
+    def opt_adjacent_land(
+        self, seat: int, block: int, pc: int, land: int, target: int
+    ) -> list[int]:
+        return list(self.island.neighbours[land])
 
     def opt_choose(self, seat: int, block: int, pc: int, land: int, target: int) -> list[int]:
         return list(range(len(BLOCKS[block][pc]) - 1))
@@ -1406,8 +1512,16 @@ class SpiritIslandGame(PlainState, GameCore):
     def res_cascade(self, seat: int, dest: int, land: int) -> None:
         self.push("add_blight", dest)
 
-    def res_spirit_land(self, seat: int, land: int, block: int, pc: int) -> None:
-        self.frame(BLOCKS[block][pc][2], land, seat, -1)
+    def res_spirit_land(self, seat: int, land: int, block: int, pc: int, taken: int) -> None:
+        op = BLOCKS[block][pc]
+        different = op[0] == "spirit_land" and op[3]
+        self.next_pick(block, pc, seat, taken | (1 << land if different else 0))
+        self.frame(op[2], land, seat, -1)
+
+    def res_adjacent_land(
+        self, seat: int, chosen: int, block: int, pc: int, land: int, target: int
+    ) -> None:
+        self.frame(BLOCKS[block][pc][1], chosen, seat, target)
 
     def res_choose(
         self, seat: int, which: int, block: int, pc: int, land: int, target: int
@@ -1576,6 +1690,8 @@ class SpiritIslandGame(PlainState, GameCore):
             return 0 <= value < 16
         if kind in ("count", "range"):
             return 0 <= value <= 99
+        if kind == "taken":
+            return 0 <= value < 1 << lands
         if kind == "mask":
             return 0 < value < 1 << spec.BLIGHT
         if kind == "done":
@@ -1608,8 +1724,8 @@ class SpiritIslandGame(PlainState, GameCore):
             block, pc = args[0], args[1]
             if pc >= len(BLOCKS[block]):
                 return f"{name}: no operation {pc} in effect {block}"
-            if name == "spirit_land" and BLOCKS[block][pc][0] != "spirit_land":
-                return "spirit_land: the operation is not spirit_land"
+            if name == "spirit_land" and BLOCKS[block][pc][0] not in LAND_PICKS:
+                return "spirit_land: the operation picks no land"
         if name == "growth_steps":
             if args[1] >= len(self.spirit(args[0]).growth):
                 return "growth_steps: no such group"

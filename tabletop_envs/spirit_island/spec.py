@@ -360,15 +360,26 @@ LAND_CONDITIONS = {
     "buildings": 1,  # at least n Towns and Cities together
     "terrain": -1,  # one of the terrains listed
     "dahan_outnumber": 0,  # Invaders there, and more Dahan than Invaders
+    "dahan_outnumber_buildings": 0,  # more Dahan than Towns and Cities
+    "invaders_at_most": 1,  # 1 to n Invaders
+    "presence": 0,  # the acting Spirit's Presence
+    "sacred_site": 0,  # the acting Spirit's Sacred Site
+    "any_presence": 0,  # some Spirit's Presence
 }
-OTHER_CONDITIONS = {"elements": -1, "target_self": 0, "target_other": 0, "terror": 1}
+OTHER_CONDITIONS = {
+    "elements": -1,
+    "target_self": 0,
+    "target_other": 0,
+    "terror": 1,
+    "sacred_sites": 1,  # the acting Spirit has at least n Sacred Sites
+}
 ACTIONS = ("ravage", "build", "explore")
 
 # op name -> (argument kinds); "kinds" is a piece word or a tuple of them, "n" a count,
 # "ops" a nested effect, "filter" a tuple of land conditions, "cond" one condition
 OPS: dict[str, tuple[str, ...]] = {
     "damage": ("n",),  # n Damage to Invaders in the land, split by the Spirit
-    "damage_each": ("n",),  # n Damage to each Invader in the land
+    "damage_each": ("n", "kinds"),  # n Damage to each Invader (of the kinds named) there
     "destroy": ("kinds", "n"),  # destroy up to n pieces (None: all)
     "remove": ("kinds", "n"),  # remove n pieces (no Fear, no Dahan counted as destroyed)
     "push": ("kinds", "n", "upto"),  # push n pieces to neighbouring lands
@@ -382,10 +393,10 @@ OPS: dict[str, tuple[str, ...]] = {
     "isolate": (),
     "skip": ("action",),  # skip one Invader action in the land this turn
     "dahan_damage": ("n",),  # each Dahan in the land deals n Damage to Invaders
-    "if": ("cond", "ops"),
+    "if": ("cond", "ops", "ops"),  # the second effect (optional) runs otherwise
     "choose": ("ops", "ops"),  # the Spirit chooses one of 2 to MAX_CHOICE effects
     "each_land": ("filter", "ops"),  # in every land that matches
-    "spirit_land": ("filter", "ops"),  # each Spirit picks one land that matches
+    "spirit_land": ("filter", "ops", "flag"),  # each Spirit picks a land (flag: a different one)
     "each_spirit": ("ops",),  # each Spirit does the effect
     "destroy_presence": ("n",),  # the Spirit destroys n of its Presence (its choice of land)
     "gather_presence": ("n",),  # the Spirit moves up to n of its Presence in from neighbours
@@ -394,7 +405,23 @@ OPS: dict[str, tuple[str, ...]] = {
     "repeat": ("n",),  # the target Spirit may repeat 1 Power card costing n or less this turn
     "spare_dahan": (),  # Ravaging Invaders deal no Damage to the land's Dahan this turn
     "own_land": ("filter", "ops"),  # the target Spirit picks a land with its Presence
+    "pick_land": ("filter", "ops"),  # the acting Spirit picks a land that matches
+    "per": ("kinds", "ops"),  # the effect once per such piece in the land (counted first)
+    "per_adjacent": ("kinds", "ops"),  # once per such piece in the neighbouring lands
+    "target_lands": ("ops",),  # in each land with the target Spirit's Presence
+    "each_adjacent": ("ops",),  # in each neighbouring land
+    "adjacent": ("ops",),  # in one neighbouring land the Spirit picks
+    "board_lands": ("filter", "ops"),  # in each other matching land of the land's board
+    "gain_minor": (),  # the target Spirit gains a Minor Power (draw 4, keep 1)
 }
+OPTIONAL = {
+    "push": (False,),
+    "gather": (False,),
+    "if": ((),),
+    "damage_each": ("invader",),
+    "spirit_land": (False,),
+}
+"""Arguments an operation may leave out, and their values then."""
 
 Op = tuple[Any, ...]
 
@@ -459,8 +486,9 @@ def compile_effect(ops: Any, card: str) -> tuple[Op, ...]:
         shape = OPS[name]
         if name == "choose" and 2 <= len(args) <= MAX_CHOICE:
             shape = ("ops",) * len(args)
-        if name in ("push", "gather") and len(args) == 2:
-            args = [*args, False]
+        missing = len(shape) - len(args)
+        if 0 < missing <= len(OPTIONAL.get(name, ())):
+            args = [*args, *OPTIONAL[name][-missing:]]
         if len(args) != len(shape):
             raise CardError(f"{card}: {name} takes {len(shape)} argument(s) {shape}, got {args!r}")
         parsed: list[Any] = []
@@ -477,9 +505,9 @@ def compile_effect(ops: Any, card: str) -> tuple[Op, ...]:
             elif kind == "kind":
                 kinds = _kinds(arg, card)
                 parsed.append(kinds[0])
-            elif kind == "upto":
+            elif kind in ("upto", "flag"):
                 if not isinstance(arg, bool):
-                    raise CardError(f"{card}: {name}'s 'up to' flag must be a bool")
+                    raise CardError(f"{card}: {name}'s {kind!r} flag must be a bool")
                 parsed.append(arg)
             elif kind == "action":
                 if arg not in ACTIONS:
@@ -1296,11 +1324,12 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "gather_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
     "gather_source": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
     "cascade": (Decision.LAND, ("land",)),
-    "spirit_land": (Decision.LAND, ("block", "pc")),
+    "spirit_land": (Decision.LAND, ("block", "pc", "taken")),
     "choose": (Decision.CHOICE, ("block", "pc", "land?", "seat?")),
     "destroy_presence": (Decision.LAND, ("count",)),
     "presence_more": (Decision.PIECE, ("land", "count")),
     "presence_source": (Decision.LAND, ("land", "count")),
+    "adjacent_land": (Decision.LAND, ("block", "pc", "land", "seat?")),
 }
 PURPOSE_NAMES = tuple(PURPOSES)
 PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
@@ -1362,3 +1391,9 @@ for _name, _tiers in FEAR_CARDS:
         _register(_tier)
 for _name, _per, _effect in BLIGHT_CARDS:
     _register(_effect)
+
+
+def register_effect(ops: tuple[Op, ...]) -> None:
+    """Number effect ``ops`` and its nested effects (content loaded after the spec's own,
+    whose numbers stay as they are)."""
+    _register(ops)
