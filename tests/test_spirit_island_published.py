@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tabletop_envs.spirit_island import published, spec
+from tabletop_envs.spirit_island.rules import SpiritIslandGame
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules" / "spirit_island.md"
 HEADING = "### The published decks"
@@ -113,7 +114,7 @@ def test_each_frame_matches_the_docs_table(deck: str, card: dict[str, Any]) -> N
 @pytest.mark.parametrize("deck,card", CARDS, ids=[card["name"] for _, card in CARDS])
 def test_each_frame_is_a_valid_power(deck: str, card: dict[str, Any]) -> None:
     """The frame (without its effect) passes the same checks as the game's cards."""
-    frame = {k: v for k, v in card.items() if k in spec.CARD_FIELDS or k == "range"}
+    frame = {k: v for k, v in card.items() if k in (*spec.CARD_FIELDS, *spec.FRAME_EXTRAS)}
     power = spec.load_power({**frame, "effect": ()}, spec.MINOR if deck == "Minor" else spec.MAJOR)
     assert power.cost == card["cost"]
     assert sum(power.elements) == len(card["elements"]) == len(set(card["elements"]))
@@ -126,3 +127,33 @@ def test_every_fear_level_has_an_effect_or_names_what_is_missing() -> None:
         for level, effect in enumerate(levels, start=1):
             assert (effect is None) == ((name, level) in published.FEAR_UNEXPRESSED), (name, level)
     assert all(name in dict(published.FEAR_CARDS) for name, _ in published.FEAR_UNEXPRESSED)
+
+
+def frame_power(name: str) -> spec.Power:
+    card = published.POWER_BY_NAME[name]
+    frame = {k: v for k, v in card.items() if k in (*spec.CARD_FIELDS, *spec.FRAME_EXTRAS)}
+    return spec.load_power({**frame, "effect": ()}, spec.MAJOR)
+
+
+@pytest.mark.parametrize(
+    "name,elements,lands",
+    [
+        ("The Jungle Hungers", {}, ["A5", "A6", "A7", "A8"]),  # from A8 (a Jungle) only
+        ("Poisoned Land", {}, ["A1", "A4", "A5", "A6", "A7", "A8"]),  # from both lands
+        ("Sap the Strength of Multitudes", {}, ["A5", "A8"]),  # range 0
+        ("Sap the Strength of Multitudes", {"air": 1}, ["A1", "A4", "A5", "A6", "A7", "A8"]),
+        ("Talons of Lightning", {"fire": 3, "air": 2}, ["A1", "A4", "A5", "A6", "A7", "A8"]),
+        ("Talons of Lightning", {"fire": 3, "air": 3}, [f"A{n}" for n in range(1, 9)]),
+    ],
+)
+def test_a_frames_source_terrain_and_elements_set_its_reach(
+    name: str, elements: dict[str, int], lands: list[str]
+) -> None:
+    """River with Presence in A5 (a Wetland) and A8 (a Jungle), alone on board A."""
+    game = SpiritIslandGame(1, seed=0, spirits="river")
+    game.presence[0] = [0] * len(game.lands)
+    game.presence[0][4], game.presence[0][7] = 1, 2
+    for element, count in elements.items():
+        game.elements[0][spec.ELEMENT_INDEX[element]] = count
+    reached = [spec.land_name(x) for x in game.reach(0, frame_power(name))]
+    assert reached == lands

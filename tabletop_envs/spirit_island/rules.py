@@ -405,12 +405,20 @@ class SpiritIslandGame(PlainState, GameCore):
             or (wetland and self.presence[seat][land] and self.island.terrain[land] == spec.W)
         ]
 
-    def in_range(self, seat: int, distance: int, sacred: bool = False) -> list[int]:
-        sources = (
-            self.sacred_sites(seat)
-            if sacred
-            else [land for land in self.lands if self.presence[seat][land]]
-        )
+    def in_range(
+        self, seat: int, distance: int, sacred: bool = False, terrain: int = -1
+    ) -> list[int]:
+        """The lands within ``distance`` of ``seat``'s Presence (or Sacred Sites), counting
+        only sources of ``terrain`` when one is given."""
+        sources = [
+            land
+            for land in (
+                self.sacred_sites(seat)
+                if sacred
+                else [land for land in self.lands if self.presence[seat][land]]
+            )
+            if terrain < 0 or self.island.terrain[land] == terrain
+        ]
         table = self.island.distance
         return [land for land in self.lands if any(table[s][land] <= distance for s in sources)]
 
@@ -507,17 +515,27 @@ class SpiritIslandGame(PlainState, GameCore):
             if power.spirit_target == "other":
                 return [s for s in seats if s != seat]
             return list(seats)
-        lands = set(self.in_range(seat, power.range, power.source_sacred))
+        lands = set(self.reach(seat, power))
         if self.spirit(seat).special == "shadows" and self.energy[seat] >= 1:
             lands |= {x for x in self.lands if self.count(x, DAHAN_KINDS)}
         return [land for land in sorted(lands) if self.land_matches(land, power.filter, seat)]
+
+    def reach(self, seat: int, power: Power) -> list[int]:
+        """The lands ``power`` reaches from ``seat``'s Presence (or Sacred Sites), counting
+        only sources in the card's source terrain and the range its Elements extend to."""
+        distance = power.range
+        if power.extend and all(
+            h >= n for h, n in zip(self.elements[seat], power.extend[0], strict=True)
+        ):
+            distance = power.extend[1]
+        return self.in_range(seat, distance, power.source_sacred, power.source_terrain)
 
     def shadows_pay(self, seat: int, option: int, land: int) -> bool:
         """Whether Shadows pays 1 Energy to reach ``land`` (a Dahan land out of range)."""
         power = self.power_of(seat, option)
         if self.spirit(seat).special != "shadows":
             return False
-        return land not in self.in_range(seat, power.range, power.source_sacred)
+        return land not in self.reach(seat, power)
 
     def usable(self, seat: int, option: int, speed: int = -1) -> bool:
         power = self.power_of(seat, option)

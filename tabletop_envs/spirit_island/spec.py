@@ -550,10 +550,16 @@ class Power(NamedTuple):
     effect: tuple[Op, ...]
     tiers: tuple[tuple[tuple[int, ...], bool, tuple[Op, ...]], ...] = ()
     """Innates: (element threshold, replaces the tiers below, effect) per tier."""
+    source_terrain: int = -1
+    """Range counted only from Presence in this terrain (-1: any)."""
+    extend: tuple[tuple[int, ...], int] | None = None
+    """(Elements needed, the range they give): a range the card's Elements raise."""
 
 
 MAX_RANGE = 3
 CARD_FIELDS = ("name", "cost", "speed", "target", "elements", "effect")
+FRAME_EXTRAS = ("range", "tiers", "source_terrain", "extend")
+"""Fields a card may have besides CARD_FIELDS."""
 
 
 def load_power(data: dict[str, Any], kind: int) -> Power:
@@ -565,7 +571,7 @@ def load_power(data: dict[str, Any], kind: int) -> Power:
     ]
     if missing:
         raise CardError(f"{name}: missing field(s) {missing}")
-    unknown = sorted(set(data) - {*CARD_FIELDS, "range", "tiers"})
+    unknown = sorted(set(data) - {*CARD_FIELDS, *FRAME_EXTRAS})
     if unknown:
         raise CardError(f"{name}: unknown field(s) {unknown}")
     if data["speed"] not in ("fast", "slow"):
@@ -607,6 +613,7 @@ def load_power(data: dict[str, Any], kind: int) -> Power:
         threshold = _condition(("elements", needs), name)[1]
         tiers.append((threshold, bool(replaces), compile_effect(ops, name)))
     effect = compile_effect(data.get("effect", ()), name)
+    source_terrain, extend = _range_extras(data, name, target_kind)
     return Power(
         name,
         kind,
@@ -620,7 +627,27 @@ def load_power(data: dict[str, Any], kind: int) -> Power:
         tuple(elements),
         effect,
         tuple(tiers),
+        source_terrain,
+        extend,
     )
+
+
+def _range_extras(
+    data: dict[str, Any], name: str, target_kind: int
+) -> tuple[int, tuple[tuple[int, ...], int] | None]:
+    """A card's source terrain and range extension, checked."""
+    if target_kind != TARGETS_LAND and ("source_terrain" in data or "extend" in data):
+        raise CardError(f"{name}: a Power targeting a Spirit has no range to qualify")
+    terrain = data.get("source_terrain")
+    if terrain is not None and terrain not in TERRAIN_CODE:
+        raise CardError(f"{name}: source_terrain must be one of {sorted(TERRAIN_CODE)}")
+    extend = None
+    if "extend" in data:
+        needs, distance = data["extend"]
+        if not isinstance(distance, int) or not 0 <= distance <= MAX_RANGE:
+            raise CardError(f"{name}: bad extended range {distance!r} (0..{MAX_RANGE})")
+        extend = (_condition(("elements", needs), name)[1], distance)
+    return (-1 if terrain is None else TERRAIN_CODE[terrain]), extend
 
 
 # ----- the Spirits ------------------------------------------------------------------------
