@@ -76,6 +76,11 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
         {"sun": 3, "water": 2, "plant": 3},
     ),  # 9 Damage clears the land; a Blight removed
     "Cleansing Floods": ({"E": -2, "T": -1, "fear": 1, "B": -1}, {}),
+    "Indomitable Claim": ({"P": 1, "def": 20}, {}),  # Presence from the Energy track
+    "Indomitable Claim (threshold)": (
+        {"P": 1, "def": 20, "fear": 3, "skip": 7},
+        {"sun": 2, "earth": 3},
+    ),
     "Paralyzing Fright": ({"fear": 4, "skip": 7}, {}),
     "Paralyzing Fright (threshold)": ({"fear": 8, "skip": 7}, {"air": 2, "earth": 3}),
     "Pillar of Living Flame": ({"fear": 4, "E": -2, "T": -1, "C": -1, "c": 1, **BURN}, {}),
@@ -97,6 +102,11 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
         {"fear": 10, "E": -2, "T": -1, "C": -1, "D": -2, "oC": -1},
         {"water": 3, "earth": 2},
     ),  # A1, A2, A3: 1 Fear each; A1's City destroyed (2 Fear)
+    "Winds of Rust and Atrophy": ({"fear": 1, "def": 6, "C": -1, "T": 1}, {}),
+    "Winds of Rust and Atrophy (threshold)": (
+        {"fear": 2, "def": 6, "C": -1, "T": 1, "dx": 6, "oC": -1, "oT": 1},
+        {"air": 3, "water": 3, "animal": 2},
+    ),  # repeated on A1, the first land within range 3 of a Sacred Site: its City a Town
 }
 
 
@@ -190,6 +200,7 @@ FEAR: dict[tuple[str, int], dict[str, int]] = {
     ("Avoid the Dahan", 2): each_land("skip", 2, "358"),  # Dahan outnumber Towns / Cities
     ("Avoid the Dahan", 3): each_land("skip", 2, "2358"),  # any Dahan
     ("Belief Takes Root", 1): each_land("def", 2, "35"),  # River's two lands
+    ("Belief Takes Root", 2): {**each_land("def", 2, "35"), "energy": 1},  # A5: Invaders
     ("Dahan Enheartened", 1): {},  # A1 has Invaders but no Dahan to push
     ("Dahan Enheartened", 2): DAHAN_GATHERED,
     ("Dahan Enheartened", 3): DAHAN_GATHERED,  # 1 Damage per Dahan: one Explorer to hit
@@ -248,7 +259,7 @@ def fear_island(players: int = 1) -> SpiritIslandGame:
 
 
 def fear_summary(game: SpiritIslandGame) -> dict[str, int]:
-    out: dict[str, int] = {}
+    out: dict[str, int] = {"energy": game.energy[0]}
     for land in game.lands:
         name = spec.land_name(land)
         row = game.pieces[land]

@@ -31,6 +31,13 @@ def _replace(old: str, new: str, count: int = 1) -> tuple[Any, ...]:
     return ("if", (counted, 1), (("remove", old, 1), ("add", new, count)))
 
 
+WINDS = (
+    ("fear", 1),
+    ("defend", 6),
+    ("choose", (_replace("city", "town"),), (_replace("town", "explorer"),)),
+)
+"""Winds of Rust and Atrophy's effect, which its threshold repeats on a new target."""
+
 # fmt: off
 MINOR_CARDS: tuple[dict[str, Any], ...] = (
     {"name": "Call of the Dahan Ways", "cost": 1, "speed": "slow", "range": 1,
@@ -188,8 +195,11 @@ MAJOR_CARDS: tuple[dict[str, Any], ...] = (
      "unexpressed": "sharing Presence for targeting, gaining a card another Spirit did not"
                     " keep, gifting cards between hands"},
     {"name": "Indomitable Claim", "cost": 4, "speed": "fast", "range": 1, "target": (),
-     "elements": ("sun", "earth"), "effect": None,
-     "unexpressed": "adding Presence from a track through a Power"},
+     "elements": ("sun", "earth"),
+     "effect": (("add_presence",), ("defend", 20),
+                ("if", ("elements", {"sun": 2, "earth": 3}),
+                 (("if", ("invaders",), (("fear", 3),)),
+                  ("skip", "ravage"), ("skip", "build"), ("skip", "explore"))))},
     {"name": "Infinite Vitality", "cost": 3, "speed": "fast", "range": ("sacred", 1),
      "target": (), "elements": ("earth", "plant", "animal"), "effect": None,
      "unexpressed": "Dahan Health and a Blight shield that last beyond the Power"},
@@ -251,8 +261,10 @@ MAJOR_CARDS: tuple[dict[str, Any], ...] = (
      "target": (("dahan", 1),), "elements": ("sun", "animal"), "effect": None,
      "unexpressed": "Damage in the lands the Dahan were pushed to"},
     {"name": "Winds of Rust and Atrophy", "cost": 3, "speed": "fast", "range": ("sacred", 3),
-     "target": (), "elements": ("air", "water", "animal"), "effect": None,
-     "unexpressed": "repeating the Power on a new target"},
+     "target": (), "elements": ("air", "water", "animal"),
+     "effect": (*WINDS,
+                ("if", ("elements", {"air": 3, "water": 3, "animal": 2}),
+                 (("land_in_range", (), WINDS, 3, True),)))},
     {"name": "Wrap in Wings of Sunlight", "cost": 3, "speed": "fast", "range": 0, "target": (),
      "elements": ("sun", "air", "animal"), "effect": None,
      "unexpressed": "moving Dahan to any land of the island"},
@@ -276,7 +288,13 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
         "Belief Takes Root",
         (
             (("each_land", (("any_presence",),), (("defend", 2),)),),
-            None,
+            (
+                ("each_land", (("any_presence",),), (("defend", 2),)),
+                (
+                    "each_spirit",
+                    (("seat_lands", (("sacred_site",), ("invaders",)), (("energy", 1),)),),
+                ),
+            ),
             None,
         ),
     ),
@@ -480,7 +498,6 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
     ),
 )
 FEAR_UNEXPRESSED: dict[tuple[str, int], str] = {
-    ("Belief Takes Root", 2): "Energy per Sacred Site in a land with Invaders",
     ("Belief Takes Root", 3): "different lands per player; removing Invaders by Health",
     ("Overseas Trade Seem Safer", 2): "stopping only the Builds of Cities",
     ("Seek Safety", 1): "a push limited to lands with more Towns and Cities than the source",

@@ -108,7 +108,7 @@ STEPS: dict[str, tuple[str, ...]] = {
     "destroy_presence": ("seat", "count"),
     "gather_presence": ("land", "seat", "count"),
 }
-LAND_PICKS = ("spirit_land", "own_land", "pick_land")
+LAND_PICKS = ("spirit_land", "own_land", "pick_land", "land_in_range")
 """The operations whose land is picked by a ``spirit_land`` step."""
 STEP_NAMES = tuple(STEPS)
 STEP = {name: code for code, name in enumerate(STEP_NAMES)}
@@ -1128,6 +1128,30 @@ class SpiritIslandGame(PlainState, GameCore):
     ) -> None:
         self.push("spirit_land", block, pc, target if target >= 0 else seat, 0)
 
+    def op_seat_lands(
+        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
+    ) -> None:
+        for each in reversed([x for x in self.lands if self.land_matches(x, conditions, seat)]):
+            self.frame(ops, each, seat, target)
+
+    def op_land_in_range(
+        self,
+        land: int,
+        seat: int,
+        target: int,
+        block: int,
+        pc: int,
+        conditions: Any,
+        ops: Any,
+        distance: int,
+        sacred: bool,
+    ) -> None:
+        self.push("spirit_land", block, pc, seat, 0)
+
+    def op_add_presence(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
+        if land >= 0:
+            self.ask("claim_track", seat, land)
+
     def op_pick_land(
         self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
     ) -> None:
@@ -1354,13 +1378,17 @@ class SpiritIslandGame(PlainState, GameCore):
     def opt_spirit_land(self, seat: int, block: int, pc: int, taken: int) -> list[int]:
         op = BLOCKS[block][pc]
         own = op[0] == "own_land"
+        lands = self.in_range(seat, op[3], op[4]) if op[0] == "land_in_range" else self.lands
         return [
             x
-            for x in self.lands
+            for x in lands
             if self.land_matches(x, op[1], seat)
             and (not own or self.presence[seat][x] > 0)
             and not taken >> x & 1
         ]
+
+    def opt_claim_track(self, seat: int, land: int) -> list[int]:
+        return [t for t in (0, 1) if self.track_open(seat, t)]
 
     def opt_adjacent_land(
         self, seat: int, block: int, pc: int, land: int, target: int
@@ -1402,6 +1430,13 @@ class SpiritIslandGame(PlainState, GameCore):
         self.ask("presence_land", seat, distance, track)
 
     def res_presence_land(self, seat: int, land: int, distance: int, track: int) -> None:
+        self.place_presence(seat, land, track)
+
+    def res_claim_track(self, seat: int, track: int, land: int) -> None:
+        self.place_presence(seat, land, track)
+
+    def place_presence(self, seat: int, land: int, track: int) -> None:
+        """One Presence from the top of ``track`` (0 Energy, 1 card plays) into ``land``."""
         if track == 0:
             self.energy_track[seat] += 1
         else:

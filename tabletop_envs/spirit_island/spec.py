@@ -413,6 +413,10 @@ OPS: dict[str, tuple[str, ...]] = {
     "adjacent": ("ops",),  # in one neighbouring land the Spirit picks
     "board_lands": ("filter", "ops"),  # in each other matching land of the land's board
     "gain_minor": (),  # the target Spirit gains a Minor Power (draw 4, keep 1)
+    "seat_lands": ("filter", "ops"),  # in each land that matches for the acting Spirit
+    "land_in_range": ("filter", "ops", "n", "flag"),  # the Spirit picks a land within range n
+    # of its Presence (flag: of its Sacred Sites), as a Power repeated on a new target
+    "add_presence": (),  # the Spirit adds 1 Presence from a track of its choice to the land
 }
 OPTIONAL = {
     "push": (False,),
@@ -1357,6 +1361,7 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "presence_more": (Decision.PIECE, ("land", "count")),
     "presence_source": (Decision.LAND, ("land", "count")),
     "adjacent_land": (Decision.LAND, ("block", "pc", "land", "seat?")),
+    "claim_track": (Decision.TRACK, ("land",)),
 }
 PURPOSE_NAMES = tuple(PURPOSES)
 PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
