@@ -68,6 +68,7 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
     "Song of Sanctity": ({"E": -2, "oE": 2}, {}),  # Explorers: push them all
     "Steam Vents": ({"E": -1}, {}),
     "Uncanny Melting": ({"fear": 1, "B": -1}, {}),
+    "Veil the Night's Hunt": ({"E": -2}, {}),  # 2 Dahan strike the 2 Explorers
     "Visions of Fiery Doom": ({"fear": 1, "E": -1, "oE": 1}, {}),
     "Voracious Growth": ({"E": -2}, {}),
     "Accelerated Rot": ({"fear": 3, "E": -2, "T": -1}, {}),  # 4 Damage: E, E, Town
@@ -201,6 +202,7 @@ FEAR: dict[tuple[str, int], dict[str, int]] = {
     ("Avoid the Dahan", 3): each_land("skip", 2, "2358"),  # any Dahan
     ("Belief Takes Root", 1): each_land("def", 2, "35"),  # River's two lands
     ("Belief Takes Root", 2): {**each_land("def", 2, "35"), "energy": 1},  # A5: Invaders
+    ("Belief Takes Root", 3): {"A5 E": -2},  # 1 Presence: 2 Health, 2 Explorers (the City: 3)
     ("Dahan Enheartened", 1): {},  # A1 has Invaders but no Dahan to push
     ("Dahan Enheartened", 2): DAHAN_GATHERED,
     ("Dahan Enheartened", 3): DAHAN_GATHERED,  # 1 Damage per Dahan: one Explorer to hit
@@ -228,6 +230,7 @@ FEAR: dict[tuple[str, int], dict[str, int]] = {
     ("Scapegoats", 2): {"A2 E": -1, "A5 E": -2},  # and A5's City 2 Explorers
     ("Scapegoats", 3): {"A2 E": -1, "A5 E": -2},  # all Explorers by Towns / Cities
     ("Seek Safety", 2): {"A1 E": -1, "A2 E": 1},  # into A2 (a Town) from A1
+    ("Seek Safety", 3): {"A1 E": -1},  # A1, no City: its one Explorer (up to 3 Health)
     ("Tall Tales of Savagery", 1): {"A2 E": -1},
     ("Tall Tales of Savagery", 2): {"A2 E": -1},  # 2 Explorers (1 there)
     ("Tall Tales of Savagery", 3): {"A2 E": -1, "A5 E": -2, "A8 E": -1, "A5 C": -1},
@@ -310,3 +313,13 @@ def test_each_player_picks_a_different_land_where_the_card_says_so() -> None:
             game.apply(game.legal_actions()[0])
         assert PURPOSE_NAMES[game.pending[2]] == "spirit_land"
         assert game.options_ == lands_for_lightning, case
+
+
+def test_each_dahan_strikes_a_different_invader() -> None:
+    """Veil the Night's Hunt with 3 Dahan against 1 Explorer and 1 Town: the Explorer and the
+    Town take 1 Damage each and the third Dahan has no Invader left to strike."""
+    game = prepared({})
+    row = game.pieces[A5]
+    row[spec.EXPLORER], row[spec.TOWN], row[CITY], row[DAHAN], row[BLIGHT] = 1, 1, 0, 3, 0
+    run_effect(game, published.EFFECTS["Veil the Night's Hunt"], A5, -1)
+    assert (row[spec.EXPLORER], row[spec.TOWN], row[spec.TOWN_1], row[DAHAN]) == (0, 0, 1, 3)

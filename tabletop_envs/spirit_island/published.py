@@ -162,8 +162,7 @@ MINOR_CARDS: tuple[dict[str, Any], ...] = (
                 ("if", ("terrain", "S", "W"), (("remove_blight", 1),)))},
     {"name": "Veil the Night's Hunt", "cost": 1, "speed": "fast", "range": 2,
      "target": (("dahan", 1),), "elements": ("moon", "air", "animal"),
-     "effect": None,
-     "unexpressed": "Damage split so that no Invader takes 2 (one per Dahan)"},
+     "effect": (("choose", (("dahan_strike",),), (("push", "dahan", 3, True),)),)},
     {"name": "Visions of Fiery Doom", "cost": 1, "speed": "fast", "range": 0, "target": (),
      "elements": ("moon", "fire"),
      "effect": (("fear", 1), ("push", E_T, 1), ("if", ("elements", {"fire": 2}), (("fear", 1),)))},
@@ -295,7 +294,14 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
                     (("seat_lands", (("sacred_site",), ("invaders",)), (("energy", 1),)),),
                 ),
             ),
-            None,
+            (
+                (
+                    "spirit_land",
+                    (("presence",), ("invaders",)),
+                    (("remove_health", 2, True),),
+                    True,
+                ),
+            ),
         ),
     ),
     (
@@ -444,7 +450,7 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
                     ),
                 ),
             ),
-            None,
+            (("spirit_land", (("invaders",), ("no_cities",)), (("remove_health", 3),)),),
         ),
     ),
     (
@@ -498,10 +504,8 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
     ),
 )
 FEAR_UNEXPRESSED: dict[tuple[str, int], str] = {
-    ("Belief Takes Root", 3): "different lands per player; removing Invaders by Health",
     ("Overseas Trade Seem Safer", 2): "stopping only the Builds of Cities",
     ("Seek Safety", 1): "a push limited to lands with more Towns and Cities than the source",
-    ("Seek Safety", 3): "removing Invaders by Health",
 }
 """(Fear card, Terror Level) -> what the language lacks for it."""
 

@@ -107,6 +107,8 @@ STEPS: dict[str, tuple[str, ...]] = {
     "reclaim_one": ("seat",),
     "destroy_presence": ("seat", "count"),
     "gather_presence": ("land", "seat", "count"),
+    "remove_health": ("land", "seat", "count"),
+    "strike": ("land", "seat", "count", "struck"),
 }
 LAND_PICKS = ("spirit_land", "own_land", "pick_land", "land_in_range")
 """The operations whose land is picked by a ``spirit_land`` step."""
@@ -462,6 +464,8 @@ class SpiritIslandGame(PlainState, GameCore):
             return 0 < invaders < self.count(land, DAHAN_KINDS)
         if name == "dahan_outnumber_buildings":
             return self.count(land, TOWN_KINDS + CITY_KINDS) < self.count(land, DAHAN_KINDS)
+        if name == "no_cities":
+            return self.count(land, CITY_KINDS) == 0
         if name == "invaders_at_most":
             return 0 < self.invaders(land) <= condition[1]
         raise ValueError(f"unknown land condition {name!r}")
@@ -1152,6 +1156,18 @@ class SpiritIslandGame(PlainState, GameCore):
         if land >= 0:
             self.ask("claim_track", seat, land)
 
+    def op_remove_health(
+        self, land: int, seat: int, target: int, block: int, pc: int, n: int, per_presence: bool
+    ) -> None:
+        if land >= 0:
+            self.push(
+                "remove_health", land, seat, n * self.presence[seat][land] if per_presence else n
+            )
+
+    def op_dahan_strike(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
+        if land >= 0:
+            self.push("strike", land, seat, self.count(land, DAHAN_KINDS), 0)
+
     def op_pick_land(
         self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
     ) -> None:
@@ -1257,6 +1273,20 @@ class SpiritIslandGame(PlainState, GameCore):
     def step_destroy(self, land: int, seat: int, mask: int, n: int) -> None:
         if n > 0:
             self.ask("destroy", seat, land, mask, n)
+
+    def step_remove_health(self, land: int, seat: int, n: int) -> None:
+        if n > 0:
+            self.ask("remove_health", seat, land, n)
+
+    def step_strike(self, land: int, seat: int, n: int, struck: int) -> None:
+        """Pick the next Invader a Dahan strikes; once all have, deal the Damage (the most
+        damaged kinds first, so no piece is struck twice)."""
+        if n > 0 and self.opt_strike(seat, land, n, struck):
+            self.ask("strike", seat, land, n, struck)
+            return
+        for index in reversed(range(len(INVADER_KINDS))):
+            for _ in range(struck >> spec.STRIKE_BITS * index & (1 << spec.STRIKE_BITS) - 1):
+                self.damage_piece(land, INVADER_KINDS[index])
 
     def step_remove(self, land: int, seat: int, mask: int, n: int) -> None:
         if n > 0:
@@ -1387,6 +1417,20 @@ class SpiritIslandGame(PlainState, GameCore):
             and not taken >> x & 1
         ]
 
+    def opt_remove_health(self, seat: int, land: int, n: int) -> list[int]:
+        row = self.pieces[land]
+        options = [k for k in INVADER_KINDS if row[k] and spec.PRINTED_HEALTH[k] <= n]
+        return [*options, PIECE_STOP] if options else []
+
+    def opt_strike(self, seat: int, land: int, n: int, struck: int) -> list[int]:
+        row = self.pieces[land]
+        width = (1 << spec.STRIKE_BITS) - 1
+        return [
+            k
+            for index, k in enumerate(INVADER_KINDS)
+            if min(row[k], width) > struck >> spec.STRIKE_BITS * index & width
+        ]
+
     def opt_claim_track(self, seat: int, land: int) -> list[int]:
         return [t for t in (0, 1) if self.track_open(seat, t)]
 
@@ -1431,6 +1475,15 @@ class SpiritIslandGame(PlainState, GameCore):
 
     def res_presence_land(self, seat: int, land: int, distance: int, track: int) -> None:
         self.place_presence(seat, land, track)
+
+    def res_remove_health(self, seat: int, kind: int, land: int, n: int) -> None:
+        if kind != PIECE_STOP:
+            self.pieces[land][kind] -= 1
+            self.push("remove_health", land, seat, n - spec.PRINTED_HEALTH[kind])
+
+    def res_strike(self, seat: int, kind: int, land: int, n: int, struck: int) -> None:
+        index = INVADER_KINDS.index(kind)
+        self.push("strike", land, seat, n - 1, struck + (1 << spec.STRIKE_BITS * index))
 
     def res_claim_track(self, seat: int, track: int, land: int) -> None:
         self.place_presence(seat, land, track)
@@ -1745,6 +1798,8 @@ class SpiritIslandGame(PlainState, GameCore):
             return 0 <= value <= 99
         if kind == "taken":
             return 0 <= value < 1 << lands
+        if kind == "struck":
+            return 0 <= value < 1 << spec.STRIKE_BITS * len(INVADER_KINDS)
         if kind == "mask":
             return 0 < value < 1 << spec.BLIGHT
         if kind == "done":

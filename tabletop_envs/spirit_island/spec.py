@@ -68,6 +68,10 @@ DAMAGED = {
 }
 """The kind a piece becomes after 1 damage (None: destroyed)."""
 HEALED = {TOWN_1: TOWN, CITY_1: CITY, CITY_2: CITY, DAHAN_1: DAHAN}
+PRINTED_HEALTH = {EXPLORER: 1, TOWN: 2, TOWN_1: 2, CITY: 3, CITY_1: 3, CITY_2: 3}
+"""Each Invader's Health as printed, whatever its damage (for "Health worth of Invaders")."""
+STRIKE_BITS = 5
+"""Bits per Invader kind in a ``strike`` step's count of pieces struck so far."""
 HEALTH = {EXPLORER: 1, TOWN: 2, TOWN_1: 1, CITY: 3, CITY_1: 2, CITY_2: 1, DAHAN: 2, DAHAN_1: 1}
 """Health left of each kind (full health: Explorer 1, Town 2, City 3, Dahan 2)."""
 INVADER_DAMAGE = {EXPLORER: 1, TOWN: 2, TOWN_1: 2, CITY: 3, CITY_1: 3, CITY_2: 3}
@@ -361,6 +365,7 @@ LAND_CONDITIONS = {
     "terrain": -1,  # one of the terrains listed
     "dahan_outnumber": 0,  # Invaders there, and more Dahan than Invaders
     "dahan_outnumber_buildings": 0,  # more Dahan than Towns and Cities
+    "no_cities": 0,
     "invaders_at_most": 1,  # 1 to n Invaders
     "presence": 0,  # the acting Spirit's Presence
     "sacred_site": 0,  # the acting Spirit's Sacred Site
@@ -417,6 +422,9 @@ OPS: dict[str, tuple[str, ...]] = {
     "land_in_range": ("filter", "ops", "n", "flag"),  # the Spirit picks a land within range n
     # of its Presence (flag: of its Sacred Sites), as a Power repeated on a new target
     "add_presence": (),  # the Spirit adds 1 Presence from a track of its choice to the land
+    "remove_health": ("n", "flag"),  # remove Invaders worth up to n Health (flag: n per
+    # Presence of the acting Spirit there); each counts its printed Health
+    "dahan_strike": (),  # each Dahan deals 1 Damage to a different Invader
 }
 OPTIONAL = {
     "push": (False,),
@@ -424,6 +432,7 @@ OPTIONAL = {
     "if": ((),),
     "damage_each": ("invader",),
     "spirit_land": (False,),
+    "remove_health": (False,),
 }
 """Arguments an operation may leave out, and their values then."""
 
@@ -1362,6 +1371,8 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "presence_source": (Decision.LAND, ("land", "count")),
     "adjacent_land": (Decision.LAND, ("block", "pc", "land", "seat?")),
     "claim_track": (Decision.TRACK, ("land",)),
+    "remove_health": (Decision.PIECE, ("land", "count")),
+    "strike": (Decision.PIECE, ("land", "count", "struck")),
 }
 PURPOSE_NAMES = tuple(PURPOSES)
 PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
