@@ -36,7 +36,7 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
     "Call of the Dahan Ways": ({"E": -1, "D": 1}, {}),  # an Explorer becomes a Dahan
     "Call to Bloodshed": ({"E": -2}, {}),  # 1 Damage per Dahan (2)
     "Call to Isolation": ({"E": -2, "oE": 2}, {}),  # push 1 Explorer / Town per Dahan
-    "Call to Migrate": ({"D": -2, "oD": 2}, {}),  # gather A6's Dahan, then push 3 to A1
+    "Call to Migrate": ({"D": -2, "oD": 2, "dA1": 3}, {}),  # gather A6's Dahan, then push 3 to A1
     "Call to Tend": ({"B": -1}, {}),
     "Dark and Tangled Woods": ({"fear": 2}, {}),  # a Wetland: no Defend
     "Delusions of Danger": ({"E": -1, "oE": 1}, {}),
@@ -108,6 +108,11 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
         {"fear": 2, "def": 6, "C": -1, "T": 1, "dx": 6, "oC": -1, "oT": 1},
         {"air": 3, "water": 3, "animal": 2},
     ),  # repeated on A1, the first land within range 3 of a Sacred Site: its City a Town
+    "Wrap in Wings of Sunlight": ({"D": -2, "oD": 2, "dA1": 2, "dx": 5}, {}),  # to A1
+    "Wrap in Wings of Sunlight (threshold)": (
+        {"D": -2, "oD": 2, "dA1": 3, "dx": 5},
+        {"sun": 2, "air": 2, "animal": 2},
+    ),  # A6's Dahan gathered first, so 3 fly to A1
 }
 
 
@@ -145,6 +150,7 @@ def summary(game: SpiritIslandGame) -> dict[str, int]:
         "oC": sum(r[CITY] + r[CITY_1] + r[CITY_2] for r in outside),
         "oc": sum(r[CITY_1] + r[CITY_2] for r in outside),
         "oD": sum(r[DAHAN] + r[DAHAN_1] for r in outside),
+        "dA1": game.pieces[A1][DAHAN] + game.pieces[A1][DAHAN_1],
         "fear": -game.fear_pool + 8 * game.cards_earned(),
         "en0": game.energy[0],
         "en1": game.energy[1],

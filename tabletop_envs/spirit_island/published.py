@@ -265,8 +265,10 @@ MAJOR_CARDS: tuple[dict[str, Any], ...] = (
                 ("if", ("elements", {"air": 3, "water": 3, "animal": 2}),
                  (("land_in_range", (), WINDS, 3, True),)))},
     {"name": "Wrap in Wings of Sunlight", "cost": 3, "speed": "fast", "range": 0, "target": (),
-     "elements": ("sun", "air", "animal"), "effect": None,
-     "unexpressed": "moving Dahan to any land of the island"},
+     "elements": ("sun", "air", "animal"),
+     "effect": (("if", ("elements", {"sun": 2, "air": 2, "animal": 2}),
+                 (("gather", "dahan", 3, True),)),
+                ("move_to_land", (), (("defend", 5),), "dahan", 5))},
 )
 # fmt: on
 

@@ -109,8 +109,9 @@ STEPS: dict[str, tuple[str, ...]] = {
     "gather_presence": ("land", "seat", "count"),
     "remove_health": ("land", "seat", "count"),
     "strike": ("land", "seat", "count", "struck"),
+    "move": ("land", "land", "seat", "mask", "count"),
 }
-LAND_PICKS = ("spirit_land", "own_land", "pick_land", "land_in_range")
+LAND_PICKS = ("spirit_land", "own_land", "pick_land", "land_in_range", "move_to_land")
 """The operations whose land is picked by a ``spirit_land`` step."""
 STEP_NAMES = tuple(STEPS)
 STEP = {name: code for code, name in enumerate(STEP_NAMES)}
@@ -1168,6 +1169,25 @@ class SpiritIslandGame(PlainState, GameCore):
         if land >= 0:
             self.push("strike", land, seat, self.count(land, DAHAN_KINDS), 0)
 
+    def op_move_to_land(
+        self,
+        land: int,
+        seat: int,
+        target: int,
+        block: int,
+        pc: int,
+        conditions: Any,
+        ops: Any,
+        kinds: Any,
+        n: int,
+    ) -> None:
+        if land >= 0:  # the land the pieces leave is the one "taken" land: no destination
+            self.push("spirit_land", block, pc, seat, 1 << land)
+
+    def step_move(self, land: int, to: int, seat: int, mask: int, n: int) -> None:
+        if n > 0:
+            self.ask("move_piece", seat, land, to, mask, n)
+
     def op_pick_land(
         self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
     ) -> None:
@@ -1431,6 +1451,10 @@ class SpiritIslandGame(PlainState, GameCore):
             if min(row[k], width) > struck >> spec.STRIKE_BITS * index & width
         ]
 
+    def opt_move_piece(self, seat: int, land: int, to: int, mask: int, n: int) -> list[int]:
+        options = self.invader_options(land, mask)
+        return [*options, PIECE_STOP] if options else []
+
     def opt_claim_track(self, seat: int, land: int) -> list[int]:
         return [t for t in (0, 1) if self.track_open(seat, t)]
 
@@ -1484,6 +1508,12 @@ class SpiritIslandGame(PlainState, GameCore):
     def res_strike(self, seat: int, kind: int, land: int, n: int, struck: int) -> None:
         index = INVADER_KINDS.index(kind)
         self.push("strike", land, seat, n - 1, struck + (1 << spec.STRIKE_BITS * index))
+
+    def res_move_piece(self, seat: int, kind: int, land: int, to: int, mask: int, n: int) -> None:
+        if kind != PIECE_STOP:
+            self.pieces[land][kind] -= 1
+            self.pieces[to][kind] += 1
+            self.push("move", land, to, seat, mask, n - 1)
 
     def res_claim_track(self, seat: int, track: int, land: int) -> None:
         self.place_presence(seat, land, track)
@@ -1623,6 +1653,8 @@ class SpiritIslandGame(PlainState, GameCore):
         different = op[0] == "spirit_land" and op[3]
         self.next_pick(block, pc, seat, taken | (1 << land if different else 0))
         self.frame(op[2], land, seat, -1)
+        if op[0] == "move_to_land":  # the pieces move before the effect runs there
+            self.push("move", taken.bit_length() - 1, land, seat, kinds_mask(op[3]), op[4])
 
     def res_adjacent_land(
         self, seat: int, chosen: int, block: int, pc: int, land: int, target: int

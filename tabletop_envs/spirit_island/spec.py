@@ -425,6 +425,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "remove_health": ("n", "flag"),  # remove Invaders worth up to n Health (flag: n per
     # Presence of the acting Spirit there); each counts its printed Health
     "dahan_strike": (),  # each Dahan deals 1 Damage to a different Invader
+    "move_to_land": ("filter", "ops", "kinds", "n"),  # the Spirit picks another land that
+    # matches, moves up to n pieces of the land there, then the effect runs there
 }
 OPTIONAL = {
     "push": (False,),
@@ -1373,6 +1375,7 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "claim_track": (Decision.TRACK, ("land",)),
     "remove_health": (Decision.PIECE, ("land", "count")),
     "strike": (Decision.PIECE, ("land", "count", "struck")),
+    "move_piece": (Decision.PIECE, ("land", "to", "mask", "count")),
 }
 PURPOSE_NAMES = tuple(PURPOSES)
 PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
