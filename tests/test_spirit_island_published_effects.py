@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
-from tabletop_envs.spirit_island import published, spec
+from tabletop_envs.spirit_island import published, spec, text
 from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, STEP, SpiritIslandGame
 from tabletop_envs.spirit_island.spec import BLIGHT, CITY, CITY_1, CITY_2, DAHAN, DAHAN_1
 
@@ -126,6 +126,7 @@ def prepared(elements: dict[str, int]) -> SpiritIslandGame:
     game.pieces[A1][CITY] = 1
     game.presence[0] = [0] * len(game.lands)
     game.presence[0][A5], game.presence[0][A8] = 1, 2
+    game.energy_track[0] = 2  # the 2 Presence added to River's setup one came from there
     game.energy = [10, 0]
     game.elements = [[0] * len(spec.ELEMENTS) for _ in range(2)]
     for element, count in elements.items():
@@ -329,3 +330,35 @@ def test_each_dahan_strikes_a_different_invader() -> None:
     row[spec.EXPLORER], row[spec.TOWN], row[CITY], row[DAHAN], row[BLIGHT] = 1, 1, 0, 3, 0
     run_effect(game, published.EFFECTS["Veil the Night's Hunt"], A5, -1)
     assert (row[spec.EXPLORER], row[spec.TOWN], row[spec.TOWN_1], row[DAHAN]) == (0, 0, 1, 3)
+
+
+@pytest.mark.parametrize("last", [False, True], ids=["first options", "last options"])
+def test_every_published_effect_keeps_the_invariants_and_names_its_options(last: bool) -> None:
+    """Each expressible card (with no Elements and with 4 of each) and Fear level, every
+    decision taken by its first or its last option: the state stays valid at every decision,
+    and every option reads as words."""
+    cases = [(effect, name) for name, effect in published.EFFECTS.items()]
+    cases += [(effect, name) for (name, _), effect in published.FEAR_EFFECTS.items()]
+    seen = set()
+    for effect, name in cases:
+        spirit = name in published.POWER_BY_NAME and published.POWER_BY_NAME[name]["target"] in (
+            "spirit",
+            "other",
+        )
+        for elements in ({}, dict.fromkeys(spec.ELEMENTS, 4)):
+            game = prepared(elements)
+            game.pending, game.options_ = [], []
+            land, target = (-1, 1) if spirit else (A5, -1)
+            game.queue = [
+                [STEP["turn"]],
+                [STEP["effect"], spec.block_of(effect), 0, land, 0, target],
+            ]
+            game.run()
+            while game.pending and PURPOSE_NAMES[game.pending[2]] != "growth":
+                seen.add(PURPOSE_NAMES[game.pending[2]])
+                assert all(text.action_to_str(game, a) for a in game.legal_actions())
+                assert not list(game.check_invariants()), name
+                game.apply(game.legal_actions()[-1 if last else 0])
+            assert not list(game.check_invariants()), name
+    new_decisions = {"adjacent_land", "claim_track", "remove_health", "move_piece"}
+    assert new_decisions | ({"push_piece"} if last else {"strike"}) <= seen

@@ -113,6 +113,8 @@ STEPS: dict[str, tuple[str, ...]] = {
 }
 LAND_PICKS = ("spirit_land", "own_land", "pick_land", "land_in_range", "move_to_land")
 """The operations whose land is picked by a ``spirit_land`` step."""
+PENDING_OPS = {"choose": ("choose",), "spirit_land": LAND_PICKS, "adjacent_land": ("adjacent",)}
+"""The decisions that point at an operation, and the operations each may point at."""
 STEP_NAMES = tuple(STEPS)
 STEP = {name: code for code, name in enumerate(STEP_NAMES)}
 STEP_ARGS = tuple(STEPS[name] for name in STEP_NAMES)
@@ -1905,9 +1907,9 @@ class SpiritIslandGame(PlainState, GameCore):
         ):
             yield "pending", f"{name}: context out of range"
             return
-        if name == "choose" or name == "spirit_land":
+        if name in PENDING_OPS:
             block, pc = ctx[0], ctx[1]
-            if pc >= len(BLOCKS[block]) or BLOCKS[block][pc][0] != name:
+            if pc >= len(BLOCKS[block]) or BLOCKS[block][pc][0] not in PENDING_OPS[name]:
                 yield "pending", f"{name}: the operation does not match"
                 return
         if name == "growth_step" and (

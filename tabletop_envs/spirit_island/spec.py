@@ -1375,7 +1375,7 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "claim_track": (Decision.TRACK, ("land",)),
     "remove_health": (Decision.PIECE, ("land", "count")),
     "strike": (Decision.PIECE, ("land", "count", "struck")),
-    "move_piece": (Decision.PIECE, ("land", "to", "mask", "count")),
+    "move_piece": (Decision.PIECE, ("land", "land", "mask", "count")),
 }
 PURPOSE_NAMES = tuple(PURPOSES)
 PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}

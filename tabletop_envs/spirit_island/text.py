@@ -165,6 +165,18 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
         return f"move 1 of your Presence from {ln(o)} to {ln(ctx[0])}"
     if purpose == "destroy_presence":
         return f"destroy 1 of your Presence in {ln(o)}"
+    if purpose == "adjacent_land":
+        return f"the effect again in {ln(o)}, next to {ln(ctx[2])}"
+    if purpose == "claim_track":
+        return f"add Presence to {ln(ctx[0])} from {TRACKS[o]}"
+    if purpose in ("remove_health", "move_piece") and o == PIECE_STOP:
+        return f"{purpose.split('_')[0]} nothing more from {ln(ctx[0])}"
+    if purpose == "remove_health":
+        return f"Remove 1 {piece_name(o)} from {ln(ctx[0])} ({ctx[1]} Health left)"
+    if purpose == "strike":
+        return f"a Dahan strikes 1 {piece_name(o)} in {ln(ctx[0])}"
+    if purpose == "move_piece":
+        return f"Move 1 {piece_name(o)} from {ln(ctx[0])} to {ln(ctx[1])}"
     return _plain(Decision(game.pending[0]).name.lower(), o)
 
 
