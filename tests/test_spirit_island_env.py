@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
-from tabletop_envs.spirit_island import spec
+from tabletop_envs.spirit_island import phases, spec
+from tabletop_envs.spirit_island.blight_fear import add_fear
 from tabletop_envs.spirit_island.observer import SCHEMA, view
 from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, STEP, SpiritIslandGame
 from tabletop_envs.spirit_island.spec import EXPLORER, TOWN
@@ -56,7 +57,7 @@ def test_actions_read_as_a_person_would_say_them() -> None:
 
 def test_the_view_hides_deck_orders_the_blight_card_and_face_down_fear() -> None:
     game = SpiritIslandGame(1, seed=4)
-    game.add_fear(4)  # one Fear card earned, face down
+    add_fear(game, 4)  # one Fear card earned, face down
     other = game.clone()
     other.minor_deck.reverse()
     other.major_deck.reverse()
@@ -117,7 +118,7 @@ def test_defend_skips_and_isolate_show_in_the_observation_for_the_turn() -> None
     assert fields["defend"][A["A3"]] == 2
     assert list(fields["turn_flags"][A["A4"]]) == [0, 1, 0, 0]
     assert list(fields["turn_flags"][A["A6"]]) == [0, 0, 0, 1]
-    game.step_time_passes()
+    phases.step_time_passes(game)
     fields = SCHEMA.decode(game.observation(0))
     assert fields["defend"].sum() == 0 and fields["turn_flags"].sum() == 0
 

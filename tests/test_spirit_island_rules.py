@@ -9,7 +9,17 @@ import numpy as np
 import pytest
 
 from tabletop_envs.spirit_island import spec
-from tabletop_envs.spirit_island.rules import STEP, STEP_NAMES, SpiritIslandGame
+from tabletop_envs.spirit_island.blight_fear import add_fear
+from tabletop_envs.spirit_island.effect_language import OPS
+from tabletop_envs.spirit_island.effects import OPERATIONS
+from tabletop_envs.spirit_island.invaders import explore_lands
+from tabletop_envs.spirit_island.rules import (
+    DECISIONS,
+    STEP,
+    STEP_HANDLERS,
+    STEP_RUN,
+    SpiritIslandGame,
+)
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     CITY,
@@ -55,7 +65,7 @@ def run_steps(game: SpiritIslandGame, *steps: list[int]) -> None:
     game.queue = [list(step) for step in reversed(steps)]
     while game.queue and not game.pending and not game.outcome:
         step = game.queue.pop()
-        game.execute(STEP_NAMES[step[0]], step[1:])
+        STEP_RUN[step[0]](game, *step[1:])
         game.check_end()
     rest = game.queue
     game.queue = saved + rest
@@ -210,10 +220,10 @@ def test_explore_on_board_a_at_setup() -> None:
     game = SpiritIslandGame(1, seed=0)
     game.pieces = [list(row) for row in spec.BOARDS["A"].setup]
     jungle = invader_card(1, spec.J)
-    assert game.explore_lands(jungle) == [A["A3"], A["A8"]]  # coastal; holds the Town
+    assert explore_lands(game, jungle) == [A["A3"], A["A8"]]  # coastal; holds the Town
     sands = invader_card(1, spec.S)
     # A4 neighbours the City in A2; A7 neighbours the Town in A8
-    assert game.explore_lands(sands) == [A["A4"], A["A7"]]
+    assert explore_lands(game, sands) == [A["A4"], A["A7"]]
     assert game.pieces[A["A4"]][EXPLORER] == 1 and game.pieces[A["A7"]][EXPLORER] == 1
 
 
@@ -223,7 +233,7 @@ def test_first_explore_happens_at_setup_and_the_card_moves_to_build() -> None:
     explored = [land for land in game.lands if game.pieces[land][EXPLORER]]
     expected = SpiritIslandGame(1, seed=2)
     expected.pieces = [list(row) for row in spec.BOARDS["A"].setup]
-    assert explored == expected.explore_lands(card)
+    assert explored == explore_lands(expected, card)
     assert game.invader_slots == [-1, card, -1]
 
 
@@ -323,14 +333,14 @@ def test_skipped_ravage_means_no_fighting_back() -> None:
 def test_fear_pool_earns_cards_first_in_first_out_and_raises_terror() -> None:
     game = quiet_game()
     first, second = game.fear_deck[:2]
-    game.add_fear(10)  # pool of 4: two cards earned, 2 markers left of the third pool
+    add_fear(game, 10)  # pool of 4: two cards earned, 2 markers left of the third pool
     assert game.fear_earned == [first, second] and game.fear_pool == 2
     run_steps(game, [STEP["fear"]])
     while game.pending:  # the Fear effects may ask for lands
         choose(game, game.legal_options()[0])
     assert game.fear_discard[:2] == [first, second]
     assert game.terror_level() == 1
-    game.add_fear(4)
+    add_fear(game, 4)
     assert game.terror_level() == 2
 
 
@@ -341,7 +351,7 @@ def test_terror_level_two_wins_with_no_towns_or_cities() -> None:
     game.pieces[A["A8"]][TOWN] = 1
     game.check_end()
     assert game.outcome == 0
-    game.add_fear(12)  # three cards: Terror Level 2
+    add_fear(game, 12)  # three cards: Terror Level 2
     game.check_end()
     assert game.outcome == 0  # a Town stands
     game.pieces[A["A8"]][TOWN] = 0
@@ -363,14 +373,14 @@ def test_victory_by_terror_level(cards: int, pieces: dict[int, int], wins: bool)
     game.pieces[A["A1"]][CITY] = 0
     for kind, count in pieces.items():
         game.pieces[A["A6"]][kind] = count
-    game.add_fear(4 * cards)
+    add_fear(game, 4 * cards)
     game.check_end()
     assert (game.outcome == 1) == wins
 
 
 def test_earning_the_last_fear_card_wins() -> None:
     game = quiet_game()
-    game.add_fear(4 * 9)
+    add_fear(game, 4 * 9)
     game.check_end()
     assert game.outcome == 1 and game.end_reason == "every Fear card earned"
 
@@ -440,3 +450,17 @@ def test_a_choice_offers_two_to_four_effects() -> None:
     with pytest.raises(CardError, match="Five: choose takes 2 argument"):
         spec.compile_effect(five, "Five")
     assert spec.LAYOUT.segment_of(Decision.CHOICE).size == spec.MAX_CHOICE
+
+
+def test_every_step_decision_and_operation_is_handled_by_the_function_of_its_name() -> None:
+    """The tables that find the handlers pair each name with the function called after it, so
+    grep for ``step_remove`` or ``res_remove`` finds what ``push("remove")`` runs."""
+    assert [STEP_RUN[code].__name__ for code in range(len(spec.STEP_NAMES))] == [
+        f"step_{name}" for name in spec.STEP_NAMES
+    ]
+    assert list(STEP_HANDLERS) == list(spec.STEPS)
+    for name, (options, resolve) in DECISIONS.items():
+        assert (options.__name__, resolve.__name__) == (f"opt_{name}", f"res_{name}")
+    assert {name: op.__name__ for name, op in OPERATIONS.items()} == {
+        name: f"op_{name}" for name in OPS
+    }

@@ -1,11 +1,11 @@
 """Spirit Island: the Spirit Phase, Fast and Slow Powers, gaining Powers and Time Passes, as
-masked primitive decisions (the game is not registered yet; tests import it directly)."""
+masked primitive decisions."""
 
 from __future__ import annotations
 
 import pytest
 
-from tabletop_envs.spirit_island import spec
+from tabletop_envs.spirit_island import phases, spec
 from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, SpiritIslandGame
 from tabletop_envs.spirit_island.spec import (
     CARD_DONE,
@@ -110,7 +110,7 @@ def resolve_to_powers(game: SpiritIslandGame, cards: list[int]) -> None:
             game.hand[0].append(card)
     game.energy[0] = 10
     game.plays_left[0] = len(cards)
-    game.options_ = game.options_for("play", 0, [])
+    game.options_ = phases.opt_play(game, 0)
     for card in cards:
         choose(game, card, "play")
     if purpose(game) == "play":
@@ -194,7 +194,7 @@ def test_reclaim_one_on_the_card_track() -> None:
     game.card_track[0] = 4  # "Reclaim One" uncovered (4 Presence taken from the track)
     game.presence[0][A["A6"]] = 4
     game.discard[0] = [game.hand[0].pop()]
-    game.step_energy(0)
+    phases.step_energy(game, 0)
     assert game.queue[-1][1:] == [0] and game.card_plays(0) == 3
 
 

@@ -9,6 +9,7 @@ import pytest
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
 from tabletop_envs.spirit_island import spec
+from tabletop_envs.spirit_island.effects import res_target_land
 from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, STEP, SpiritIslandGame
 
 A = {f"A{n}": n - 1 for n in range(1, 9)}
@@ -180,7 +181,7 @@ def test_shadows_pays_1_energy_to_reach_dahan_beyond_range() -> None:
     game.energy[0] = 1
     assert A["A3"] in game.targets(0, favors)
     assert game.shadows_pay(0, favors, A["A3"]) and not game.shadows_pay(0, favors, A["A4"])
-    game.res_target_land(0, A["A3"], favors)
+    res_target_land(game, 0, A["A3"], favors)
     assert game.energy[0] == 0
     assert A["A3"] not in game.targets(0, favors)  # no Energy left to pay
 

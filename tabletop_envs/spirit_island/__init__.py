@@ -1,7 +1,7 @@
 """Spirit Island: 1-4 Spirits defend an island against Invaders (cooperative).
 
-Registered as ``spirit_island_v0`` (1 player with board A and River Surges in Sunlight for
-now; the engine and the action layout are sized for 4 boards and the full card set).
+Registered as ``spirit_island_v0``: 1-4 players, one island board and one Spirit each (options
+``boards`` and ``spirits``); the action layout is sized for 4 boards and the full card set.
 """
 
 from tabletop_envs.core.registry import register

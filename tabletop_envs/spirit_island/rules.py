@@ -1,5 +1,5 @@
-"""Spirit Island's rules: the state, the turn as a queue of steps, the effect interpreter,
-the pending decision, returns and hidden redraws.
+"""Spirit Island's rules: the state, setup, what follows from the state, the engine that runs
+the turn as a queue of steps, the pending decision, returns and hidden redraws.
 
 The whole game runs as a stack of small integer steps (``queue``, the last entry runs next):
 a turn pushes its phases, a phase pushes one step per land or Spirit, a Power pushes its
@@ -8,11 +8,18 @@ effect frame, an effect pushes the steps that need choices. A step that needs a 
 option resolves it and the stack runs on until the next choice. Every step and every
 pending context is plain integers, so a saved game is the state plus this stack, checked
 entry by entry when loaded. A choice with one legal option is taken at once.
+
+The steps and decisions live in modules by topic, found through two tables here: ``STEP_RUN``
+(a queued step -> its function) and ``DECISIONS`` (a decision -> the functions giving its
+options and carrying out the one chosen): ``phases.py`` (the turn, the Spirit Phase, the
+order of the Power phases, Time Passes), ``invaders.py`` (Ravage, Build, Explore),
+``effects.py`` (a Power's target and effect, the effect interpreter, piece-by-piece steps),
+``blight_fear.py`` (Blight, the Blight card, Fear and Fear cards) and ``invariants.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -20,127 +27,133 @@ import numpy as np
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
-from tabletop_envs.spirit_island import (
-    published,  # noqa: F401  (numbers its effect blocks)
+from tabletop_envs.spirit_island import (  # published: numbers its decks' effect blocks
+    blight_fear,
+    effects,
+    invaders,
+    phases,
+    published,  # noqa: F401
     spec,
 )
+from tabletop_envs.spirit_island.invariants import check_all
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     BLIGHT_CARDS,
-    BLOCKS,
-    CARD_DONE,
     CARDS,
     CITY_KINDS,
-    COASTAL,
-    DAHAN,
-    DAHAN_1,
     DAHAN_KINDS,
-    DAMAGED,
-    DRAW,
     EXPLORER,
     FEAR_CARDS,
     FEAR_DECK_SIZE,
-    FEAR_OF,
     FEAR_PER_PLAYER,
-    HEALED,
     HEALTHY_PER_PLAYER,
     INVADER_CARDS,
-    INVADER_DAMAGE,
     INVADER_DECK_STAGES,
     INVADER_KINDS,
     INVADER_STAGE_CARDS,
-    KINDS,
     LANDS_PER_BOARD,
     LAYOUT,
-    MAJOR,
     MAJORS,
     MAX_CARDS,
-    MINOR,
     MINORS,
-    PIECE_STOP,
-    POWER_PASS,
-    PRESENCE_OPTION,
     PURPOSE,
     PURPOSE_NAMES,
     PURPOSES,
     RECLAIM_ONE,
     SPIRITS,
+    STEP,
+    STEP_NAMES,
     TARGETS_SPIRIT,
     TERROR_DIVIDERS,
-    TOWN,
     TOWN_KINDS,
     Power,
-    block_of,
 )
 
-# ----- steps on the queue: opcode and the kinds of its arguments ------------------------------
-STEPS: dict[str, tuple[str, ...]] = {
-    "turn": (),
-    "growth": ("seat",),
-    "growth_steps": ("seat", "group", "done"),
-    "energy": ("seat",),
-    "play": ("seat",),
-    "powers_start": ("speed",),
-    "powers": ("speed", "seat"),
-    "use": ("seat", "power"),
-    "blighted": (),
-    "fear": (),
-    "ravage": (),
-    "build": (),
-    "explore": (),
-    "advance": (),
-    "time_passes": (),
-    "effect": ("block", "pc", "land?", "seat", "seat?"),
-    "damage": ("land", "seat", "count"),
-    "destroy": ("land", "seat", "mask", "count"),
-    "remove": ("land", "seat", "mask", "count"),
-    "push": ("land", "seat", "mask", "count", "flag"),
-    "gather": ("land", "seat", "mask", "count", "flag"),
-    "add_blight": ("land",),
-    "ravage_land": ("land",),
-    "ravage_dahan": ("land", "count"),
-    "dahan_fight": ("land",),
-    "spirit_land": ("block", "pc", "seat", "taken"),
-    "presence": ("seat", "range"),
-    "gain": ("seat",),
-    "forget": ("seat",),
-    "reclaim_one": ("seat",),
-    "destroy_presence": ("seat", "count"),
-    "gather_presence": ("land", "seat", "count"),
-    "remove_health": ("land", "seat", "count"),
-    "strike": ("land", "seat", "count", "struck"),
-    "move": ("land", "land", "seat", "mask", "count"),
+STEP_HANDLERS: dict[str, Callable[..., None]] = {
+    "turn": phases.step_turn,
+    "growth": phases.step_growth,
+    "growth_steps": phases.step_growth_steps,
+    "energy": phases.step_energy,
+    "play": phases.step_play,
+    "powers_start": phases.step_powers_start,
+    "powers": phases.step_powers,
+    "use": phases.step_use,
+    "blighted": blight_fear.step_blighted,
+    "fear": blight_fear.step_fear,
+    "ravage": invaders.step_ravage,
+    "build": invaders.step_build,
+    "explore": invaders.step_explore,
+    "advance": invaders.step_advance,
+    "time_passes": phases.step_time_passes,
+    "effect": effects.step_effect,
+    "damage": effects.step_damage,
+    "destroy": effects.step_destroy,
+    "remove": effects.step_remove,
+    "push": effects.step_push,
+    "gather": effects.step_gather,
+    "add_blight": blight_fear.step_add_blight,
+    "ravage_land": invaders.step_ravage_land,
+    "ravage_dahan": invaders.step_ravage_dahan,
+    "dahan_fight": invaders.step_dahan_fight,
+    "spirit_land": effects.step_spirit_land,
+    "presence": phases.step_presence,
+    "gain": phases.step_gain,
+    "forget": phases.step_forget,
+    "reclaim_one": phases.step_reclaim_one,
+    "destroy_presence": effects.step_destroy_presence,
+    "gather_presence": effects.step_gather_presence,
+    "remove_health": effects.step_remove_health,
+    "strike": effects.step_strike,
+    "move": effects.step_move,
 }
-LAND_PICKS = ("spirit_land", "own_land", "pick_land", "land_in_range", "move_to_land")
-"""The operations whose land is picked by a ``spirit_land`` step."""
-PENDING_OPS = {"choose": ("choose",), "spirit_land": LAND_PICKS, "adjacent_land": ("adjacent",)}
-"""The decisions that point at an operation, and the operations each may point at."""
-STEP_NAMES = tuple(STEPS)
-STEP = {name: code for code, name in enumerate(STEP_NAMES)}
-STEP_ARGS = tuple(STEPS[name] for name in STEP_NAMES)
+"""Each step of the queue (``spec.STEPS``) -> the function that runs it (game, *arguments)."""
+if STEP_HANDLERS.keys() != spec.STEPS.keys():
+    raise RuntimeError(
+        f"steps without a handler: {sorted(STEP_HANDLERS.keys() ^ spec.STEPS.keys())}"
+    )
+STEP_RUN = tuple(STEP_HANDLERS[name] for name in STEP_NAMES)
+"""The same functions by step number, as the queue stores them."""
 
-
-SKIP_BIT = {0: 1, 1: 2, 2: 4}
-"""Per-land skip flags: Ravage 1, Build 2, Explore 4."""
-SPARE_DAHAN = 8
-"""Per-land flag: Ravaging Invaders deal no Damage to the Dahan there this turn."""
-MAX_TURNS = len(INVADER_DECK_STAGES) + 1
-TRACKS = ("energy", "card plays")
-
-
-def kinds_mask(kinds: tuple[int, ...]) -> int:
-    mask = 0
-    for kind in kinds:
-        mask |= 1 << kind
-    return mask
-
-
-def in_mask(mask: int) -> tuple[int, ...]:
-    return tuple(kind for kind in range(KINDS) if mask >> kind & 1)
+DECISIONS: dict[str, tuple[Callable[..., list[int]], Callable[..., None]]] = {
+    "growth": (phases.opt_growth, phases.res_growth),
+    "growth_step": (phases.opt_growth_step, phases.res_growth_step),
+    "track": (phases.opt_track, phases.res_track),
+    "presence_land": (phases.opt_presence_land, phases.res_presence_land),
+    "play": (phases.opt_play, phases.res_play),
+    "power": (phases.opt_power, phases.res_power),
+    "target_land": (effects.opt_target_land, effects.res_target_land),
+    "target_spirit": (effects.opt_target_spirit, effects.res_target_spirit),
+    "deck": (phases.opt_deck, phases.res_deck),
+    "keep": (phases.opt_keep, phases.res_keep),
+    "forget": (phases.opt_forget, phases.res_forget),
+    "reclaim": (phases.opt_reclaim, phases.res_reclaim),
+    "damage": (effects.opt_damage, effects.res_damage),
+    "destroy": (effects.opt_destroy, effects.res_destroy),
+    "remove": (effects.opt_remove, effects.res_remove),
+    "push_piece": (effects.opt_push_piece, effects.res_push_piece),
+    "push_dest": (effects.opt_push_dest, effects.res_push_dest),
+    "gather_piece": (effects.opt_gather_piece, effects.res_gather_piece),
+    "gather_source": (effects.opt_gather_source, effects.res_gather_source),
+    "cascade": (blight_fear.opt_cascade, blight_fear.res_cascade),
+    "spirit_land": (effects.opt_spirit_land, effects.res_spirit_land),
+    "choose": (effects.opt_choose, effects.res_choose),
+    "destroy_presence": (effects.opt_destroy_presence, effects.res_destroy_presence),
+    "presence_more": (effects.opt_presence_more, effects.res_presence_more),
+    "presence_source": (effects.opt_presence_source, effects.res_presence_source),
+    "adjacent_land": (effects.opt_adjacent_land, effects.res_adjacent_land),
+    "claim_track": (effects.opt_claim_track, effects.res_claim_track),
+    "remove_health": (effects.opt_remove_health, effects.res_remove_health),
+    "strike": (effects.opt_strike, effects.res_strike),
+    "move_piece": (effects.opt_move_piece, effects.res_move_piece),
+}
+"""Each decision (``spec.PURPOSES``) -> (its legal options: game, seat, *context; carrying out
+the chosen one: game, seat, option, *context)."""
+if DECISIONS.keys() != PURPOSES.keys():
+    raise RuntimeError(f"decisions without handlers: {sorted(DECISIONS.keys() ^ PURPOSES.keys())}")
 
 
 class SpiritIslandGame(PlainState, GameCore):
-    """One game of Spirit Island: 1 player (board A, River Surges in Sunlight) for now."""
+    """One game of Spirit Island: 1-4 Spirits, one island board each."""
 
     NAME = "spirit_island"
     MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 1, len(spec.LAYOUTS), 1
@@ -321,7 +334,7 @@ class SpiritIslandGame(PlainState, GameCore):
         # 7. the Invaders act first: Explore with the top card, which then goes to Build
         card = self.invader_deck.pop(0)
         self.invader_slots[2] = card
-        self.explore_lands(card)
+        invaders.explore_lands(self, card)
         self.invader_slots = [-1, card, -1]
         self.queue = [[STEP["turn"]]]
         self.run()
@@ -624,12 +637,13 @@ class SpiritIslandGame(PlainState, GameCore):
             if not self.queue:
                 self.queue.append([STEP["turn"]])
             step = self.queue.pop()
-            self.execute(STEP_NAMES[step[0]], step[1:])
+            STEP_RUN[step[0]](self, *step[1:])
             self.check_end()
         if self.outcome:
             self.pending, self.options_ = [], []
 
     def push(self, name: str, *args: int) -> None:
+        """Queue step ``name`` (run by ``STEP_RUN``) to run next."""
         self.queue.append([STEP[name], *args])
 
     def ask(self, purpose: str, seat: int, *ctx: int) -> None:
@@ -644,6 +658,14 @@ class SpiritIslandGame(PlainState, GameCore):
         self.pending = [int(kind), seat, PURPOSE[purpose], *ctx]
         self.options_ = options
 
+    def options_for(self, purpose: str, seat: int, ctx: list[int]) -> list[int]:
+        """The legal options of decision ``purpose`` (found in ``DECISIONS``)."""
+        return DECISIONS[purpose][0](self, seat, *ctx)
+
+    def resolve(self, purpose: str, seat: int, ctx: list[int], option: int) -> None:
+        """Carry out ``option`` of decision ``purpose`` (found in ``DECISIONS``)."""
+        DECISIONS[purpose][1](self, seat, option, *ctx)
+
     def check_end(self) -> None:
         """Victory before defeat, after every step and every decision."""
         if self.outcome:
@@ -655,6 +677,7 @@ class SpiritIslandGame(PlainState, GameCore):
             self.outcome, self.end_reason = -1, self.loss_pending
 
     def victory(self) -> str:
+        """Why the Spirits have won ("" while they have not)."""
         if not self.fear_deck:
             return "every Fear card earned"
         level = self.terror_level()
@@ -667,1280 +690,14 @@ class SpiritIslandGame(PlainState, GameCore):
         return ""
 
     def lose(self, reason: str) -> None:
+        """Record a defeat; it ends the game once the step has run, unless a victory comes
+        first."""
         if not self.loss_pending:
             self.loss_pending = reason
 
-    # ----- steps ---------------------------------------------------------------------------
-    def execute(self, name: str, args: list[int]) -> None:
-        getattr(self, "step_" + name)(*args)
-
-    def step_turn(self) -> None:
-        self.turn += 1
-        n = self.num_players
-        self.push("turn")
-        self.push("time_passes")
-        self.push("powers_start", spec.SLOW)
-        for name in ("advance", "explore", "build", "ravage", "fear", "blighted"):
-            self.push(name)
-        self.push("powers_start", spec.FAST)
-        for seat in reversed(range(n)):
-            self.push("play", seat)
-            self.push("energy", seat)
-            self.push("growth", seat)
-
-    # Spirit Phase
-    def step_growth(self, seat: int) -> None:
-        self.ask("growth", seat)
-
-    def step_growth_steps(self, seat: int, group: int, done: int) -> None:
-        self.ask("growth_step", seat, group, done)
-
-    def step_energy(self, seat: int) -> None:
-        self.energy[seat] += self.energy_per_turn(seat)
-        self.plays_left[seat] = self.card_plays(seat)
-        if self.has_reclaim_one(seat):
-            self.push("reclaim_one", seat)
-
-    def step_play(self, seat: int) -> None:
-        self.ask("play", seat)
-
-    def step_reclaim_one(self, seat: int) -> None:
-        self.ask("reclaim", seat)
-
-    def step_presence(self, seat: int, distance: int) -> None:
-        self.ask("track", seat, distance)
-
-    def step_gain(self, seat: int) -> None:
-        if self.progression[seat]:  # the teaching game: the next card of the progression
-            card = self.progression[seat].pop(0)
-            self.hand[seat].append(card)
-            if CARDS[card].kind == MAJOR:
-                self.push("forget", seat)
-            return
-        self.ask("deck", seat)
-
-    def step_forget(self, seat: int) -> None:
-        self.ask("forget", seat)
-
-    def step_destroy_presence(self, seat: int, count: int) -> None:
-        if count > 0:
-            self.ask("destroy_presence", seat, count)
-
-    # Power phases
-    def step_powers_start(self, speed: int) -> None:
-        for seat in range(self.num_players):
-            # the Fast phase lists Slow Powers too: they may be used as Fast (Lightning)
-            cards = [c for c in self.played[seat] if CARDS[c].speed == speed or speed == spec.FAST]
-            innates = [
-                MAX_CARDS + i
-                for i, power in enumerate(self.spirit(seat).innates)
-                if power.speed == speed or speed == spec.FAST
-            ]
-            self.unresolved[seat] = [o for o in cards + innates if o not in self.hastened[seat]]
-        self.push("powers", speed, 0)
-
-    def step_powers(self, speed: int, start: int) -> None:
-        n = self.num_players
-        for offset in range(n):
-            seat = (start + offset) % n
-            if self.candidates(seat, speed):
-                self.ask("power", seat, speed)
-                return
-        for seat in range(n):
-            self.unresolved[seat] = []
-
-    def step_use(self, seat: int, option: int) -> None:
-        power = self.power_of(seat, option)
-        self.ask("target_spirit" if power.target == TARGETS_SPIRIT else "target_land", seat, option)
-
-    # Invader Phase
-    def step_blighted(self) -> None:
-        if self.blighted:
-            self.push("effect", block_of(BLIGHT_CARDS[self.blight_card][2]), 0, -1, 0, -1)
-
-    def step_fear(self) -> None:
-        if not self.fear_earned:
-            return
-        card = self.fear_earned.pop(0)
-        self.fear_discard.append(card)
-        self.push("fear")
-        effect = FEAR_CARDS[card][1][self.terror_level() - 1]
-        self.push("effect", block_of(effect), 0, -1, 0, -1)
-
-    def lands_of(self, card: int) -> list[int]:
-        if card < 0:
-            return []
-        terrains = INVADER_CARDS[card].terrains
-        if terrains == (COASTAL,):
-            return [land for land in self.lands if self.island.coastal[land]]
-        return [land for land in self.lands if self.island.terrain[land] in terrains]
-
-    def step_ravage(self) -> None:
-        for land in reversed(self.lands_of(self.invader_slots[0])):
-            if self.invaders(land) and not self.skips[land] & SKIP_BIT[0]:
-                self.push("ravage_land", land)
-
-    def step_ravage_land(self, land: int) -> None:
-        if not self.invaders(land):
-            return
-        row = self.pieces[land]
-        damage = sum(INVADER_DAMAGE[k] * row[k] for k in INVADER_KINDS)
-        damage = max(0, damage - self.defend[land] - self.vitality(land))
-        self.push("dahan_fight", land)
-        if not self.skips[land] & SPARE_DAHAN:
-            self.push("ravage_dahan", land, damage)
-        if damage >= 2:
-            self.push("add_blight", land)
-
-    def vitality(self, land: int) -> int:
-        """Defend 3 in each Sacred Site of a Spirit with Earth's vitality."""
-        return 3 * sum(
-            1
-            for seat in range(self.num_players)
-            if self.spirit(seat).special == "vitality" and land in self.sacred_sites(seat)
-        )
-
-    def step_ravage_dahan(self, land: int, damage: int) -> None:
-        """Invaders destroy Dahan as efficiently as possible: damaged ones first."""
-        row = self.pieces[land]
-        kill = min(row[DAHAN_1], damage)
-        row[DAHAN_1] -= kill
-        damage -= kill
-        kill = min(row[DAHAN], damage // 2)
-        row[DAHAN] -= kill
-        damage -= 2 * kill
-        if damage and row[DAHAN]:
-            row[DAHAN] -= 1
-            row[DAHAN_1] += 1
-
-    def step_dahan_fight(self, land: int) -> None:
-        damage = 2 * self.count(land, DAHAN_KINDS)
-        if damage and self.invaders(land):
-            self.push("damage", land, self.owner(land), damage)
-
-    def step_build(self) -> None:
-        for land in self.lands_of(self.invader_slots[1]):
-            if self.invaders(land) and not self.skips[land] & SKIP_BIT[1]:
-                towns = self.count(land, TOWN_KINDS)
-                cities = self.count(land, CITY_KINDS)
-                self.pieces[land][spec.CITY if towns > cities else TOWN] += 1
-
-    def step_explore(self) -> None:
-        if not self.invader_deck:
-            self.lose("the Invader deck ran out: time is up")
-            return
-        card = self.invader_deck.pop(0)
-        self.invader_slots[2] = card
-        self.explore_lands(card)
-
-    def explore_lands(self, card: int) -> list[int]:
-        """One Explorer in each land of the card's terrain that holds a Town or City, or
-        neighbours one or the Ocean; the lands explored, in order."""
-        explored = []
-        for land in self.lands_of(card):
-            if self.skips[land] & SKIP_BIT[2]:
-                continue
-            if self.explorable(land):
-                explored.append(land)
-        for land in explored:
-            self.pieces[land][EXPLORER] += 1
-        return explored
-
-    def explorable(self, land: int) -> bool:
-        """Whether Explorers reach ``land``: it is coastal or holds a Town or City, or a
-        neighbour holds one (Isolate cuts the neighbours off)."""
-        buildings = TOWN_KINDS + CITY_KINDS
-        if self.island.coastal[land] or self.count(land, buildings):
-            return True
-        if self.isolated[land]:
-            return False
-        return any(
-            not self.isolated[other] and self.count(other, buildings)
-            for other in self.island.neighbours[land]
-        )
-
-    def step_advance(self) -> None:
-        ravage, build, explore = self.invader_slots
-        if ravage >= 0:
-            self.invader_discard.append(ravage)
-        self.invader_slots = [build, explore, -1]
-
-    def step_time_passes(self) -> None:
-        for seat in range(self.num_players):
-            self.discard[seat] += self.played[seat]
-            self.played[seat] = []
-            self.elements[seat] = [0] * len(spec.ELEMENTS)
-            self.plays_left[seat] = 0
-            self.unresolved[seat] = []
-            self.resolved[seat] = []
-            self.hastened[seat] = []
-            self.hasten[seat] = 0
-            self.repeat_cost[seat] = -1
-        for land in self.lands:
-            row = self.pieces[land]
-            for damaged, healthy in HEALED.items():
-                row[healthy] += row[damaged]
-                row[damaged] = 0
-            self.defend[land] = 0
-            self.skips[land] = 0
-            self.isolated[land] = False
-
-    # ----- pieces --------------------------------------------------------------------------
-    def add_fear(self, amount: int) -> None:
-        for _ in range(amount):
-            if not self.fear_deck:
-                return
-            self.fear_pool -= 1
-            if self.fear_pool <= 0:
-                self.fear_earned.append(self.fear_deck.pop(0))
-                self.fear_pool = FEAR_PER_PLAYER * self.num_players
-
-    def destroy_piece(self, land: int, kind: int) -> None:
-        self.pieces[land][kind] -= 1
-        self.add_fear(FEAR_OF.get(kind, 0))
-
-    def damage_piece(self, land: int, kind: int, amount: int = 1) -> None:
-        """``amount`` Damage to one piece of ``kind``; destroyed at no health left."""
-        for _ in range(amount):
-            after = DAMAGED[kind]
-            if after is None:
-                self.destroy_piece(land, kind)
-                return
-            self.pieces[land][kind] -= 1
-            self.pieces[land][after] += 1
-            kind = after
-
-    def step_add_blight(self, land: int) -> None:
-        had = self.pieces[land][BLIGHT] > 0
-        self.take_blight()
-        self.pieces[land][BLIGHT] += 1
-        for seat in range(self.num_players):
-            if self.presence[seat][land]:
-                self.destroy_presence(seat, land)
-        if had:
-            self.ask("cascade", self.owner(land), land)
-
-    def take_blight(self) -> None:
-        """One Blight off the Blight card: the Healthy side, once empty, flips to Blighted
-        Island with its own amount; the Blighted side empty is a defeat."""
-        if self.blight_pool > 0:
-            self.blight_pool -= 1
-        if self.blight_pool == 0:
-            if self.blighted:
-                self.lose("no Blight left on the Blight card")
-            else:
-                self.blighted = True
-                self.blight_pool = BLIGHT_CARDS[self.blight_card][1] * self.num_players
-
-    def destroy_presence(self, seat: int, land: int) -> None:
-        self.presence[seat][land] -= 1
-        self.destroyed_presence[seat] += 1
-        if not any(self.presence[seat]):
-            self.lose(f"player_{seat}'s Spirit has no Presence left on the island")
-
-    # ----- effects -------------------------------------------------------------------------
-    def step_effect(self, block: int, pc: int, land: int, seat: int, target: int) -> None:
-        ops = BLOCKS[block]
-        if pc >= len(ops):
-            return
-        if pc + 1 < len(ops):
-            self.push("effect", block, pc + 1, land, seat, target)
-        op = ops[pc]
-        getattr(self, "op_" + op[0])(land, seat, target, block, pc, *op[1:])
-
-    def frame(self, ops: tuple[Any, ...], land: int, seat: int, target: int) -> None:
-        if ops:
-            self.push("effect", block_of(ops), 0, land, seat, target)
-
-    def op_damage(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
-        if land >= 0 and n:
-            self.push("damage", land, seat, n)
-
-    def op_damage_each(
-        self, land: int, seat: int, target: int, block: int, pc: int, n: int, kinds: Any
-    ) -> None:
-        if land < 0:
-            return
-        row = self.pieces[land]
-        before = [row[k] for k in kinds]
-        for kind, count in zip(kinds, before, strict=True):
-            for _ in range(count):
-                self.damage_piece(land, kind, n)
-
-    def op_destroy(
-        self, land: int, seat: int, target: int, block: int, pc: int, kinds: tuple[int, ...], n: int
-    ) -> None:
-        if land >= 0:
-            self.push("destroy", land, seat, kinds_mask(kinds), n)
-
-    def op_remove(
-        self, land: int, seat: int, target: int, block: int, pc: int, kinds: tuple[int, ...], n: int
-    ) -> None:
-        if land >= 0:
-            self.push("remove", land, seat, kinds_mask(kinds), n)
-
-    def op_push(
-        self,
-        land: int,
-        seat: int,
-        target: int,
-        block: int,
-        pc: int,
-        kinds: tuple[int, ...],
-        n: int,
-        upto: bool,
-    ) -> None:
-        if land >= 0:
-            self.push("push", land, seat, kinds_mask(kinds), n, int(upto))
-
-    def op_gather(
-        self,
-        land: int,
-        seat: int,
-        target: int,
-        block: int,
-        pc: int,
-        kinds: tuple[int, ...],
-        n: int,
-        upto: bool,
-    ) -> None:
-        if land >= 0:
-            self.push("gather", land, seat, kinds_mask(kinds), n, int(upto))
-
-    def op_add(
-        self, land: int, seat: int, target: int, block: int, pc: int, kind: int, n: int
-    ) -> None:
-        if land < 0:
-            return
-        if kind == BLIGHT:
-            for _ in range(n):
-                self.push("add_blight", land)
-        else:
-            self.pieces[land][kind] += n
-
-    def op_remove_blight(
-        self, land: int, seat: int, target: int, block: int, pc: int, n: int
-    ) -> None:
-        if land >= 0:
-            taken = min(n, self.pieces[land][BLIGHT])
-            self.pieces[land][BLIGHT] -= taken
-            self.blight_pool += taken
-
-    def op_defend(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
-        if land >= 0:
-            self.defend[land] += n
-
-    def op_fear(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
-        self.add_fear(n)
-
-    def op_energy(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
-        self.energy[target if target >= 0 else seat] += n
-
-    def op_energy_per_card(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
-        who = target if target >= 0 else seat
-        self.energy[who] += len(self.played[who])
-
-    def op_isolate(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
-        if land >= 0:
-            self.isolated[land] = True
-
-    def op_skip(self, land: int, seat: int, target: int, block: int, pc: int, action: int) -> None:
-        if land >= 0:
-            self.skips[land] |= SKIP_BIT[action]
-
-    def op_dahan_damage(
-        self, land: int, seat: int, target: int, block: int, pc: int, n: int
-    ) -> None:
-        if land >= 0:
-            damage = n * self.count(land, DAHAN_KINDS)
-            if damage and self.invaders(land):
-                self.push("damage", land, seat, damage)
-
-    def op_if(
-        self,
-        land: int,
-        seat: int,
-        target: int,
-        block: int,
-        pc: int,
-        cond: tuple[Any, ...],
-        ops: tuple[Any, ...],
-        otherwise: tuple[Any, ...],
-    ) -> None:
-        chosen = ops if self.condition(cond, land, seat, target) else otherwise
-        self.frame(chosen, land, seat, target)
-
-    def op_choose(
-        self, land: int, seat: int, target: int, block: int, pc: int, *effects: Any
-    ) -> None:
-        self.ask("choose", seat, block, pc, land, target)
-
-    def op_each_land(
-        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
-    ) -> None:
-        for each in reversed([x for x in self.lands if self.land_matches(x, conditions)]):
-            self.frame(ops, each, self.owner(each), -1)
-
-    def op_spirit_land(
-        self,
-        land: int,
-        seat: int,
-        target: int,
-        block: int,
-        pc: int,
-        conditions: Any,
-        ops: Any,
-        different: bool,
-    ) -> None:
-        self.push("spirit_land", block, pc, 0, 0)
-
-    def step_spirit_land(self, block: int, pc: int, seat: int, taken: int) -> None:
-        """``seat`` picks its land (``taken``: the lands picked before it, as bits); for
-        "each Spirit picks", the next Spirit picks once this one's effect has run."""
-        if self.opt_spirit_land(seat, block, pc, taken):
-            self.ask("spirit_land", seat, block, pc, taken)
-        else:
-            self.next_pick(block, pc, seat, taken)
-
-    def next_pick(self, block: int, pc: int, seat: int, taken: int) -> None:
-        if BLOCKS[block][pc][0] == "spirit_land" and seat + 1 < self.num_players:
-            self.push("spirit_land", block, pc, seat + 1, taken)
-
-    def op_hasten(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
-        who = target if target >= 0 else seat
-        self.hasten[who] += n
-        fast_phase = any(e[0] == STEP["powers"] and e[1] == spec.FAST for e in self.queue)
-        if self.unresolved[who] or who == seat or not fast_phase:
-            return
-        # a Spirit that passed may use its hastened Slow Powers in this phase after all
-        self.unresolved[who] = [
-            o
-            for o in [
-                *self.played[who],
-                *(MAX_CARDS + i for i in range(len(self.spirit(who).innates))),
-            ]
-            if o not in self.hastened[who] and o not in self.resolved[who]
-        ]
-
-    def op_repeat(self, land: int, seat: int, target: int, block: int, pc: int, n: int) -> None:
-        who = target if target >= 0 else seat
-        self.repeat_cost[who] = max(self.repeat_cost[who], n)
-
-    def op_spare_dahan(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
-        if land >= 0:
-            self.skips[land] |= SPARE_DAHAN
-
-    def op_own_land(
-        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
-    ) -> None:
-        self.push("spirit_land", block, pc, target if target >= 0 else seat, 0)
-
-    def op_seat_lands(
-        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
-    ) -> None:
-        for each in reversed([x for x in self.lands if self.land_matches(x, conditions, seat)]):
-            self.frame(ops, each, seat, target)
-
-    def op_land_in_range(
-        self,
-        land: int,
-        seat: int,
-        target: int,
-        block: int,
-        pc: int,
-        conditions: Any,
-        ops: Any,
-        distance: int,
-        sacred: bool,
-    ) -> None:
-        self.push("spirit_land", block, pc, seat, 0)
-
-    def op_add_presence(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
-        if land >= 0:
-            self.ask("claim_track", seat, land)
-
-    def op_remove_health(
-        self, land: int, seat: int, target: int, block: int, pc: int, n: int, per_presence: bool
-    ) -> None:
-        if land >= 0:
-            self.push(
-                "remove_health", land, seat, n * self.presence[seat][land] if per_presence else n
-            )
-
-    def op_dahan_strike(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
-        if land >= 0:
-            self.push("strike", land, seat, self.count(land, DAHAN_KINDS), 0)
-
-    def op_move_to_land(
-        self,
-        land: int,
-        seat: int,
-        target: int,
-        block: int,
-        pc: int,
-        conditions: Any,
-        ops: Any,
-        kinds: Any,
-        n: int,
-    ) -> None:
-        if land >= 0:  # the land the pieces leave is the one "taken" land: no destination
-            self.push("spirit_land", block, pc, seat, 1 << land)
-
-    def step_move(self, land: int, to: int, seat: int, mask: int, n: int) -> None:
-        if n > 0:
-            self.ask("move_piece", seat, land, to, mask, n)
-
-    def op_pick_land(
-        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
-    ) -> None:
-        self.push("spirit_land", block, pc, seat, 0)
-
-    def op_per(
-        self, land: int, seat: int, target: int, block: int, pc: int, kinds: Any, ops: Any
-    ) -> None:
-        if land >= 0:
-            for _ in range(self.count(land, kinds)):
-                self.frame(ops, land, seat, target)
-
-    def op_per_adjacent(
-        self, land: int, seat: int, target: int, block: int, pc: int, kinds: Any, ops: Any
-    ) -> None:
-        if land >= 0:
-            for _ in range(sum(self.count(x, kinds) for x in self.island.neighbours[land])):
-                self.frame(ops, land, seat, target)
-
-    def op_target_lands(
-        self, land: int, seat: int, target: int, block: int, pc: int, ops: Any
-    ) -> None:
-        who = target if target >= 0 else seat
-        for each in reversed([x for x in self.lands if self.presence[who][x] > 0]):
-            self.frame(ops, each, seat, target)
-
-    def op_each_adjacent(
-        self, land: int, seat: int, target: int, block: int, pc: int, ops: Any
-    ) -> None:
-        if land >= 0:
-            for each in reversed(self.island.neighbours[land]):
-                self.frame(ops, each, seat, target)
-
-    def op_adjacent(self, land: int, seat: int, target: int, block: int, pc: int, ops: Any) -> None:
-        if land >= 0:
-            self.ask("adjacent_land", seat, block, pc, land, target)
-
-    def op_board_lands(
-        self, land: int, seat: int, target: int, block: int, pc: int, conditions: Any, ops: Any
-    ) -> None:
-        if land < 0:
-            return
-        board = land // LANDS_PER_BOARD
-        lands = [
-            x
-            for x in self.lands
-            if x // LANDS_PER_BOARD == board
-            and x != land
-            and self.land_matches(x, conditions, seat)
-        ]
-        for each in reversed(lands):
-            self.frame(ops, each, seat, target)
-
-    def op_gain_minor(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
-        self.res_deck(target if target >= 0 else seat, 0)
-
-    def op_each_spirit(
-        self, land: int, seat: int, target: int, block: int, pc: int, ops: Any
-    ) -> None:
-        for each in reversed(range(self.num_players)):
-            self.frame(ops, land, each, -1)
-
-    def op_destroy_presence(
-        self, land: int, seat: int, target: int, block: int, pc: int, n: int
-    ) -> None:
-        self.push("destroy_presence", seat, n)
-
-    def op_gather_presence(
-        self, land: int, seat: int, target: int, block: int, pc: int, n: int
-    ) -> None:
-        if land >= 0:
-            self.push("gather_presence", land, seat, n)
-
-    def step_gather_presence(self, land: int, seat: int, n: int) -> None:
-        if n > 0:
-            self.ask("presence_more", seat, land, n)
-
-    def opt_presence_more(self, seat: int, land: int, n: int) -> list[int]:
-        if not self.opt_presence_source(seat, land, n):
-            return []
-        return [PRESENCE_OPTION + seat, PIECE_STOP]
-
-    def opt_presence_source(self, seat: int, land: int, n: int) -> list[int]:
-        return [x for x in self.movable_to(land) if self.presence[seat][x] > 0]
-
-    def res_presence_more(self, seat: int, option: int, land: int, n: int) -> None:
-        if option != PIECE_STOP:
-            self.ask("presence_source", seat, land, n)
-
-    def res_presence_source(self, seat: int, source: int, land: int, n: int) -> None:
-        self.presence[seat][source] -= 1
-        self.presence[seat][land] += 1
-        self.push("gather_presence", land, seat, n - 1)
-
-    def op_forget(self, land: int, seat: int, target: int, block: int, pc: int) -> None:
-        self.push("forget", seat)
-
-    # piece-by-piece steps
-    def step_damage(self, land: int, seat: int, n: int) -> None:
-        if n > 0:
-            self.ask("damage", seat, land, n)
-
-    def step_destroy(self, land: int, seat: int, mask: int, n: int) -> None:
-        if n > 0:
-            self.ask("destroy", seat, land, mask, n)
-
-    def step_remove_health(self, land: int, seat: int, n: int) -> None:
-        if n > 0:
-            self.ask("remove_health", seat, land, n)
-
-    def step_strike(self, land: int, seat: int, n: int, struck: int) -> None:
-        """Pick the next Invader a Dahan strikes; once all have, deal the Damage (the most
-        damaged kinds first, so no piece is struck twice)."""
-        if n > 0 and self.opt_strike(seat, land, n, struck):
-            self.ask("strike", seat, land, n, struck)
-            return
-        for index in reversed(range(len(INVADER_KINDS))):
-            for _ in range(struck >> spec.STRIKE_BITS * index & (1 << spec.STRIKE_BITS) - 1):
-                self.damage_piece(land, INVADER_KINDS[index])
-
-    def step_remove(self, land: int, seat: int, mask: int, n: int) -> None:
-        if n > 0:
-            self.ask("remove", seat, land, mask, n)
-
-    def step_push(self, land: int, seat: int, mask: int, n: int, upto: int) -> None:
-        if n > 0:
-            self.ask("push_piece", seat, land, mask, n, upto)
-
-    def step_gather(self, land: int, seat: int, mask: int, n: int, upto: int) -> None:
-        if n > 0:
-            self.ask("gather_piece", seat, land, mask, n, upto)
-
-    # ----- options of each decision --------------------------------------------------------
-    def options_for(self, purpose: str, seat: int, ctx: list[int]) -> list[int]:
-        return getattr(self, "opt_" + purpose)(seat, *ctx)
-
-    def opt_growth(self, seat: int) -> list[int]:
-        return list(range(len(self.spirit(seat).growth)))
-
-    def opt_growth_step(self, seat: int, group: int, done: int) -> list[int]:
-        actions = self.spirit(seat).growth[group]
-        options, seen = [], set()
-        for i, action in enumerate(actions):
-            if not done >> i & 1 and action not in seen:
-                seen.add(action)
-                options.append(i)
-        return options
-
-    def track_open(self, seat: int, track: int) -> bool:
-        spirit = self.spirit(seat)
-        if track == 0:
-            return self.energy_track[seat] < len(spirit.energy_track) - 1
-        return self.card_track[seat] < len(spirit.card_track) - 1
-
-    def opt_track(self, seat: int, distance: int) -> list[int]:
-        return [t for t in (0, 1) if self.track_open(seat, t)]
-
-    def opt_presence_land(self, seat: int, distance: int, track: int) -> list[int]:
-        if not self.track_open(seat, track):
-            return []
-        return self.in_range(seat, distance)
-
-    def opt_play(self, seat: int) -> list[int]:
-        options = []
-        if self.plays_left[seat] > 0:
-            options = sorted(c for c in self.hand[seat] if CARDS[c].cost <= self.energy[seat])
-        return [*options, CARD_DONE]
-
-    def opt_power(self, seat: int, speed: int) -> list[int]:
-        usable = self.candidates(seat, speed)
-        return [*usable, POWER_PASS] if usable else []
-
-    def opt_target_land(self, seat: int, option: int) -> list[int]:
-        return self.targets(seat, option)
-
-    def opt_target_spirit(self, seat: int, option: int) -> list[int]:
-        return self.targets(seat, option)
-
-    def opt_deck(self, seat: int) -> list[int]:
-        options = []
-        if self.minor_deck or self.minor_discard:
-            options.append(0)
-        if self.major_deck or self.major_discard:
-            options.append(1)
-        return options
-
-    def opt_keep(self, seat: int) -> list[int]:
-        return list(range(len(self.drawn))) if self.drawn_by == seat else []
-
-    def opt_forget(self, seat: int) -> list[int]:
-        return sorted(self.hand[seat] + self.played[seat] + self.discard[seat])
-
-    def opt_reclaim(self, seat: int) -> list[int]:
-        return [*sorted(self.discard[seat]), CARD_DONE] if self.discard[seat] else []
-
-    def invader_options(self, land: int, mask: int) -> list[int]:
-        row = self.pieces[land]
-        return [k for k in in_mask(mask) if row[k] > 0]
-
-    def opt_damage(self, seat: int, land: int, n: int) -> list[int]:
-        return self.invader_options(land, kinds_mask(INVADER_KINDS))
-
-    def opt_destroy(self, seat: int, land: int, mask: int, n: int) -> list[int]:
-        return self.invader_options(land, mask)
-
-    def opt_remove(self, seat: int, land: int, mask: int, n: int) -> list[int]:
-        return self.invader_options(land, mask)
-
-    def movable_to(self, land: int) -> list[int]:
-        if self.isolated[land]:
-            return []
-        return [x for x in self.island.neighbours[land] if not self.isolated[x]]
-
-    def opt_push_piece(self, seat: int, land: int, mask: int, n: int, upto: int) -> list[int]:
-        if not self.movable_to(land):
-            return []
-        options = self.invader_options(land, mask)
-        return [*options, PIECE_STOP] if options and upto else options
-
-    def opt_push_dest(
-        self, seat: int, land: int, mask: int, n: int, upto: int, kind: int
-    ) -> list[int]:
-        return self.movable_to(land) if self.pieces[land][kind] > 0 else []
-
-    def opt_gather_piece(self, seat: int, land: int, mask: int, n: int, upto: int) -> list[int]:
-        sources = self.movable_to(land)
-        options = [k for k in in_mask(mask) if any(self.pieces[x][k] for x in sources)]
-        return [*options, PIECE_STOP] if options and upto else options
-
-    def opt_gather_source(
-        self, seat: int, land: int, mask: int, n: int, upto: int, kind: int
-    ) -> list[int]:
-        return [x for x in self.movable_to(land) if self.pieces[x][kind] > 0]
-
-    def opt_cascade(self, seat: int, land: int) -> list[int]:
-        return list(self.island.neighbours[land])
-
-    def opt_spirit_land(self, seat: int, block: int, pc: int, taken: int) -> list[int]:
-        op = BLOCKS[block][pc]
-        own = op[0] == "own_land"
-        lands = self.in_range(seat, op[3], op[4]) if op[0] == "land_in_range" else self.lands
-        return [
-            x
-            for x in lands
-            if self.land_matches(x, op[1], seat)
-            and (not own or self.presence[seat][x] > 0)
-            and not taken >> x & 1
-        ]
-
-    def opt_remove_health(self, seat: int, land: int, n: int) -> list[int]:
-        row = self.pieces[land]
-        options = [k for k in INVADER_KINDS if row[k] and spec.PRINTED_HEALTH[k] <= n]
-        return [*options, PIECE_STOP] if options else []
-
-    def opt_strike(self, seat: int, land: int, n: int, struck: int) -> list[int]:
-        row = self.pieces[land]
-        width = (1 << spec.STRIKE_BITS) - 1
-        return [
-            k
-            for index, k in enumerate(INVADER_KINDS)
-            if min(row[k], width) > struck >> spec.STRIKE_BITS * index & width
-        ]
-
-    def opt_move_piece(self, seat: int, land: int, to: int, mask: int, n: int) -> list[int]:
-        options = self.invader_options(land, mask)
-        return [*options, PIECE_STOP] if options else []
-
-    def opt_claim_track(self, seat: int, land: int) -> list[int]:
-        return [t for t in (0, 1) if self.track_open(seat, t)]
-
-    def opt_adjacent_land(
-        self, seat: int, block: int, pc: int, land: int, target: int
-    ) -> list[int]:
-        return list(self.island.neighbours[land])
-
-    def opt_choose(self, seat: int, block: int, pc: int, land: int, target: int) -> list[int]:
-        return list(range(len(BLOCKS[block][pc]) - 1))
-
-    def opt_destroy_presence(self, seat: int, n: int) -> list[int]:
-        return [x for x in self.lands if self.presence[seat][x] > 0]
-
-    # ----- resolving a decision ------------------------------------------------------------
-    def resolve(self, purpose: str, seat: int, ctx: list[int], option: int) -> None:
-        getattr(self, "res_" + purpose)(seat, option, *ctx)
-
-    def res_growth(self, seat: int, group: int) -> None:
-        self.push("growth_steps", seat, group, 0)
-
-    def res_growth_step(self, seat: int, index: int, group: int, done: int) -> None:
-        actions = self.spirit(seat).growth[group]
-        done |= 1 << index
-        if done != (1 << len(actions)) - 1:
-            self.push("growth_steps", seat, group, done)
-        action, amount = actions[index]
-        if action == "reclaim_all":
-            self.hand[seat] += self.discard[seat]
-            self.discard[seat] = []
-        elif action == "reclaim_one":
-            self.push("reclaim_one", seat)
-        elif action == "gain_card":
-            self.push("gain", seat)
-        elif action == "energy":
-            self.energy[seat] += amount
-        else:
-            self.push("presence", seat, amount)
-
-    def res_track(self, seat: int, track: int, distance: int) -> None:
-        self.ask("presence_land", seat, distance, track)
-
-    def res_presence_land(self, seat: int, land: int, distance: int, track: int) -> None:
-        self.place_presence(seat, land, track)
-
-    def res_remove_health(self, seat: int, kind: int, land: int, n: int) -> None:
-        if kind != PIECE_STOP:
-            self.pieces[land][kind] -= 1
-            self.push("remove_health", land, seat, n - spec.PRINTED_HEALTH[kind])
-
-    def res_strike(self, seat: int, kind: int, land: int, n: int, struck: int) -> None:
-        index = INVADER_KINDS.index(kind)
-        self.push("strike", land, seat, n - 1, struck + (1 << spec.STRIKE_BITS * index))
-
-    def res_move_piece(self, seat: int, kind: int, land: int, to: int, mask: int, n: int) -> None:
-        if kind != PIECE_STOP:
-            self.pieces[land][kind] -= 1
-            self.pieces[to][kind] += 1
-            self.push("move", land, to, seat, mask, n - 1)
-
-    def res_claim_track(self, seat: int, track: int, land: int) -> None:
-        self.place_presence(seat, land, track)
-
-    def place_presence(self, seat: int, land: int, track: int) -> None:
-        """One Presence from the top of ``track`` (0 Energy, 1 card plays) into ``land``."""
-        if track == 0:
-            self.energy_track[seat] += 1
-        else:
-            self.card_track[seat] += 1
-        self.presence[seat][land] += 1
-
-    def res_play(self, seat: int, card: int) -> None:
-        if card == CARD_DONE:
-            return
-        self.hand[seat].remove(card)
-        self.played[seat].append(card)
-        self.energy[seat] -= CARDS[card].cost
-        self.plays_left[seat] -= 1
-        for i, count in enumerate(CARDS[card].elements):
-            self.elements[seat][i] += count
-        self.push("play", seat)
-
-    def res_power(self, seat: int, option: int, speed: int) -> None:
-        self.push("powers", speed, (seat + 1) % self.num_players)
-        if option == POWER_PASS:
-            self.unresolved[seat] = []
-            return
-        if option in self.unresolved[seat] and option not in self.resolved[seat]:
-            self.unresolved[seat].remove(option)
-            if speed == spec.FAST and self.power_of(seat, option).speed == spec.SLOW:
-                self.hastened[seat].append(option)
-            if option < MAX_CARDS:
-                self.resolved[seat].append(option)
-        else:  # a repeat of a card already resolved
-            self.repeat_cost[seat] = -1
-        self.push("use", seat, option)
-
-    def res_target_land(self, seat: int, land: int, option: int) -> None:
-        if self.shadows_pay(seat, option, land):
-            self.energy[seat] -= 1
-        self.start_power(seat, option, land, -1)
-
-    def res_target_spirit(self, seat: int, target: int, option: int) -> None:
-        self.start_power(seat, option, -1, target)
-
-    def start_power(self, seat: int, option: int, land: int, target: int) -> None:
-        power = self.power_of(seat, option)
-        if option < MAX_CARDS:
-            self.frame(power.effect, land, seat, target)
-            return
-        for tier in reversed(self.innate_tiers(seat, power)):
-            self.frame(power.tiers[tier][2], land, seat, target)
-
-    def res_deck(self, seat: int, major: int) -> None:
-        deck = self.major_deck if major else self.minor_deck
-        discard = self.major_discard if major else self.minor_discard
-        drawn = []
-        for _ in range(DRAW):
-            if not deck and discard:
-                deck += [discard[i] for i in self.rng.permutation(len(discard))]
-                discard.clear()
-            if deck:
-                drawn.append(deck.pop(0))
-        self.drawn, self.drawn_by, self.drawn_major = drawn, seat, bool(major)
-        self.ask("keep", seat)
-
-    def res_keep(self, seat: int, index: int) -> None:
-        card = self.drawn[index]
-        discard = self.major_discard if self.drawn_major else self.minor_discard
-        discard += [c for c in self.drawn if c != card]
-        self.hand[seat].append(card)
-        major = self.drawn_major
-        self.drawn, self.drawn_by, self.drawn_major = [], NO_SEAT, False
-        if major:
-            self.push("forget", seat)
-
-    def res_forget(self, seat: int, card: int) -> None:
-        for pile in (self.hand[seat], self.played[seat], self.discard[seat]):
-            if card in pile:
-                pile.remove(card)
-                break
-        kind = CARDS[card].kind
-        if kind == MINOR:
-            self.minor_discard.append(card)
-        elif kind == MAJOR:
-            self.major_discard.append(card)
-        else:
-            self.forgotten.append(card)
-
-    def res_reclaim(self, seat: int, card: int) -> None:
-        if card != CARD_DONE:
-            self.discard[seat].remove(card)
-            self.hand[seat].append(card)
-
-    def res_damage(self, seat: int, kind: int, land: int, n: int) -> None:
-        self.damage_piece(land, kind)
-        self.push("damage", land, seat, n - 1)
-
-    def res_destroy(self, seat: int, kind: int, land: int, mask: int, n: int) -> None:
-        self.destroy_piece(land, kind)
-        self.push("destroy", land, seat, mask, n - 1)
-
-    def res_remove(self, seat: int, kind: int, land: int, mask: int, n: int) -> None:
-        self.pieces[land][kind] -= 1
-        self.push("remove", land, seat, mask, n - 1)
-
-    def res_push_piece(self, seat: int, kind: int, land: int, mask: int, n: int, upto: int) -> None:
-        if kind != PIECE_STOP:
-            self.ask("push_dest", seat, land, mask, n, upto, kind)
-
-    def res_push_dest(
-        self, seat: int, dest: int, land: int, mask: int, n: int, upto: int, kind: int
-    ) -> None:
-        self.pieces[land][kind] -= 1
-        self.pieces[dest][kind] += 1
-        self.push("push", land, seat, mask, n - 1, upto)
-
-    def res_gather_piece(
-        self, seat: int, kind: int, land: int, mask: int, n: int, upto: int
-    ) -> None:
-        if kind != PIECE_STOP:
-            self.ask("gather_source", seat, land, mask, n, upto, kind)
-
-    def res_gather_source(
-        self, seat: int, source: int, land: int, mask: int, n: int, upto: int, kind: int
-    ) -> None:
-        self.pieces[source][kind] -= 1
-        self.pieces[land][kind] += 1
-        self.push("gather", land, seat, mask, n - 1, upto)
-
-    def res_cascade(self, seat: int, dest: int, land: int) -> None:
-        self.push("add_blight", dest)
-
-    def res_spirit_land(self, seat: int, land: int, block: int, pc: int, taken: int) -> None:
-        op = BLOCKS[block][pc]
-        different = op[0] == "spirit_land" and op[3]
-        self.next_pick(block, pc, seat, taken | (1 << land if different else 0))
-        self.frame(op[2], land, seat, -1)
-        if op[0] == "move_to_land":  # the pieces move before the effect runs there
-            self.push("move", taken.bit_length() - 1, land, seat, kinds_mask(op[3]), op[4])
-
-    def res_adjacent_land(
-        self, seat: int, chosen: int, block: int, pc: int, land: int, target: int
-    ) -> None:
-        self.frame(BLOCKS[block][pc][1], chosen, seat, target)
-
-    def res_choose(
-        self, seat: int, which: int, block: int, pc: int, land: int, target: int
-    ) -> None:
-        self.frame(BLOCKS[block][pc][1 + which], land, seat, target)
-
-    def res_destroy_presence(self, seat: int, land: int, n: int) -> None:
-        self.destroy_presence(seat, land)
-        self.push("destroy_presence", seat, n - 1)
-
     # ----- invariants ----------------------------------------------------------------------
     def check_invariants(self) -> Iterator[tuple[str, str]]:
-        n, lands = self.num_players, len(self.island.terrain)
-        per_seat = {
-            "presence": self.presence,
-            "destroyed_presence": self.destroyed_presence,
-            "energy_track": self.energy_track,
-            "card_track": self.card_track,
-            "energy": self.energy,
-            "plays_left": self.plays_left,
-            "elements": self.elements,
-            "hand": self.hand,
-            "played": self.played,
-            "discard": self.discard,
-            "unresolved": self.unresolved,
-            "progression": self.progression,
-            "resolved": self.resolved,
-            "hastened": self.hastened,
-            "hasten": self.hasten,
-            "repeat_cost": self.repeat_cost,
-        }
-        for name, value in per_seat.items():
-            if len(value) != n:
-                yield name, f"needs one entry per seat ({n})"
-                return
-        per_land = {
-            "pieces": self.pieces,
-            "defend": self.defend,
-            "skips": self.skips,
-            "isolated": self.isolated,
-        }
-        for name, value in per_land.items():
-            if len(value) != lands:
-                yield name, f"needs one entry per land ({lands})"
-                return
-        if any(len(row) != KINDS or min(row) < 0 for row in self.pieces):
-            yield "pieces", f"each land needs {KINDS} counts, none negative"
-        if any(len(row) != lands or min(row) < 0 for row in self.presence):
-            yield "presence", "each Spirit needs a count per land, none negative"
-        if any(len(row) != len(spec.ELEMENTS) or min(row) < 0 for row in self.elements):
-            yield "elements", "each Spirit needs a count per element, none negative"
-        if min(self.defend) < 0 or any(not 0 <= s < 16 for s in self.skips):
-            yield "defend", "Defend and skip flags out of range"
-        for seat in range(n):
-            spirit = self.spirit(seat)
-            if any(not 0 <= c < len(CARDS) for c in self.resolved[seat]):
-                yield "resolved", f"player_{seat}: not a Power card"
-            if any(
-                not (0 <= c < len(CARDS) or 0 <= c - MAX_CARDS < len(spirit.innates))
-                for c in self.hastened[seat]
-            ):
-                yield "hastened", f"player_{seat}: not a Power"
-            if not 0 <= self.hasten[seat] <= 2 * len(CARDS):
-                yield "hasten", f"player_{seat}: {self.hasten[seat]} out of range"
-            if not -1 <= self.repeat_cost[seat] <= 99:
-                yield "repeat_cost", f"player_{seat}: {self.repeat_cost[seat]} out of range"
-            if not 0 <= self.energy_track[seat] < len(spirit.energy_track):
-                yield "energy_track", f"player_{seat}: {self.energy_track[seat]} outside the track"
-            if not 0 <= self.card_track[seat] < len(spirit.card_track):
-                yield "card_track", f"player_{seat}: {self.card_track[seat]} outside the track"
-            setup = sum(count for _, count in spirit.setup)
-            on_island = sum(self.presence[seat]) + self.destroyed_presence[seat]
-            if on_island != setup + self.energy_track[seat] + self.card_track[seat]:
-                yield "presence", f"player_{seat}: Presence is not conserved"
-            if self.energy[seat] < 0 or self.plays_left[seat] < 0:
-                yield "energy", f"player_{seat}: negative Energy or card plays"
-            if self.plays_left[seat] > max(spirit.card_track):
-                yield "plays_left", f"player_{seat}: more card plays than the track gives"
-            if any(not (c in self.played[seat] or c >= MAX_CARDS) for c in self.unresolved[seat]):
-                yield "unresolved", f"player_{seat}: an unresolved Power was not played"
-            elif any(c - MAX_CARDS >= len(spirit.innates) for c in self.unresolved[seat]):
-                yield "unresolved", f"player_{seat}: no such innate Power"
-            elif len(set(self.unresolved[seat])) != len(self.unresolved[seat]):
-                yield "unresolved", f"player_{seat}: a Power is listed twice"
-        places = [
-            *self.progression,
-            *self.hand,
-            *self.played,
-            *self.discard,
-            self.forgotten,
-            self.minor_deck,
-            self.minor_discard,
-            self.major_deck,
-            self.major_discard,
-            self.drawn,
-        ]
-        cards = sorted(c for pile in places for c in pile)
-        expected = sorted(
-            [u for s in range(n) for u in self.spirit(s).uniques] + [*MINORS, *MAJORS]
-        )
-        if cards != expected:
-            yield "hand", "the Power cards are not each in exactly one place"
-        if self.drawn and (not 0 <= self.drawn_by < n or len(self.drawn) > DRAW):
-            yield "drawn", "drawn cards need the seat that drew them"
-        if not self.drawn and (self.drawn_by != NO_SEAT or self.drawn_major):
-            yield "drawn_by", "no cards are drawn"
-        if self.drawn and any((CARDS[c].kind == MAJOR) != self.drawn_major for c in self.drawn):
-            yield "drawn_major", "drawn cards come from one deck"
-        if len(self.invader_slots) != 3:
-            yield "invader_slots", "three slots: Ravage, Build, Explore"
-            return
-        slots = [c for c in self.invader_slots if c != -1]
-        invaders = [*self.invader_deck, *slots, *self.invader_discard]
-        if len(set(invaders)) != len(invaders) or any(
-            not 0 <= c < len(INVADER_CARDS) for c in invaders
-        ):
-            yield "invader_deck", "Invader cards must be distinct cards"
-        elif [INVADER_CARDS[c].stage for c in self.invader_deck] != list(
-            INVADER_DECK_STAGES[len(INVADER_DECK_STAGES) - len(self.invader_deck) :]
-        ):
-            yield "invader_deck", "the Invader deck's stages are out of order"
-        elif len(invaders) != len(INVADER_DECK_STAGES):
-            yield "invader_discard", "12 Invader cards in play"
-        fear = [*self.fear_deck, *self.fear_earned, *self.fear_discard]
-        if (
-            len(fear) != FEAR_DECK_SIZE
-            or len(set(fear)) != len(fear)
-            or any(not 0 <= c < len(FEAR_CARDS) for c in fear)
-        ):
-            yield "fear_deck", f"{FEAR_DECK_SIZE} distinct Fear cards"
-        if not 0 < self.fear_pool <= FEAR_PER_PLAYER * n:
-            yield "fear_pool", f"outside 1..{FEAR_PER_PLAYER * n}"
-        if not 0 <= self.blight_card < len(BLIGHT_CARDS):
-            yield "blight_card", "no such Blight card"
-        if self.blight_pool < 0 or (self.blight_pool == 0 and self.outcome == 0):
-            yield "blight_pool", "the Blight card is empty while the game goes on"
-        if self.outcome not in (-1, 0, 1):
-            yield "outcome", "must be -1, 0 or 1"
-        if self.outcome == 0 and not self.pending:
-            yield "pending", "a game that goes on waits for a decision"
-        if self.outcome != 0 and (self.pending or self.options_):
-            yield "pending", "a finished game has no decision"
-        if self.loss_pending and self.outcome == 0:
-            yield "loss_pending", "a defeat that did not end the game"
-        if not 0 <= self.turn <= MAX_TURNS or self.decisions < 0:
-            yield "turn", f"outside 0..{MAX_TURNS}"
-        yield from self.check_queue()
-        if self.pending:
-            yield from self.check_pending()
-
-    ARG_RANGES: ClassVar = {}
-
-    def arg_ok(self, kind: str, value: int, ctx: list[int]) -> bool:
-        n, lands = self.num_players, len(self.pieces)
-        if kind == "seat":
-            return 0 <= value < n
-        if kind == "seat?":
-            return -1 <= value < n
-        if kind == "land":
-            return 0 <= value < lands
-        if kind == "land?":
-            return -1 <= value < lands
-        if kind == "block":
-            return 0 <= value < len(BLOCKS)
-        if kind == "pc":
-            return 0 <= value < 16
-        if kind in ("count", "range"):
-            return 0 <= value <= 99
-        if kind == "taken":
-            return 0 <= value < 1 << lands
-        if kind == "struck":
-            return 0 <= value < 1 << spec.STRIKE_BITS * len(INVADER_KINDS)
-        if kind == "mask":
-            return 0 < value < 1 << spec.BLIGHT
-        if kind == "done":
-            return 0 <= value < 1 << spec.MAX_GROWTH
-        if kind == "flag":
-            return value in (0, 1)
-        if kind == "speed":
-            return value in (0, 1)
-        if kind == "group":
-            return 0 <= value < spec.MAX_GROWTH
-        if kind == "power":
-            return 0 <= value < len(CARDS) or MAX_CARDS <= value < MAX_CARDS + spec.MAX_INNATES
-        if kind == "track":
-            return value in (0, 1)
-        if kind == "kind":
-            return value in INVADER_KINDS or value in DAHAN_KINDS
-        return False
-
-    def check_step(self, code: int, args: list[int]) -> str:
-        if not 0 <= code < len(STEP_NAMES):
-            return f"unknown step {code}"
-        kinds = STEP_ARGS[code]
-        if len(args) != len(kinds):
-            return f"{STEP_NAMES[code]} takes {len(kinds)} arguments"
-        for kind, value in zip(kinds, args, strict=True):
-            if not self.arg_ok(kind, value, args):
-                return f"{STEP_NAMES[code]}: {kind} {value} out of range"
-        name = STEP_NAMES[code]
-        if name in ("effect", "spirit_land", "choose"):
-            block, pc = args[0], args[1]
-            if pc >= len(BLOCKS[block]):
-                return f"{name}: no operation {pc} in effect {block}"
-            if name == "spirit_land" and BLOCKS[block][pc][0] not in LAND_PICKS:
-                return "spirit_land: the operation picks no land"
-        if name == "growth_steps":
-            if args[1] >= len(self.spirit(args[0]).growth):
-                return "growth_steps: no such group"
-            if args[2] >= 1 << len(self.spirit(args[0]).growth[args[1]]):
-                return "growth_steps: bad mask"
-        innates = len(self.spirit(args[0]).innates) if name == "use" else 0
-        if name == "use" and args[1] >= MAX_CARDS and args[1] - MAX_CARDS >= innates:
-            return "use: no such innate"
-        return ""
-
-    def check_queue(self) -> Iterator[tuple[str, str]]:
-        if self.outcome == 0 and not self.queue:
-            yield "queue", "a game that goes on has steps to run"
-        for step in self.queue:
-            if not step:
-                yield "queue", "an empty step"
-                return
-            problem = self.check_step(step[0], step[1:])
-            if problem:
-                yield "queue", problem
-                return
-        if self.queue and self.queue[0] != [STEP["turn"]] and self.outcome == 0:
-            yield "queue", "the bottom step must be the next turn"
-
-    def check_pending(self) -> Iterator[tuple[str, str]]:
-        if len(self.pending) < 3 or not 0 <= self.pending[2] < len(PURPOSE_NAMES):
-            yield "pending", "no such decision"
-            return
-        kind, seat, purpose, *ctx = self.pending
-        name = PURPOSE_NAMES[purpose]
-        expected_kind, arg_kinds = PURPOSES[name]
-        if kind != expected_kind or not 0 <= seat < self.num_players:
-            yield "pending", "the decision's kind or seat does not fit"
-            return
-        if len(ctx) != len(arg_kinds) or not all(
-            self.arg_ok(k.replace("?", "?"), v, ctx) for k, v in zip(arg_kinds, ctx, strict=True)
-        ):
-            yield "pending", f"{name}: context out of range"
-            return
-        if name in PENDING_OPS:
-            block, pc = ctx[0], ctx[1]
-            if pc >= len(BLOCKS[block]) or BLOCKS[block][pc][0] not in PENDING_OPS[name]:
-                yield "pending", f"{name}: the operation does not match"
-                return
-        if name == "growth_step" and (
-            ctx[0] >= len(self.spirit(seat).growth)
-            or ctx[1] >= 1 << len(self.spirit(seat).growth[ctx[0]])
-        ):
-            yield "pending", "growth_step: no such group"
-            return
-        if (
-            name in ("target_land", "target_spirit")
-            and ctx[0] >= MAX_CARDS
-            and (ctx[0] - MAX_CARDS >= len(self.spirit(seat).innates))
-        ):
-            yield "pending", "no such innate"
-            return
-        if name in ("target_land", "target_spirit") and (
-            (CARDS[ctx[0]].target == TARGETS_SPIRIT)
-            if ctx[0] < MAX_CARDS
-            else (self.power_of(seat, ctx[0]).target == TARGETS_SPIRIT)
-        ) != (name == "target_spirit"):
-            yield "pending", "the Power's target kind does not fit"
-            return
-        if name == "keep" and self.drawn_by != seat:
-            yield "pending", "keep: the seat did not draw"
-            return
-        if name in ("push_dest", "gather_source") and not 0 <= ctx[4] < KINDS:
-            yield "pending", "no such piece"
-            return
-        options = self.options_for(name, seat, ctx)
-        if options != self.options_ or len(options) < 2:
-            yield "options_", "the legal options do not follow from the state"
+        return check_all(self)
 
     # ----- hidden information --------------------------------------------------------------
     def resample_hidden(self, player: int, rng: np.random.Generator) -> SpiritIslandGame:

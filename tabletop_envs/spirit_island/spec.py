@@ -1,9 +1,11 @@
-"""Spirit Island's spec: the island, the Invader, Fear and Blight cards, the Spirit, the Power
-cards in the effect language, the decision kinds and the action layout.
+"""Spirit Island's spec: the island, the Invader, Fear and Blight cards, the Spirits, the Power
+cards in the effect language, the decision kinds, the steps of the rules' queue and the action
+layout.
 
 Everything here is plain data fixed at import and checked when loaded: a board's neighbours
-must be symmetric, and every card's effect is parsed by :func:`compile_effect`, so an unknown
-effect, a bad range or a missing field raises a :class:`CardError` naming the card. The
+must be symmetric, and every card's effect is parsed by :func:`compile_effect` (the compiler of
+``effect_language.py``), so an unknown effect, a bad range or a missing field raises a
+:class:`CardError` naming the card. The
 action layout is sized for 4 boards and the full card set, so adding content never changes
 it. Mechanical data (terrains, neighbours, costs, tracks) follows the published game's public
 facts; names and effects of the Minor, Major and Fear cards here are this project's own.
@@ -16,6 +18,13 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from tabletop_envs.core.actions import ActionLayout
+from tabletop_envs.spirit_island.effect_language import (
+    CardError,
+    EffectCompiler,
+    Op,
+    Vocabulary,
+    nested_effects,
+)
 
 # ----- sizes fixed for the full game ----------------------------------------------------------
 MAX_PLAYERS = 4
@@ -343,199 +352,12 @@ INVADER_STAGE_CARDS = {
 INVADER_DECK_STAGES = (1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3)
 """The Invader deck from the top: 3 Stage I atop 4 Stage II atop 5 Stage III."""
 
-# ----- the effect language ------------------------------------------------------------------
-
-
-class CardError(ValueError):
-    """A card whose data is not valid; the message names the card."""
-
-
-LAND_CONDITIONS = {
-    "coastal": 0,
-    "inland": 0,
-    "blight": 0,
-    "no_blight": 0,
-    "invaders": 0,
-    "no_invaders": 0,
-    "dahan": 1,  # at least n Dahan
-    "explorers": 1,  # at least n Explorers
-    "towns": 1,
-    "cities": 1,
-    "buildings": 1,  # at least n Towns and Cities together
-    "terrain": -1,  # one of the terrains listed
-    "dahan_outnumber": 0,  # Invaders there, and more Dahan than Invaders
-    "dahan_outnumber_buildings": 0,  # more Dahan than Towns and Cities
-    "no_cities": 0,
-    "invaders_at_most": 1,  # 1 to n Invaders
-    "presence": 0,  # the acting Spirit's Presence
-    "sacred_site": 0,  # the acting Spirit's Sacred Site
-    "any_presence": 0,  # some Spirit's Presence
-}
-OTHER_CONDITIONS = {
-    "elements": -1,
-    "target_self": 0,
-    "target_other": 0,
-    "terror": 1,
-    "sacred_sites": 1,  # the acting Spirit has at least n Sacred Sites
-}
+# ----- the effect language (effect_language.py) ---------------------------------------------
 ACTIONS = ("ravage", "build", "explore")
-
-# op name -> (argument kinds); "kinds" is a piece word or a tuple of them, "n" a count,
-# "ops" a nested effect, "filter" a tuple of land conditions, "cond" one condition
-OPS: dict[str, tuple[str, ...]] = {
-    "damage": ("n",),  # n Damage to Invaders in the land, split by the Spirit
-    "damage_each": ("n", "kinds"),  # n Damage to each Invader (of the kinds named) there
-    "destroy": ("kinds", "n"),  # destroy up to n pieces (None: all)
-    "remove": ("kinds", "n"),  # remove n pieces (no Fear, no Dahan counted as destroyed)
-    "push": ("kinds", "n", "upto"),  # push n pieces to neighbouring lands
-    "gather": ("kinds", "n", "upto"),  # gather n pieces from neighbouring lands
-    "add": ("kind", "n"),  # add n pieces from the supply (Blight cascades)
-    "remove_blight": ("n",),
-    "defend": ("n",),
-    "fear": ("n",),
-    "energy": ("n",),
-    "energy_per_card": (),  # the target Spirit gains 1 Energy per card it played
-    "isolate": (),
-    "skip": ("action",),  # skip one Invader action in the land this turn
-    "dahan_damage": ("n",),  # each Dahan in the land deals n Damage to Invaders
-    "if": ("cond", "ops", "ops"),  # the second effect (optional) runs otherwise
-    "choose": ("ops", "ops"),  # the Spirit chooses one of 2 to MAX_CHOICE effects
-    "each_land": ("filter", "ops"),  # in every land that matches
-    "spirit_land": ("filter", "ops", "flag"),  # each Spirit picks a land (flag: a different one)
-    "each_spirit": ("ops",),  # each Spirit does the effect
-    "destroy_presence": ("n",),  # the Spirit destroys n of its Presence (its choice of land)
-    "gather_presence": ("n",),  # the Spirit moves up to n of its Presence in from neighbours
-    "forget": (),  # the Spirit forgets a Power card
-    "hasten": ("n",),  # the target Spirit may use n more Slow Powers as Fast this turn
-    "repeat": ("n",),  # the target Spirit may repeat 1 Power card costing n or less this turn
-    "spare_dahan": (),  # Ravaging Invaders deal no Damage to the land's Dahan this turn
-    "own_land": ("filter", "ops"),  # the target Spirit picks a land with its Presence
-    "pick_land": ("filter", "ops"),  # the acting Spirit picks a land that matches
-    "per": ("kinds", "ops"),  # the effect once per such piece in the land (counted first)
-    "per_adjacent": ("kinds", "ops"),  # once per such piece in the neighbouring lands
-    "target_lands": ("ops",),  # in each land with the target Spirit's Presence
-    "each_adjacent": ("ops",),  # in each neighbouring land
-    "adjacent": ("ops",),  # in one neighbouring land the Spirit picks
-    "board_lands": ("filter", "ops"),  # in each other matching land of the land's board
-    "gain_minor": (),  # the target Spirit gains a Minor Power (draw 4, keep 1)
-    "seat_lands": ("filter", "ops"),  # in each land that matches for the acting Spirit
-    "land_in_range": ("filter", "ops", "n", "flag"),  # the Spirit picks a land within range n
-    # of its Presence (flag: of its Sacred Sites), as a Power repeated on a new target
-    "add_presence": (),  # the Spirit adds 1 Presence from a track of its choice to the land
-    "remove_health": ("n", "flag"),  # remove Invaders worth up to n Health (flag: n per
-    # Presence of the acting Spirit there); each counts its printed Health
-    "dahan_strike": (),  # each Dahan deals 1 Damage to a different Invader
-    "move_to_land": ("filter", "ops", "kinds", "n"),  # the Spirit picks another land that
-    # matches, moves up to n pieces of the land there, then the effect runs there
-}
-OPTIONAL = {
-    "push": (False,),
-    "gather": (False,),
-    "if": ((),),
-    "damage_each": ("invader",),
-    "spirit_land": (False,),
-    "remove_health": (False,),
-}
-"""Arguments an operation may leave out, and their values then."""
-
-Op = tuple[Any, ...]
-
-
-def _kinds(value: Any, card: str) -> tuple[int, ...]:
-    words = value if isinstance(value, tuple) else (value,)
-    kinds: list[int] = []
-    for word in words:
-        if word not in PIECE_WORDS:
-            raise CardError(f"{card}: unknown piece {word!r}")
-        kinds += PIECE_WORDS[word]
-    return tuple(kinds)
-
-
-def _condition(value: Any, card: str) -> tuple[Any, ...]:
-    if not isinstance(value, tuple) or not value:
-        raise CardError(f"{card}: a condition must be a tuple, not {value!r}")
-    name, *args = value
-    if name == "elements":
-        if len(args) != 1 or not isinstance(args[0], dict):
-            raise CardError(f"{card}: elements condition needs a dict of element counts")
-        needs = [0] * len(ELEMENTS)
-        for element, count in args[0].items():
-            if element not in ELEMENT_INDEX:
-                raise CardError(f"{card}: unknown element {element!r}")
-            needs[ELEMENT_INDEX[element]] = int(count)
-        return ("elements", tuple(needs))
-    if name == "terrain":
-        if not args or any(t not in TERRAIN_CODE for t in args):
-            raise CardError(f"{card}: terrain condition needs terrain letters M, W, J, S")
-        return ("terrain", tuple(TERRAIN_CODE[t] for t in args))
-    arity = LAND_CONDITIONS.get(name, OTHER_CONDITIONS.get(name))
-    if arity is None:
-        raise CardError(f"{card}: unknown condition {name!r}")
-    if len(args) != arity or not all(isinstance(a, int) and a >= 0 for a in args):
-        raise CardError(f"{card}: condition {name!r} takes {arity} count(s), not {args!r}")
-    return (name, *args)
-
-
-def _filter(value: Any, card: str) -> tuple[tuple[Any, ...], ...]:
-    if not isinstance(value, tuple):
-        raise CardError(f"{card}: a land filter must be a tuple of conditions, not {value!r}")
-    conditions = tuple(_condition(c, card) for c in value)
-    for condition in conditions:
-        if condition[0] not in LAND_CONDITIONS:
-            raise CardError(f"{card}: {condition[0]!r} is no condition on a land")
-    return conditions
-
-
-def compile_effect(ops: Any, card: str) -> tuple[Op, ...]:
-    """The effect ``ops`` checked and normalised: piece words become kind tuples, elements
-    become counts. Raises :class:`CardError` naming ``card`` on anything unknown."""
-    if not isinstance(ops, tuple):
-        raise CardError(f"{card}: an effect must be a tuple of operations, not {ops!r}")
-    out: list[Op] = []
-    for op in ops:
-        if not isinstance(op, tuple) or not op or not isinstance(op[0], str):
-            raise CardError(f"{card}: an operation must be a tuple naming it, not {op!r}")
-        name, *args = op
-        if name not in OPS:
-            raise CardError(f"{card}: unknown effect {name!r}")
-        shape = OPS[name]
-        if name == "choose" and 2 <= len(args) <= MAX_CHOICE:
-            shape = ("ops",) * len(args)
-        missing = len(shape) - len(args)
-        if 0 < missing <= len(OPTIONAL.get(name, ())):
-            args = [*args, *OPTIONAL[name][-missing:]]
-        if len(args) != len(shape):
-            raise CardError(f"{card}: {name} takes {len(shape)} argument(s) {shape}, got {args!r}")
-        parsed: list[Any] = []
-        for kind, arg in zip(shape, args, strict=True):
-            if kind == "n":
-                ok = (isinstance(arg, int) and not isinstance(arg, bool) and arg >= 0) or (
-                    arg is None and name == "destroy"
-                )
-                if not ok:
-                    raise CardError(f"{card}: {name} needs a count, not {arg!r}")
-                parsed.append(99 if arg is None else arg)
-            elif kind == "kinds":
-                parsed.append(_kinds(arg, card))
-            elif kind == "kind":
-                kinds = _kinds(arg, card)
-                parsed.append(kinds[0])
-            elif kind in ("upto", "flag"):
-                if not isinstance(arg, bool):
-                    raise CardError(f"{card}: {name}'s {kind!r} flag must be a bool")
-                parsed.append(arg)
-            elif kind == "action":
-                if arg not in ACTIONS:
-                    raise CardError(f"{card}: skip needs one of {ACTIONS}, not {arg!r}")
-                parsed.append(ACTIONS.index(arg))
-            elif kind == "cond":
-                parsed.append(_condition(arg, card))
-            elif kind == "filter":
-                parsed.append(_filter(arg, card))
-            else:  # ops
-                parsed.append(compile_effect(arg, card))
-        out.append((name, *parsed))
-    return tuple(out)
+"""The Invader actions, numbered as their skip flags."""
+EFFECTS = EffectCompiler(Vocabulary(ELEMENT_INDEX, TERRAIN_CODE, PIECE_WORDS, ACTIONS, MAX_CHOICE))
+"""The compiler of every effect here, in this game's words."""
+compile_effect = EFFECTS.effect
 
 
 # ----- Power cards --------------------------------------------------------------------------
@@ -603,7 +425,7 @@ def load_power(data: dict[str, Any], kind: int) -> Power:
         spirit_target = "any" if target == "spirit" else target
     else:
         target_kind = TARGETS_LAND
-        land_filter = _filter(target, name)
+        land_filter = EFFECTS.land_filter(target, name)
         if "range" not in data:
             raise CardError(f"{name}: missing field ['range'] for a land target")
         source = data["range"]
@@ -625,7 +447,7 @@ def load_power(data: dict[str, Any], kind: int) -> Power:
     tiers = []
     for tier in data.get("tiers", ()):
         needs, replaces, ops = tier
-        threshold = _condition(("elements", needs), name)[1]
+        threshold = EFFECTS.elements(needs, name)
         tiers.append((threshold, bool(replaces), compile_effect(ops, name)))
     effect = compile_effect(data.get("effect", ()), name)
     source_terrain, extend = _range_extras(data, name, target_kind)
@@ -661,7 +483,7 @@ def _range_extras(
         needs, distance = data["extend"]
         if not isinstance(distance, int) or not 0 <= distance <= MAX_RANGE:
             raise CardError(f"{name}: bad extended range {distance!r} (0..{MAX_RANGE})")
-        extend = (_condition(("elements", needs), name)[1], distance)
+        extend = (EFFECTS.elements(needs, name), distance)
     return (-1 if terrain is None else TERRAIN_CODE[terrain]), extend
 
 
@@ -1377,8 +1199,76 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "strike": (Decision.PIECE, ("land", "count", "struck")),
     "move_piece": (Decision.PIECE, ("land", "land", "mask", "count")),
 }
+PENDING_OPS = {
+    "choose": ("choose",),
+    "spirit_land": ("spirit_land", "own_land", "pick_land", "land_in_range", "move_to_land"),
+    "adjacent_land": ("adjacent",),
+}
+"""The decisions (and steps) that point at an operation, and the operations they may name."""
 PURPOSE_NAMES = tuple(PURPOSES)
 PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
+
+# ----- the steps of the rules' queue: each step's name and the kinds of its arguments -------
+STEPS: dict[str, tuple[str, ...]] = {
+    "turn": (),
+    "growth": ("seat",),
+    "growth_steps": ("seat", "group", "done"),
+    "energy": ("seat",),
+    "play": ("seat",),
+    "powers_start": ("speed",),
+    "powers": ("speed", "seat"),
+    "use": ("seat", "power"),
+    "blighted": (),
+    "fear": (),
+    "ravage": (),
+    "build": (),
+    "explore": (),
+    "advance": (),
+    "time_passes": (),
+    "effect": ("block", "pc", "land?", "seat", "seat?"),
+    "damage": ("land", "seat", "count"),
+    "destroy": ("land", "seat", "mask", "count"),
+    "remove": ("land", "seat", "mask", "count"),
+    "push": ("land", "seat", "mask", "count", "flag"),
+    "gather": ("land", "seat", "mask", "count", "flag"),
+    "add_blight": ("land",),
+    "ravage_land": ("land",),
+    "ravage_dahan": ("land", "count"),
+    "dahan_fight": ("land",),
+    "spirit_land": ("block", "pc", "seat", "taken"),
+    "presence": ("seat", "range"),
+    "gain": ("seat",),
+    "forget": ("seat",),
+    "reclaim_one": ("seat",),
+    "destroy_presence": ("seat", "count"),
+    "gather_presence": ("land", "seat", "count"),
+    "remove_health": ("land", "seat", "count"),
+    "strike": ("land", "seat", "count", "struck"),
+    "move": ("land", "land", "seat", "mask", "count"),
+}
+"""A saved queue entry is [its step's number in this order, *its arguments]."""
+STEP_NAMES = tuple(STEPS)
+STEP = {name: code for code, name in enumerate(STEP_NAMES)}
+STEP_ARGS = tuple(STEPS[name] for name in STEP_NAMES)
+
+SKIP_BIT = {0: 1, 1: 2, 2: 4}
+"""Per-land skip flags (``ACTIONS`` order): Ravage 1, Build 2, Explore 4."""
+SPARE_DAHAN = 8
+"""Per-land flag: Ravaging Invaders deal no Damage to the Dahan there this turn."""
+
+
+def kinds_mask(kinds: tuple[int, ...]) -> int:
+    """Piece kinds as a bit mask (a step's "mask" argument)."""
+    mask = 0
+    for kind in kinds:
+        mask |= 1 << kind
+    return mask
+
+
+def in_mask(mask: int) -> tuple[int, ...]:
+    """The piece kinds of a bit mask, in kind order."""
+    return tuple(kind for kind in range(KINDS) if mask >> kind & 1)
+
 
 CARD_DONE = MAX_CARDS
 """CARD option: stop playing cards (or reclaim nothing)."""
@@ -1417,15 +1307,8 @@ def _register(ops: tuple[Op, ...]) -> None:
         BLOCK_ID[ops] = len(BLOCKS)
         BLOCKS.append(ops)
     for op in ops:
-        for arg in op[1:]:
-            if (
-                isinstance(arg, tuple)
-                and arg
-                and isinstance(arg[0], tuple)
-                and isinstance(arg[0][0], str)
-                and arg[0][0] in OPS
-            ):
-                _register(arg)
+        for nested in nested_effects(op):
+            _register(nested)
 
 
 for _power in (*CARDS, *(i for s in SPIRITS for i in s.innates)):
