@@ -44,7 +44,7 @@ test-integrations: $(INTEGRATIONS_STAMP) $(RLLIB_STAMP)
 
 # The main job: self-play training on 2-player Vaalbara, then a table against the baselines.
 demo: $(STAMP)
-	$(PY) -m training.train vaalbara --players 2 --out runs/demo --overwrite $(DEMO_FLAGS)
+	$(VENV)/bin/tabletop-train vaalbara --players 2 --out runs/demo --overwrite $(DEMO_FLAGS)
 
 # Throughput and memory of every registered game against PettingZoo classic (about 5 minutes);
 # appends a table to benchmarks/RESULTS.md. E.g. make bench BENCH_FLAGS="--games vaalbara".

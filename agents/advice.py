@@ -2,7 +2,8 @@
 
 An *advised* policy reads its seat's observation followed by a one-hot of the move the
 game's heuristic bot would make there (``LAYOUT.total`` more inputs). Training sets a fresh
-advised actor to play that move (``training.warmstart.start_as_advisor``), so self-play starts
+advised actor to play that move (``tabletop_envs.training.warmstart.start_as_advisor``), so
+self-play starts
 at the bot's level and what it learns are departures from the bot: a residual on the teacher
 rather than an imitation of it. The bot reads the same observation the policy sees, so advice
 reveals nothing hidden.
@@ -17,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-
-from agents.base import Agent
+from tabletop_envs.agents.base import Agent
 
 ADVICE_NAMES = ("heuristic",)
 """The advisors a policy may be trained with; ``""`` is a plain policy."""
@@ -62,7 +62,7 @@ class Advisor:
 
 def make_advisor(advice: str, game: str, action_size: int, seed: int | None = None) -> Advisor:
     """A fresh advisor for one seat of environment ``game`` (a registered name)."""
-    from agents.heuristics import heuristic_agent
+    from tabletop_envs.agents.heuristics import heuristic_agent
 
     check_advice(advice)
     if not advice:

@@ -17,10 +17,10 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.search import InformationSet
 
-from agents.base import Agent
-from agents.loading import agent_factory
-from agents.search import InformationSet
 from tabletop_envs import make
 from tabletop_envs.core.env import TabletopAECEnv
 from tabletop_envs.core.replay import Replay

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from agents.search import InformationSet
+    from tabletop_envs.agents.search import InformationSet
 
 
 class Agent(ABC):

@@ -7,7 +7,8 @@ its own transitions, including the last one of a game it loses.
 
 :class:`SingleSeatEnv` is the plain ``gymnasium.Env`` over one such game, registered for every
 game as ``tabletop_envs/<Game>-v<N>`` (see :mod:`tabletop_envs.gym_ids`). It needs the base
-install only (numpy, gymnasium, pettingzoo); training's vector env (``training.selfplay``)
+install only (numpy, gymnasium, pettingzoo); training's vector env
+(``tabletop_envs.training.selfplay``)
 reuses :class:`SeatGame` and :func:`advance_opponents` with torch opponents.
 """
 
@@ -20,11 +21,11 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from tabletop_envs.agents.advice import Advisor, advised_size, seat_advisors
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.loading import make_agent
 
 import tabletop_envs
-from agents.advice import Advisor, advised_size, seat_advisors
-from agents.base import Agent
-from agents.loading import make_agent
 from tabletop_envs.core.env import ILLEGAL_ACTION_MODES
 from tabletop_envs.core.game import GameCore, action_index
 

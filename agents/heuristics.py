@@ -5,22 +5,23 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from agents.base import Agent
+from tabletop_envs.agents.base import Agent
 
 if TYPE_CHECKING:
-    from agents.search import SearchGuide
+    from tabletop_envs.agents.search import SearchGuide
 
 HEURISTIC_BOTS: dict[str, str] = {
-    "vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent",
-    "valiant_wars_v2": "agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
-    "valenor_v2": "agents.valenor_bot:ValenorHeuristicAgent",
-    "spirit_island_v0": "agents.spirit_island_bot:SpiritIslandHeuristicAgent",
+    "vaalbara_v1": "tabletop_envs.agents.vaalbara_bot:VaalbaraHeuristicAgent",
+    "valiant_wars_v3": "tabletop_envs.agents.valiant_wars_bot:ValiantWarsHeuristicAgent",
+    "valenor_v2": "tabletop_envs.agents.valenor_bot:ValenorHeuristicAgent",
+    "spirit_island_v1": "tabletop_envs.agents.spirit_island_bot:SpiritIslandHeuristicAgent",
 }
-"""One line per game, e.g. ``"vaalbara_v1": "agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
+"""One line per game, e.g. ``"vaalbara_v1":
+"tabletop_envs.agents.vaalbara_bot:VaalbaraHeuristicAgent"``."""
 
 
 SEARCH_GUIDES: dict[str, str] = {
-    "valiant_wars_v2": "agents.valiant_wars_bot:RevealGuide",
+    "valiant_wars_v3": "tabletop_envs.agents.valiant_wars_bot:RevealGuide",
 }
 """Games whose heuristic also guides search bots (``guide=heuristic``, :class:`SearchGuide`)."""
 

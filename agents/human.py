@@ -16,8 +16,7 @@ import numpy as np
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-
-from agents.base import Agent
+from tabletop_envs.agents.base import Agent
 
 QUIT_WORDS = ("q", "quit", "exit")
 

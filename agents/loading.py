@@ -1,7 +1,7 @@
 """Agent specs on the command line: ``random``, ``heuristic``, a search bot or a path to a
 trained policy.
 
-Search bots (:mod:`agents.search`) are ``ismcts:ITERATIONS`` and ``pimc:WORLDS``, each
+Search bots (:mod:`tabletop_envs.agents.search`) are ``ismcts:ITERATIONS`` and ``pimc:WORLDS``, each
 with optional ``,ms=MILLISECONDS`` (a time cap per move), ``,rollout=random|heuristic``,
 ``,c=EXPLORATION`` (ISMCTS), ``,rollouts=N`` (PIMC rollouts per action and world),
 ``,depth=D``, ``,value=win|margin`` and ``,guide=heuristic`` (the game's search guide picks the
@@ -9,9 +9,10 @@ decisions to search and values short heuristic rollouts), e.g.
 ``ismcts:2000,ms=500,rollout=heuristic``.
 
 Trained policies are ``.npz`` files written by ``tabletop-train`` and read by
-:func:`agents.policy.load_policy` (numpy only), which checks that the file was trained for
+:func:`tabletop_envs.agents.policy.load_policy` (numpy only), which checks that the file was
+trained for
 the game to be played. ``pretrained`` is the policy the package ships for the game and player
-count (:mod:`agents.pretrained`).
+count (:mod:`tabletop_envs.agents.pretrained`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from agents.base import Agent, RandomAgent
-from agents.heuristics import heuristic_agent
-from agents.policy import load_policy
-from agents.pretrained import pretrained_path
-from agents.search import SEARCH_SPECS, search_factory
+from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.policy import load_policy
+from tabletop_envs.agents.pretrained import pretrained_path
+from tabletop_envs.agents.search import SEARCH_SPECS, search_factory
+
 from tabletop_envs import resolve_name
 
 BUILTIN_AGENTS = ("random", "heuristic", "pretrained")

@@ -24,9 +24,14 @@ from typing import TextIO
 
 import numpy as np
 from pettingzoo import AECEnv
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.files import check_output_file, write_atomic
+from tabletop_envs.agents.human import EnvSeatWindow, HumanAgent, QuitGame
+from tabletop_envs.agents.loading import agent_factory, describe_accepted
+from tabletop_envs.agents.search import InformationSet
 
-from agents.base import Agent
-from agents.cli import (
+from tabletop_envs import GAMES, game_module, make, resolve_name
+from tabletop_envs.cli import (
     EXIT_INTERRUPTED,
     OneLineParser,
     UsageError,
@@ -34,11 +39,6 @@ from agents.cli import (
     positive_int,
     seed_int,
 )
-from agents.files import check_output_file, write_atomic
-from agents.human import EnvSeatWindow, HumanAgent, QuitGame
-from agents.loading import agent_factory, describe_accepted
-from agents.search import InformationSet
-from tabletop_envs import GAMES, game_module, make, resolve_name
 from tabletop_envs.core.env import TabletopAECEnv
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.replay import Replay

@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from agents.advice import Advisor, advised_size, check_advice, make_advisor
-from agents.base import SeededAgent
-from agents.files import write_atomic
+from tabletop_envs.agents.advice import Advisor, advised_size, check_advice, make_advisor
+from tabletop_envs.agents.base import SeededAgent
+from tabletop_envs.agents.files import write_atomic
 
 FORMAT = "tabletop-envs-policy"
 FORMAT_VERSION = 1

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
+from tabletop_envs.agents.base import SeededAgent
 
-from agents.base import SeededAgent
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.rewards import score_margin_returns
 from tabletop_envs.core.rng import make_rng
@@ -377,7 +377,7 @@ _KEYWORDS = {"ms": "milliseconds", "c": "exploration"}
 
 def heuristic_rollout(game_name: str, seed: int | None) -> RolloutPolicy:
     """A rollout policy playing the game's scripted bot for every seat."""
-    from agents.heuristics import heuristic_agent
+    from tabletop_envs.agents.heuristics import heuristic_agent
 
     bot = heuristic_agent(game_name, seed=seed)
 
@@ -437,7 +437,7 @@ def _check_guided(spec: str, settings: dict[str, object]) -> None:
 
 def search_factory(spec: str, game_name: str) -> Callable[[int | None], SearchAgent]:
     """A checked factory ``seed -> search bot`` for ``spec`` in environment ``game_name``."""
-    from agents.heuristics import search_guide
+    from tabletop_envs.agents.heuristics import search_guide
 
     kind, budget, settings = parse_search_spec(spec)
     guided = settings.pop("guide", None) is not None

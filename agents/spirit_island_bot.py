@@ -35,8 +35,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from tabletop_envs.agents.base import SeededAgent
 
-from agents.base import SeededAgent
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.observer import SCHEMA
 from tabletop_envs.spirit_island.spec import (

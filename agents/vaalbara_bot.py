@@ -41,8 +41,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from tabletop_envs.agents.base import SeededAgent
 
-from agents.base import SeededAgent
 from tabletop_envs.vaalbara.observer import SCHEMA
 from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,

@@ -54,8 +54,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+from tabletop_envs.agents.base import Agent
 
-from agents.base import Agent
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.observer import SCHEMA
 from tabletop_envs.valenor.rules import invader_spots

@@ -36,9 +36,10 @@ later would no longer save the line).
 them OUT times what their line is worth, minus the cards it gives them. The chance is exact
 from their public deck composition, their face-up Omens and unused Saints. Everything is
 weighted up for players with more VP. When the bot may target itself (Apprentice,
-Priestess, Pyromancer), it compares the benefit to itself too. Every choice of a player
-may target nobody; it does when no choice helps (a forced draw on a deck with no Omen left
-only gives cards). Flips (Assassin) take the best Champion from the strongest line
+Priestess, Pyromancer), it compares the benefit to itself too. The Assassin and the
+Pyromancer may target nobody; the bot does when no choice helps (a forced draw on a deck with
+no Omen left only gives cards). The other five must target someone, and it takes the choice
+that costs it least. Flips (Assassin) take the best Champion from the strongest line
 of the VP leader. As the victim of a Lunar Witch or of its own Shaman, it gives up its
 least valuable card. The Dancer copies the Champion whose text is worth most now.
 
@@ -51,8 +52,8 @@ import math
 from collections.abc import Mapping
 
 import numpy as np
+from tabletop_envs.agents.base import SeededAgent
 
-from agents.base import SeededAgent
 from tabletop_envs.valiant_wars.observer import SCHEMA
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (

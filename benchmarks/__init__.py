@@ -1,1 +1,2 @@
-"""Throughput benchmarks, tournaments between bots with honest statistics, and reports."""
+"""Benchmarks: throughput against PettingZoo classic, search speed, training throughput, and the
+trace that fingerprints seeded games. Repository-only (not installed); run from the checkout."""

@@ -17,12 +17,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from tabletop_envs.training.config import load_config
+from tabletop_envs.training.rllib import connect, disconnect
+from tabletop_envs.training.rllib.trainer import STEPS_KEY, build_algorithm
+from tabletop_envs.training.run import Run, RunSettings
+
 import tabletop_envs
-from agents.cli import OneLineParser, positive_int, seed_int
-from training.config import load_config
-from training.rllib import connect, disconnect
-from training.rllib.trainer import STEPS_KEY, build_algorithm
-from training.run import Run, RunSettings
+from tabletop_envs.cli import OneLineParser, positive_int, seed_int
 
 
 def steps_per_second(game: str, players: int, runners: int, iterations: int) -> float:

@@ -13,7 +13,7 @@ machine is shared; wall-clock rates are lower under load). Each figure is the me
     python -m benchmarks.search_speed evaluate vaalbara --agents ismcts:200 heuristic \
         --games 100 --workers 1 --seed 0 --out /tmp/eval
 
-runs ``benchmarks.evaluate`` unchanged (the same games, tables and files) with a clock on
+runs ``tabletop_envs.tools.evaluate`` unchanged (the same games, tables and files) with a clock on
 the search bots, and prints their mean time per move after it: over the moves they searched
 (two legal actions or more) and over all their moves. ``--workers 1`` keeps the bots in this
 process, where the clock is.
@@ -30,8 +30,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
+from tabletop_envs.agents.search import (
+    InformationSet,
+    ISMCTSAgent,
+    PIMCAgent,
+    random_rollout,
+    rollout,
+)
 
-from agents.search import InformationSet, ISMCTSAgent, PIMCAgent, random_rollout, rollout
 from tabletop_envs import game_module, resolve_name
 from tabletop_envs.core.game import GameCore
 
@@ -139,7 +145,7 @@ def search_clock() -> Iterator[dict[str, float]]:
     """While open, every search bot's move is timed: ``searched``/``search_s`` over the moves
     it searched (two legal actions or more and, for a guided bot, a decision its guide names),
     ``moves``/``move_s`` over all (this process only)."""
-    from agents.search import SEARCH_SPECS, SearchAgent
+    from tabletop_envs.agents.search import SEARCH_SPECS, SearchAgent
 
     clock = {"searched": 0, "search_s": 0.0, "moves": 0, "move_s": 0.0}
     ran: list[bool] = []
@@ -178,8 +184,8 @@ def search_clock() -> Iterator[dict[str, float]]:
 
 
 def timed_evaluate(argv: list[str]) -> int:
-    """``benchmarks.evaluate`` with the search bots' time per move printed after it."""
-    from benchmarks import evaluate
+    """``tabletop_envs.tools.evaluate`` with the search bots' time per move printed after it."""
+    from tabletop_envs.tools import evaluate
 
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} CPUs")

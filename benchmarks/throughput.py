@@ -16,6 +16,9 @@ The repetitions go round-robin over all targets, so load on a shared machine hit
 target alike, and every figure is also given as a ratio to ``connect_four_v3`` from the
 same run.
 
+The table replaces the ``throughput`` section of benchmarks/RESULTS.md (``--no-write``: print
+only); the full report goes to ``--out`` as JSON.
+
     python -m benchmarks.throughput [--games vaalbara valenor] [--repeats 3] [--seconds 1]
 """
 
@@ -37,11 +40,12 @@ from typing import Any
 
 import numpy as np
 from pettingzoo.classic import connect_four_v3, texas_holdem_v4
+from tabletop_envs.agents.arena import MatchSpec, play_games
+from tabletop_envs.agents.files import check_output_file, write_atomic
 
 import tabletop_envs
-from agents.arena import MatchSpec, play_games
-from agents.cli import OneLineParser, positive_int
-from agents.files import check_output_file, write_atomic
+from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
+from tabletop_envs.cli import OneLineParser, positive_int
 from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.game import NO_SEAT, GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame
@@ -50,8 +54,8 @@ REFERENCE = "connect_four_v3"
 REFERENCE_MODULES = {REFERENCE: connect_four_v3, "texas_holdem_v4": texas_holdem_v4}
 REFERENCE_PLAYERS = {REFERENCE: (2,), "texas_holdem_v4": (2, 4)}
 CLONES = 1000
-RESULTS_MD = Path(__file__).with_name("RESULTS.md")
-HEADING = "## Throughput and memory against PettingZoo classic (issue 7)"
+SECTION = "throughput"
+"""The section of RESULTS.md this benchmark rewrites (benchmarks.results_page)."""
 
 
 @dataclass
@@ -225,7 +229,7 @@ def peak_memory(target: Target, seed: int = 0) -> dict[str, float | None]:
 
 
 def harness_rate(game: str, players: int, workers: int, seconds: float) -> float:
-    """Games per second of ``agents.arena.play_games`` with random agents."""
+    """Games per second of ``tabletop_envs.agents.arena.play_games`` with random agents."""
     match = MatchSpec(game, ("random",) * players, seed=0)
     probe = max(4, workers * 4)
     start = time.perf_counter()
@@ -438,13 +442,16 @@ def _number(value: float | None, digits: int = 0) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def markdown(report: dict[str, Any], command: str) -> str:
-    """The report as a markdown block: machine, command, one table, harness scaling."""
+def markdown(report: dict[str, Any], provenance: str) -> str:
+    """The report as a markdown block: where and how it was measured, one table, harness
+    scaling. ``provenance`` is the command, commit and load (``results_page.measured_at``)."""
     info = report["machine"]
     lines = [
-        f"{info['date']}, {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
-        f"numpy {info['numpy']}; median of {report['repeats']} repetitions of "
-        f"{report['seconds']:g} s ({report['clock']} time) each. `{command}`",
+        provenance,
+        "",
+        f"{info['cpu']}, {info['cores']} cores, Python {info['python']}, numpy {info['numpy']}; "
+        f"median of {report['repeats']} repetitions of {report['seconds']:g} s "
+        f"({report['clock']} time) each.",
         "",
         "| Game | Players | env() steps/s | x C4 | raw steps/s | core steps/s | core / env "
         "| env() games/s | Decisions/game | clone µs | to_json/s | from_json/s "
@@ -474,19 +481,6 @@ def markdown(report: dict[str, Any], command: str) -> str:
                 f"| {_number(row['games_per_s_2_workers'], 1)} | {_number(row['scaling'], 2)} |"
             )
     return "\n".join(lines) + "\n"
-
-
-def append_results(text: str, path: Path = RESULTS_MD) -> None:
-    """Add one run at the end of this benchmark's section of RESULTS.md (created if missing),
-    before any section that follows it."""
-    existing = path.read_text() if path.exists() else "# Benchmark results\n"
-    if HEADING not in existing:
-        existing = existing.rstrip("\n") + f"\n\n{HEADING}\n"
-    start = existing.index(HEADING)
-    end = existing.find("\n## ", start + len(HEADING))
-    end = len(existing) if end < 0 else end + 1
-    before, after = existing[:end].rstrip("\n"), existing[end:]
-    write_atomic(path, before + "\n\n" + text + ("\n" + after if after else ""))
 
 
 def positive_seconds(text: str) -> float:
@@ -522,7 +516,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--out", type=Path, default=Path("benchmarks/throughput.json"))
     parser.add_argument(
-        "--no-append", action="store_true", help="do not append the table to RESULTS.md"
+        "--no-write",
+        "--no-append",
+        dest="no_write",
+        action="store_true",
+        help=f"print the table only; RESULTS.md's {SECTION!r} section stays as it is",
     )
     parser.add_argument("--no-harness", action="store_true", help="skip the worker scaling")
     return parser.parse_args(argv)
@@ -533,20 +531,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         targets = choose_targets(args.games, args.players)
         check_output_file(args.out, "--out")
-        if not args.no_append:
+        if not args.no_write:
             check_output_file(RESULTS_MD, "RESULTS.md")
     except ValueError as error:
         print(f"python -m benchmarks.throughput: error: {error}", file=sys.stderr)
         return 2
     budget = Budget(args.seconds, args.clock)
+    load_at_start = load_average()
     report = run(targets, args.repeats, budget, harness=not args.no_harness)
     command = "python -m benchmarks.throughput " + " ".join(sys.argv[1:] if argv is None else argv)
-    text = markdown(report, command.strip())
+    text = markdown(report, measured_at(command.strip(), load_at_start))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(args.out, json.dumps(report, indent=2) + "\n")
-    print(text)
-    if not args.no_append:
-        append_results(text)
+    publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 
 

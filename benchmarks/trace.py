@@ -16,7 +16,7 @@ import sys
 import numpy as np
 
 import tabletop_envs
-from agents.cli import OneLineParser, fail, positive_int
+from tabletop_envs.cli import OneLineParser, fail, positive_int
 
 
 def game_trace(name: str, players: int, seed: int) -> str:

@@ -4,12 +4,15 @@ Both run MaskablePPO with the same settings (rollout size, batch, epochs, networ
 same process, one after the other. The reference is ``connect_four_v3`` through a
 tutorial-style wrapper: one env, the policy called once per single observation for every
 move of both sides. Ours is a registered game as ``tabletop-train`` runs it with the game's
-config (``training.selfplay.selfplay_env``): many games per policy call, spread over
+config (``tabletop_envs.training.selfplay.selfplay_env``): many games per policy call, spread over
 ``env_workers`` processes, opponents' forward passes batched in torch, one torch thread while
 collecting. The figure is environment steps per second while training (collection and updates
 included), measured twice: against snapshots of the learner only (pure self-play), and against
 the config's opponent mix, whose scripted bots cost far more per move than a batched forward
 pass.
+
+The table replaces the ``training-throughput`` section of benchmarks/RESULTS.md
+(``--no-write``: print it only).
 
     python -m benchmarks.training_throughput --steps 40000
 """
@@ -26,13 +29,17 @@ import torch
 from pettingzoo.classic import connect_four_v3
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.wrappers import ActionMasker
+from tabletop_envs.training.config import load_config
+from tabletop_envs.training.export import activation_module, export_actor
+from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
 
 import tabletop_envs
-from agents.cli import OneLineParser, positive_int
-from training.config import load_config
-from training.export import activation_module, export_actor
-from training.opponents import OpponentPool
-from training.selfplay import rollout_callbacks, selfplay_env
+from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
+from tabletop_envs.cli import OneLineParser, positive_int
+
+PROG = "python -m benchmarks.training_throughput"
+SECTION = "training-throughput"
 
 
 class TutorialStyleEnv(gymnasium.Env):
@@ -108,28 +115,48 @@ def selfplay_rate(
         env.close()
 
 
+def markdown(game: str, players: int, rates: Sequence[float], provenance: str) -> str:
+    """The section: how it was measured, then the reference's rate and ours (pure self-play,
+    then against the config's opponents), each with its ratio to the reference."""
+    reference, pure, mixed = rates
+    config = load_config(tabletop_envs.game_module(game).Game.NAME)
+    setup = f"{game} {players}p, {config.n_envs} games over {config.env_workers} worker(s)"
+    bots = f"{config.random_share:.0%} random, {config.heuristic_share:.0%} heuristic"
+    lines = [
+        provenance,
+        "",
+        "| setup | env steps/s | ratio |",
+        "|---|---|---|",
+        f"| connect_four_v3, tutorial-style wrapper | {reference:.0f} | 1.00 |",
+        f"| {setup}, snapshots only | {pure:.0f} | {pure / reference:.2f} |",
+        f"| {setup}, config's opponents ({bots}) | {mixed:.0f} | {mixed / reference:.2f} |",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = OneLineParser(prog="training_throughput", description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="vaalbara", help="the game to train on")
     parser.add_argument("--players", type=positive_int, default=2, help="players")
     parser.add_argument("--steps", type=positive_int, default=40_000, help="steps per measurement")
+    parser.add_argument(
+        "--no-write",
+        action="store_true",
+        help=f"print the table only; RESULTS.md's {SECTION!r} section stays as it is",
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(2)
     game = tabletop_envs.resolve_name(args.game)
     kwargs, rollout = ppo_settings(game)
-    reference = tutorial_rate(kwargs, rollout, args.steps)
-    pure = selfplay_rate(game, args.players, kwargs, args.steps, config_opponents=False)
-    mixed = selfplay_rate(game, args.players, kwargs, args.steps, config_opponents=True)
-    config = load_config(tabletop_envs.game_module(game).Game.NAME)
-    setup = (
-        f"{args.game} {args.players}p, {config.n_envs} games over {config.env_workers} worker(s)"
+    load_at_start = load_average()
+    rates = (
+        tutorial_rate(kwargs, rollout, args.steps),
+        selfplay_rate(game, args.players, kwargs, args.steps, config_opponents=False),
+        selfplay_rate(game, args.players, kwargs, args.steps, config_opponents=True),
     )
-    bots = f"{config.random_share:.0%} random, {config.heuristic_share:.0%} heuristic"
-    print("| setup | env steps/s | ratio |")
-    print("|---|---|---|")
-    print(f"| connect_four_v3, tutorial-style wrapper | {reference:.0f} | 1.00 |")
-    print(f"| {setup}, snapshots only | {pure:.0f} | {pure / reference:.2f} |")
-    print(f"| {setup}, config's opponents ({bots}) | {mixed:.0f} | {mixed / reference:.2f} |")
+    command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
+    text = markdown(game, args.players, rates, measured_at(command, load_at_start))
+    publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 
 

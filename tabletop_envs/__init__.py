@@ -25,8 +25,8 @@ __version__ = "0.1.0"
 GAMES: dict[str, str] = {
     "vaalbara_v1": "tabletop_envs.vaalbara",
     "valenor_v2": "tabletop_envs.valenor",
-    "valiant_wars_v2": "tabletop_envs.valiant_wars",
-    "spirit_island_v0": "tabletop_envs.spirit_island",
+    "valiant_wars_v3": "tabletop_envs.valiant_wars",
+    "spirit_island_v1": "tabletop_envs.spirit_island",
 }
 """Environment name -> the game package whose ``__init__`` registers it."""
 

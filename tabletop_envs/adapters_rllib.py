@@ -2,9 +2,12 @@
 
 Our envs observe ``{"observation": Box(float32), "action_mask": Box(int8)}``; RLlib's
 action-masking RLModules (its example ``ActionMaskingTorchRLModule`` and
-``training.rllib.module.MaskedActorCritic``) read ``{"observations": ..., "action_mask": ...}``
-and take the mask's logarithm, so the mask must be a float. Without this mapping RLlib stops
-with ``KeyError: 'observations'``. The env that RLlib runs (``training.rllib.env``) needs Ray;
+``tabletop_envs.training.rllib.module.MaskedActorCritic``) read ``{"observations": ...,
+"action_mask": ...}``
+and take the mask's logarithm, so the mask must be a float. Without this mapping RLlib
+stops
+with ``KeyError: 'observations'``. The env that RLlib runs (``tabletop_envs.training.rllib.env``)
+needs Ray;
 this module does not, so the mapping is tested with the base install.
 """
 

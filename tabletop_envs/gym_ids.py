@@ -1,8 +1,9 @@
 """Gymnasium ids for the single-seat env of every game: ``tabletop_envs/Vaalbara-v1``.
 
 The id tracks the environment's version: ``vaalbara_v1`` is ``tabletop_envs/Vaalbara-v1``,
-``spirit_island_v0`` is ``tabletop_envs/SpiritIsland-v0``. Registration names the env class by
-an entry-point string (``agents.gym_env:SingleSeatEnv``), which gymnasium imports only in
+``spirit_island_v1`` is ``tabletop_envs/SpiritIsland-v1``. Registration names the env class by
+an entry-point string (``tabletop_envs.agents.gym_env:SingleSeatEnv``), which gymnasium imports
+only in
 ``gymnasium.make``: this package never imports ``agents`` itself (the layers stay one-way),
 yet ``import tabletop_envs`` is enough to make every id known.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import gymnasium
 
 NAMESPACE = "tabletop_envs"
-ENTRY_POINT = "agents.gym_env:SingleSeatEnv"
+ENTRY_POINT = "tabletop_envs.agents.gym_env:SingleSeatEnv"
 
 
 def gym_id(name: str) -> str:

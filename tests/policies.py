@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from tabletop_envs.agents.policy import PolicyNetwork
 
 import tabletop_envs
-from agents.policy import PolicyNetwork
 
 
 def random_policy(path: Path, env: str = "vaalbara_v1", players: int = 2) -> Path:

@@ -55,7 +55,7 @@ def play_parallel(name: str, seed: int, players: int = 3) -> None:
     assert list(totals.values()) == env.unwrapped.game.returns().tolist()
 
 
-@pytest.mark.parametrize("name", ["vaalbara_v1", "valenor_v2", "valiant_wars_v2"])
+@pytest.mark.parametrize("name", ["vaalbara_v1", "valenor_v2", "valiant_wars_v3"])
 def test_parallel_adapter_plays_the_mover_and_pays_every_agent_its_return(name: str) -> None:
     for seed in range(3):
         play_parallel(name, seed)

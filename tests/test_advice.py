@@ -14,20 +14,24 @@ import numpy as np
 import pytest
 import torch
 from sb3_contrib import MaskablePPO
-
-import tabletop_envs
-from agents.advice import Advisor, make_advisor
-from agents.base import Agent, RandomAgent
-from agents.gym_env import BotOpponent, SeatGame, advance_opponents, spaces_for
-from agents.heuristics import heuristic_agent
-from agents.policy import PolicyAgent, PolicyFileError, PolicyNetwork, load_policy, read_policy
-from training.config import TrainConfig
-from training.distil import main as distil_main
-from training.export import export_actor
-from training.opponents import OpponentPool
-from training.selfplay import SelfPlayVecEnv
-from training.train import build_model
-from training.warmstart import (
+from tabletop_envs.agents.advice import Advisor, make_advisor
+from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.agents.gym_env import BotOpponent, SeatGame, advance_opponents, spaces_for
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.policy import (
+    PolicyAgent,
+    PolicyFileError,
+    PolicyNetwork,
+    load_policy,
+    read_policy,
+)
+from tabletop_envs.training.config import TrainConfig
+from tabletop_envs.training.distil import main as distil_main
+from tabletop_envs.training.export import export_actor
+from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.selfplay import SelfPlayVecEnv
+from tabletop_envs.training.train import build_model
+from tabletop_envs.training.warmstart import (
     clone_into,
     collect,
     every_game,
@@ -37,8 +41,10 @@ from training.warmstart import (
     start_as_advisor,
 )
 
+import tabletop_envs
+
 # A bot that decides from the view alone, and one that plans from one decision to the next.
-GAMES = [("valiant_wars_v2", 2), ("valenor_v2", 3)]
+GAMES = [("valiant_wars_v3", 2), ("valenor_v2", 3)]
 
 
 def core_of(game: str):
@@ -90,7 +96,7 @@ def test_a_fresh_advised_policy_plays_its_advisors_every_move(
 
 def test_advice_needs_hidden_layers_as_wide_as_the_action_space(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"at least as wide as the action space \(79\)"):
-        fresh_advised_model("valiant_wars_v2", 2, tmp_path, net_arch=[256, 64])
+        fresh_advised_model("valiant_wars_v3", 2, tmp_path, net_arch=[256, 64])
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
@@ -138,7 +144,7 @@ def test_each_seat_is_advised_by_its_own_advisor(monkeypatch) -> None:
     def recording_advisor(_advice, _game, actions, seed=None):
         return Advisor(SeatRecorder(seed, log), actions)
 
-    monkeypatch.setattr("agents.advice.make_advisor", recording_advisor)
+    monkeypatch.setattr("tabletop_envs.agents.advice.make_advisor", recording_advisor)
     table = SeatGame("valenor_v2", 3, {}, seed=4, advice="heuristic")
     table.new_game(lambda: None)
     seats = set()
@@ -162,8 +168,8 @@ def test_warm_start_demonstrations_carry_the_advice(game: str, players: int) -> 
 
 
 def test_an_advised_warm_start_teaches_the_critic_and_leaves_the_actor(tmp_path: Path) -> None:
-    policy = fresh_advised_model("valiant_wars_v2", 2, tmp_path).policy
-    data = collect("valiant_wars_v2", 2, {}, "heuristic", 600, 0, "heuristic")
+    policy = fresh_advised_model("valiant_wars_v3", 2, tmp_path).policy
+    data = collect("valiant_wars_v3", 2, {}, "heuristic", 600, 0, "heuristic")
     actor = [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
     before = [weight.detach().clone() for weight in actor]
 
@@ -189,34 +195,34 @@ def write_advised(path: Path, game: str, inputs: int, advice: str = "heuristic")
 
 
 def test_loading_checks_the_input_size_that_advice_implies(tmp_path: Path) -> None:
-    core = core_of("valiant_wars_v2")
+    core = core_of("valiant_wars_v3")
     size, actions = core.SCHEMA.size, core.LAYOUT.total
-    fits = write_advised(tmp_path / "fits.npz", "valiant_wars_v2", size + actions)
+    fits = write_advised(tmp_path / "fits.npz", "valiant_wars_v3", size + actions)
     assert load_policy(fits, "valiant_wars", players=2).advisor is not None
-    short = write_advised(tmp_path / "short.npz", "valiant_wars_v2", size)
+    short = write_advised(tmp_path / "short.npz", "valiant_wars_v3", size)
     with pytest.raises(ValueError, match=rf"observation_size {size} \(expected {size + actions}\)"):
         load_policy(short, "valiant_wars", players=2)
 
 
 def test_an_unknown_advisor_in_a_header_is_named(tmp_path: Path) -> None:
-    path = write_advised(tmp_path / "odd.npz", "valiant_wars_v2", 10, advice="oracle")
+    path = write_advised(tmp_path / "odd.npz", "valiant_wars_v3", 10, advice="oracle")
     with pytest.raises(PolicyFileError, match=r"advice 'oracle' unknown; expected '' \(none\)"):
         read_policy(path)
 
 
 def test_an_advised_network_needs_an_advisor_and_a_plain_one_refuses_it(tmp_path: Path) -> None:
-    core = core_of("valiant_wars_v2")
-    path = write_advised(tmp_path / "a.npz", "valiant_wars_v2", core.SCHEMA.size + 79)
+    core = core_of("valiant_wars_v3")
+    path = write_advised(tmp_path / "a.npz", "valiant_wars_v3", core.SCHEMA.size + 79)
     with pytest.raises(ValueError, match="it needs an advisor"):
         PolicyAgent(read_policy(path))
     plain = PolicyNetwork([np.zeros((79, 5), np.float32)], [np.zeros(79, np.float32)], "relu")
     with pytest.raises(ValueError, match="it takes no advisor"):
-        PolicyAgent(plain, advisor=make_advisor("heuristic", "valiant_wars_v2", 79))
+        PolicyAgent(plain, advisor=make_advisor("heuristic", "valiant_wars_v3", 79))
 
 
 def test_distil_refuses_an_advised_policy(tmp_path: Path, capsys) -> None:
-    core = core_of("valiant_wars_v2")
-    path = write_advised(tmp_path / "a.npz", "valiant_wars_v2", core.SCHEMA.size + 79)
+    core = core_of("valiant_wars_v3")
+    path = write_advised(tmp_path / "a.npz", "valiant_wars_v3", core.SCHEMA.size + 79)
     assert distil_main([str(path), "--keep", "buy", "--out", str(tmp_path / "o.npz")]) == 2
     error = capsys.readouterr().err
     assert "is advised ('heuristic'); distil polishes plain policies only" in error

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 
 import pytest
+from tabletop_envs.agents.human import EnvSeatWindow, HumanAgent, QuitGame
+from tabletop_envs.agents.play import describe_move, main
 from tabletop_envs.vaalbara_v1 import Game
 
-from agents.human import EnvSeatWindow, HumanAgent, QuitGame
-from agents.play import describe_move, main
 from tabletop_envs import make
 from tabletop_envs.core.replay import Replay
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from agents.loading import make_agent
-from benchmarks import agreement
+from tabletop_envs.agents.loading import make_agent
+
+from experiments import agreement
 
 GAME = "vaalbara_v1"
 

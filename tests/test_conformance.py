@@ -294,18 +294,25 @@ def fields_at(cls: type[GameCore], indices: np.ndarray) -> list[str]:
 
 
 CONSTANT_FIELDS: dict[tuple[str, str], str] = {
-    ("valiant_wars_v2", "draw_amount"): "rare, not dead: a Priestess's choice of a player "
+    ("valiant_wars_v3", "draw_amount"): "rare, not dead: a Priestess's choice of a player "
     "reaches its decider in 2-7% of random games (no option makes it likelier); it "
     "varies in the heuristic-bot games of test_valiant_wars_observation.py",
-    ("valiant_wars_v2", "line_champion_copy"): "rare, not dead: a Dancer's copy needs a "
+    ("valiant_wars_v3", "line_champion_copy"): "rare, not dead: a Dancer's copy needs a "
     "4-Gold Dancer bought and revealed after another Champion, about 1 random game of 4000; "
     "it varies in the heuristic-bot games of test_valiant_wars_observation.py",
-    ("valiant_wars_v2", "subject"): "rare, not dead: a choice of a card needs a bought "
+    ("valiant_wars_v3", "subject"): "rare, not dead: a choice of a card needs a bought "
     "Champion facing another (a Shaman beside another face-up Champion, a Dancer, an Assassin, "
     "a Lunar Witch's victim), which random play seldom buys; it varies in the heuristic-bot "
     "games of test_valiant_wars_observation.py",
-    ("spirit_island_v0", "defend"): "only 3 of 27 Power cards and 2 Fear cards Defend, which "
+    ("valiant_wars_v3", "line_saint_used"): "rare, not dead: a Saint must be bought, revealed "
+    "and meet a Dark Omen it then ignores, in about 3% of random games (6 of 200 at seeds "
+    "6-55, 2-5 players; 7 of 200 under valiant_wars_v2); it varies in the heuristic-bot games "
+    "of test_valiant_wars_observation.py",
+    ("spirit_island_v1", "defend"): "only 3 of 27 Power cards and 2 Fear cards Defend, which "
     "these few random games may not play; tests/test_spirit_island_env.py shows it varying",
+    ("spirit_island_v1", "repeat_up_to"): "rare, not dead: only Gift of Strength (Earth's "
+    "innate, Sun 1 Earth 2 Plant 2) allows a repeat, which these few random games seldom reach; "
+    "tests/test_spirit_island_env.py shows it varying",
 }
 """Fields allowed one value along the random games below, each with its reason."""
 VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {

@@ -1,4 +1,4 @@
-"""benchmarks.decision_split: the split seat hands each decision to the right agent, and its
+"""experiments.decision_split: the split seat hands each decision to the right agent, and its
 rows agree with games played without the split."""
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.arena import MatchSpec, play_games
+from tabletop_envs.agents.base import Agent
 
-from agents.arena import MatchSpec, play_games
-from agents.base import Agent
-from benchmarks.decision_split import SplitAgent, SplitRow, main, play_split, split_rows
+from experiments.decision_split import SplitAgent, SplitRow, main, play_split, split_rows
 from tabletop_envs import make
 from tabletop_envs.valiant_wars.spec import LAYOUT
 
-GAME = "valiant_wars_v2"
+GAME = "valiant_wars_v3"
 
 
 class Recorder(Agent):

@@ -1,4 +1,5 @@
-"""training.distil: the polished seat rotates, the expert keeps the original's choices only on
+"""tabletop_envs.training.distil: the polished seat rotates, the expert keeps the original's
+choices only on
 the kept kinds, fitting moves the network towards the expert, and the CLI refuses bad input."""
 
 from __future__ import annotations
@@ -9,11 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-
-import tabletop_envs
-from agents.policy import PolicyNetwork, load_policy, read_policy
-from training import warmstart
-from training.distil import (
+from tabletop_envs.agents.policy import PolicyNetwork, load_policy, read_policy
+from tabletop_envs.training import warmstart
+from tabletop_envs.training.distil import (
     Polish,
     TorchActor,
     decision_kinds,
@@ -22,9 +21,11 @@ from training.distil import (
     one_seat_driver,
     polish_policy,
 )
-from training.export import export_actor
+from tabletop_envs.training.export import export_actor
 
-GAME = "valiant_wars_v2"
+import tabletop_envs
+
+GAME = "valiant_wars_v3"
 CORE = tabletop_envs.game_module(GAME).Game
 LAYOUT = CORE.LAYOUT
 

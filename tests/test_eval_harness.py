@@ -11,15 +11,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.arena import GameRecord, MatchSpec, game_seeds, lineup, play_games
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.heuristics import HEURISTIC_BOTS
+from tabletop_envs.agents.policy import PolicyNetwork
+from tabletop_envs.tools.evaluate import main
+from tabletop_envs.tools.report import agent_labels, summarise
 from toygame.observer import SCHEMA
 from toygame.spec import LAYOUT, Decision
 
-from agents.arena import GameRecord, MatchSpec, game_seeds, lineup, play_games
-from agents.base import Agent
-from agents.heuristics import HEURISTIC_BOTS
-from agents.policy import PolicyNetwork
-from benchmarks.evaluate import main
-from benchmarks.report import agent_labels, summarise
 from tabletop_envs.core import files as core_files
 
 TOY = "highcard_v0"
@@ -269,7 +269,7 @@ def test_cli_unwritable_out_is_refused_before_any_game(
     tmp_path, capsys, monkeypatch, where, message
 ):
     (tmp_path / "file").write_text("")
-    monkeypatch.setattr("benchmarks.evaluate.play_games", pytest.fail)
+    monkeypatch.setattr("tabletop_envs.tools.evaluate.play_games", pytest.fail)
     out = where if where.startswith("/") else str(tmp_path / where)
     assert main([TOY, "--agents", "random", "random", "--out", out]) == 2
     error = capsys.readouterr().err

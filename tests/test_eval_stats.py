@@ -2,8 +2,7 @@
 and the exact sign test against R's ``binom.test``."""
 
 import pytest
-
-from agents.stats import sign_test, wilson_interval
+from tabletop_envs.agents.stats import sign_test, wilson_interval
 
 
 @pytest.mark.parametrize(

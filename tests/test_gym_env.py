@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
+from tabletop_envs.agents.gym_env import ILLEGAL_ACTION_REWARD, SingleSeatEnv
+from tabletop_envs.agents.policy import PolicyNetwork
 
 import tabletop_envs
-from agents.gym_env import ILLEGAL_ACTION_REWARD, SingleSeatEnv
-from agents.policy import PolicyNetwork
 
 GAMES = sorted(tabletop_envs.GAMES)
 WITH_BOTS = sorted(set(GAMES) - {"highcard_v0"})  # the toy game has no heuristic bot
@@ -23,8 +23,8 @@ WITH_BOTS = sorted(set(GAMES) - {"highcard_v0"})  # the toy game has no heuristi
 
 def test_ids_track_the_env_versions() -> None:
     assert tabletop_envs.gym_id("vaalbara_v1") == "tabletop_envs/Vaalbara-v1"
-    assert tabletop_envs.gym_id("valiant_wars_v2") == "tabletop_envs/ValiantWars-v2"
-    assert tabletop_envs.gym_id("spirit_island_v0") == "tabletop_envs/SpiritIsland-v0"
+    assert tabletop_envs.gym_id("valiant_wars_v3") == "tabletop_envs/ValiantWars-v3"
+    assert tabletop_envs.gym_id("spirit_island_v1") == "tabletop_envs/SpiritIsland-v1"
     for name in GAMES:
         assert tabletop_envs.gym_id(name) in gymnasium.registry, name
 
@@ -188,7 +188,8 @@ import sys
 for blocked in ("torch", "stable_baselines3", "sb3_contrib"):
     sys.modules[blocked] = None  # importing any of them now fails
 import gymnasium, tabletop_envs
-assert "agents" not in sys.modules, "tabletop_envs imported agents"
+higher = ("tabletop_envs.agents", "tabletop_envs.training", "tabletop_envs.tools")
+assert not [m for m in sys.modules if m.startswith(higher)], "imported a higher layer"
 env = gymnasium.make("tabletop_envs/Vaalbara-v1", num_players=2, opponent="heuristic")
 env.reset(seed=0)
 print("ok", type(env.unwrapped).__module__)
@@ -197,4 +198,4 @@ print("ok", type(env.unwrapped).__module__)
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["ok", "agents.gym_env"]
+    assert done.stdout.split() == ["ok", "tabletop_envs.agents.gym_env"]

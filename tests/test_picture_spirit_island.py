@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.heuristics import heuristic_agent
 
-from agents.heuristics import heuristic_agent
-from tabletop_envs import spirit_island_v0
+from tabletop_envs import spirit_island_v1
 from tabletop_envs.spirit_island import picture
 from tabletop_envs.spirit_island.observer import PIECE_SCALE
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
@@ -141,7 +141,7 @@ def hidden_changed(game: SpiritIslandGame, seat: int) -> SpiritIslandGame:
 
 # ----- registration and well-formed SVG -------------------------------------------------------
 def test_the_picture_is_registered_with_the_game() -> None:
-    assert spirit_island_v0.Game.PICTURE is picture
+    assert spirit_island_v1.Game.PICTURE is picture
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
@@ -263,7 +263,7 @@ def test_the_rules_page_shows_what_the_picture_draws_now() -> None:
     page = (root / "docs/rules/spirit_island.md").read_text()
     assert "](../pictures/spirit_island.svg)" in page
     game = SpiritIslandGame(2, seed=3)
-    bot = heuristic_agent("spirit_island_v0", seed=3)
+    bot = heuristic_agent("spirit_island_v1", seed=3)
     for _ in range(120):
         seat = game.current_player
         observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}

@@ -22,7 +22,7 @@ from tabletop_envs.core.game import GameCore
 from tabletop_envs.valenor import spec as valenor_spec
 from tabletop_envs.valiant_wars.spec import CHAMPION_BASE, LOCATION_BASE, LOCATIONS, card_name
 
-GAMES = ("valenor_v2", "valiant_wars_v2")
+GAMES = ("valenor_v2", "valiant_wars_v3")
 CHECKPOINTS = (0, 2, 6, 15, 40, 100, 250, 600)
 """Decisions after which a random game's position is checked (and its final position)."""
 SEEDS = (0, 1)
@@ -122,7 +122,7 @@ def valiant_wars_hidden_names(game: GameCore, seat: int) -> set[str]:
     return {LOCATIONS[deck[-2]].name} if len(deck) > 1 else set()
 
 
-HIDDEN_NAMES = {"valenor_v2": valenor_hidden_names, "valiant_wars_v2": valiant_wars_hidden_names}
+HIDDEN_NAMES = {"valenor_v2": valenor_hidden_names, "valiant_wars_v3": valiant_wars_hidden_names}
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
@@ -185,7 +185,7 @@ def test_valenor_everything_marks_each_hand_card_seen_by_its_holder_alone(player
 def test_valiant_wars_seats_see_lines_and_only_their_own_known_top_cards(players: int) -> None:
     """Lines are public; a deck's top cards are known only to its owner (its Oracle), and
     a pending reveal-or-STOP choice only to the "everything" picture."""
-    for game in positions("valiant_wars_v2", players):
+    for game in positions("valiant_wars_v3", players):
         everything = picture(game, None)
         for seat in range(players):
             svg = picture(game, seat)
@@ -209,7 +209,7 @@ def test_valiant_wars_top_cards_an_oracle_showed_appear_only_to_their_owner(
     players: int,
 ) -> None:
     """The checkpoints above seldom meet an Oracle's look: seed 2 plays one early."""
-    game = game_class("valiant_wars_v2")(players, seed=2)
+    game = game_class("valiant_wars_v3")(players, seed=2)
     rng = np.random.default_rng(2)
     while not any(game.known_top):
         game.apply(int(rng.choice(game.legal_actions())))

@@ -7,12 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+import tabletop_envs.agents.pretrained as pretrained
 from policies import random_policy
-
-import agents.pretrained as pretrained
-from agents.arena import MatchSpec, play_games
-from agents.loading import agent_factory
-from agents.policy import load_policy, read_policy
+from tabletop_envs.agents.arena import MatchSpec, play_games
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.policy import load_policy, read_policy
 
 TRAINING_KEYS = {"command", "commit", "steps", "minutes", "evaluation"}
 

@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.play import main as play_main
+from tabletop_envs.tools.evaluate import main as evaluate
+from tabletop_envs.tools.evaluate import replay_sample
 from test_conformance import CASES, IDS
 
 import tabletop_envs
-from agents.play import main as play_main
-from benchmarks.evaluate import main as evaluate
-from benchmarks.evaluate import replay_sample
 from tabletop_envs.core.env import TabletopAECEnv
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.replay import FORMAT, FORMAT_VERSION, Replay, record, state_hash
@@ -326,7 +326,7 @@ def test_play_refuses_a_replay_of_another_game_or_a_tampered_one(tmp_path, capsy
 
 
 def test_eval_checks_the_replay_folder_before_playing(tmp_path, capsys, monkeypatch) -> None:
-    monkeypatch.setattr("benchmarks.evaluate.play_games", pytest.fail)
+    monkeypatch.setattr("tabletop_envs.tools.evaluate.play_games", pytest.fail)
     (tmp_path / "file").write_text("")
     args = ["vaalbara", "--agents", "random", "random", "--out", str(tmp_path / "out")]
     assert evaluate([*args, "--save-replays", "2", "--replay-dir", str(tmp_path / "file")]) == 2

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 from policies import random_policy
+from tabletop_envs.agents.arena import MatchSpec, Table
+from tabletop_envs.tools.evaluate import main as eval_main
+from tabletop_envs.tools.ray_eval import RemoteTable, chunks, policy_files
+from tabletop_envs.training.rllib import INSTALL_HINT, check_address
+from tabletop_envs.training.train import main as train_main
 
 import tabletop_envs
-from agents.arena import MatchSpec, Table
-from benchmarks.evaluate import main as eval_main
-from benchmarks.ray_eval import RemoteTable, chunks, policy_files
 from tabletop_envs.adapters_rllib import rllib_observation, rllib_space
-from training.rllib import INSTALL_HINT, check_address
-from training.train import main as train_main
 
 
 @pytest.fixture

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from toygame.rules import HighCard
-from toygame.spec import LAYOUT, Decision
-
-from agents.arena import MatchSpec, play_games
-from agents.loading import agent_factory
-from agents.search import (
+from tabletop_envs.agents.arena import MatchSpec, play_games
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.search import (
     InformationSet,
     ISMCTSAgent,
     PIMCAgent,
@@ -18,7 +15,10 @@ from agents.search import (
     random_rollout,
     rollout,
 )
-from benchmarks.report import summarise
+from tabletop_envs.tools.report import summarise
+from toygame.rules import HighCard
+from toygame.spec import LAYOUT, Decision
+
 from tabletop_envs import game_module, resolve_name
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.rewards import score_margin_returns

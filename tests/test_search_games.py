@@ -20,12 +20,12 @@ from itertools import combinations, permutations
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.search import InformationSet, ISMCTSAgent, PIMCAgent
 from toygame.rules import HighCard
 
-from agents.search import InformationSet, ISMCTSAgent, PIMCAgent
 from tabletop_envs.core.game import GameCore
 from tabletop_envs.spirit_island.rules import (
-    BLIGHT_CARDS,
+    DRAWN_BLIGHT_CARDS,
     FEAR_CARDS,
     INVADER_CARDS,
     INVADER_STAGE_CARDS,
@@ -313,7 +313,7 @@ def spirit_island_laws(game: SpiritIslandGame, seat: int) -> dict[str, tuple[Cal
     laws["Fear cards"] = (lambda w: (*w.fear_earned, *w.fear_deck)[:2], top_law(fear, 2))
     laws["Blight card"] = (
         lambda w: w.blight_card,
-        dict.fromkeys(range(len(BLIGHT_CARDS)), 1 / len(BLIGHT_CARDS)),
+        dict.fromkeys(DRAWN_BLIGHT_CARDS, 1 / len(DRAWN_BLIGHT_CARDS)),
     )
     minors = [*game.drawn, *game.minor_deck]
     laws["Minor Powers"] = (lambda w: (*w.drawn, *w.minor_deck)[:2], top_law(minors, 2))

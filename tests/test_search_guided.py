@@ -7,10 +7,9 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-
-from agents.heuristics import search_guide
-from agents.loading import agent_factory
-from agents.search import (
+from tabletop_envs.agents.heuristics import search_guide
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.search import (
     InformationSet,
     ISMCTSAgent,
     PIMCAgent,
@@ -18,7 +17,8 @@ from agents.search import (
     heuristic_rollout,
     rollout,
 )
-from agents.valiant_wars_bot import RevealGuide
+from tabletop_envs.agents.valiant_wars_bot import RevealGuide
+
 from benchmarks.search_speed import search_clock
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (
@@ -31,7 +31,7 @@ from tabletop_envs.valiant_wars.spec import (
     Kind,
 )
 
-GAME = "valiant_wars_v2"
+GAME = "valiant_wars_v3"
 GUIDED = ["pimc:6,rollouts=1,guide=heuristic", "ismcts:12,guide=heuristic"]
 
 
@@ -177,7 +177,7 @@ def test_guided_specs_build_and_bad_ones_name_the_problem() -> None:
         ("pimc:4,guide=best", GAME, "guide must be 'heuristic'"),
         ("pimc:4,guide=heuristic,rollout=random", GAME, "rollout= does not go with guide"),
         ("ismcts:4,guide=heuristic,value=margin", GAME, "value= does not go with guide"),
-        ("ismcts:4,guide=heuristic", "vaalbara_v1", "no search guide .* \\['valiant_wars_v2'\\]"),
+        ("ismcts:4,guide=heuristic", "vaalbara_v1", "no search guide .* \\['valiant_wars_v3'\\]"),
     ]:
         with pytest.raises(ValueError, match=message):
             agent_factory(spec, game)

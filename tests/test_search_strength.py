@@ -1,4 +1,4 @@
-"""``benchmarks.search_strength``: the line-ups of the search bots' strength table, and a run."""
+"""``experiments.search_strength``: the line-ups of the search bots' strength table, and a run."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.search_strength import Row, lineups, main, margin_or_progress
+from experiments.search_strength import Row, lineups, main, margin_or_progress
 
 
 def test_a_competitive_game_seats_each_spec_against_each_baseline() -> None:
@@ -29,7 +29,7 @@ def test_a_competitive_game_seats_each_spec_against_each_baseline() -> None:
 
 
 def test_a_baseline_missing_for_this_count_is_named_and_left_out() -> None:
-    rows, notes = lineups("valiant_wars_v2", 4, ["ismcts:5"], ["heuristic", "pretrained"])
+    rows, notes = lineups("valiant_wars_v3", 4, ["ismcts:5"], ["heuristic", "pretrained"])
     assert [row.opponent for row in rows] == ["heuristic"]
     assert len(notes) == 1 and notes[0].startswith("pretrained left out:")
 

@@ -8,11 +8,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from agents.policy import PolicyNetwork
-from training.opponents import OpponentPool
-from training.selfplay import ParallelSelfPlayVecEnv, SelfPlayVecEnv, WorkerSpec, split
-from training.train import main as train_main
+from tabletop_envs.agents.policy import PolicyNetwork
+from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.selfplay import (
+    ParallelSelfPlayVecEnv,
+    SelfPlayVecEnv,
+    WorkerSpec,
+    split,
+)
+from tabletop_envs.training.train import main as train_main
 
 GAME = "vaalbara_v1"
 

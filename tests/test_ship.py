@@ -1,4 +1,4 @@
-"""``benchmarks.ship``: a run folder becomes the shipped policy for its game and count."""
+"""``tabletop_envs.tools.ship``: a run folder becomes the shipped policy for its game and count."""
 
 from __future__ import annotations
 
@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+import tabletop_envs.agents.pretrained as pretrained
 from policies import random_policy
-
-import agents.pretrained as pretrained
-from agents.policy import read_policy
-from benchmarks.ship import main as ship_main
-from benchmarks.ship import ship
+from tabletop_envs.agents.policy import read_policy
+from tabletop_envs.tools.ship import main as ship_main
+from tabletop_envs.tools.ship import ship
 
 HOW = {"command": "tabletop-train vaalbara_v1 --players 4", "commit": "abc1234", "minutes": 15}
 RESULTS = [

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.spirit_island_bot import SpiritIslandHeuristicAgent
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
-from agents.base import RandomAgent
-from agents.heuristics import heuristic_agent
-from agents.spirit_island_bot import SpiritIslandHeuristicAgent
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
 
@@ -28,7 +28,7 @@ def play(players: int, seed: int, make: type) -> SpiritIslandGame:
 
 
 def test_registered_as_the_heuristic() -> None:
-    assert isinstance(heuristic_agent("spirit_island_v0"), SpiritIslandHeuristicAgent)
+    assert isinstance(heuristic_agent("spirit_island_v1"), SpiritIslandHeuristicAgent)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

@@ -9,7 +9,7 @@ import pytest
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
 from tabletop_envs.spirit_island import phases, spec
 from tabletop_envs.spirit_island.blight_fear import add_fear
-from tabletop_envs.spirit_island.observer import SCHEMA, view
+from tabletop_envs.spirit_island.observer import ALLOWANCE_SCALE, SCHEMA, view
 from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, STEP, SpiritIslandGame
 from tabletop_envs.spirit_island.spec import EXPLORER, TOWN
 
@@ -121,6 +121,46 @@ def test_defend_skips_and_isolate_show_in_the_observation_for_the_turn() -> None
     phases.step_time_passes(game)
     fields = SCHEMA.decode(game.observation(0))
     assert fields["defend"].sum() == 0 and fields["turn_flags"].sum() == 0
+
+
+def test_the_turns_allowances_and_spared_dahan_show_for_every_seat() -> None:
+    """Lightning's Slow-as-Fast allowance (its Air plus a hasten, less what it used), a
+    repeat allowance and Concealing Shadows' spared Dahan are public and shown (v1)."""
+    game = SpiritIslandGame(2, seed=0, spirits="river,lightning")
+    air = spec.ELEMENTS.index("air")
+    game.elements[1][air] = 3
+    game.hasten[1] = 2
+    game.hastened[1] = [game.hand[1][0]]
+    game.elements[0][air] = 5  # River's Air gives it nothing
+    game.repeat_cost[0] = 3
+    game.skips[A["A3"]] = spec.SPARE_DAHAN
+    for seat in (0, 1):
+        fields = SCHEMA.decode(game.observation(seat))
+        assert np.allclose(SCHEMA.encode(view(game, seat)), game.observation(seat))
+        mine, other = (0, 1) if seat == 0 else (1, 0)
+        assert list(fields["slow_as_fast"][[mine, other]]) == [0, 4]
+        assert list(fields["repeat_up_to"][[mine, other]]) == [4, 0]
+        assert np.flatnonzero(fields["dahan_spared"]).tolist() == [A["A3"]]
+        assert fields["turn_flags"][A["A3"]].sum() == 0
+    phases.step_time_passes(game)
+    fields = SCHEMA.decode(game.observation(0))
+    assert fields["slow_as_fast"].sum() == fields["repeat_up_to"].sum() == 0
+    assert fields["dahan_spared"].sum() == 0
+
+
+def test_the_allowances_never_reach_their_cap_in_random_games() -> None:
+    """No reachable allowance is clipped: along seeded random games at 1-4 players (every
+    Spirit) the raw values stay below ALLOWANCE_SCALE."""
+    highest = 0
+    for players in (1, 2, 3, 4):
+        for seed in range(15):
+            game = SpiritIslandGame(players, seed=seed)
+            rng = np.random.default_rng(seed)
+            while not game.is_terminal:
+                for seat in range(players):
+                    highest = max(highest, game.swift_left(seat), game.repeat_cost[seat] + 1)
+                game.apply(int(rng.choice(game.legal_actions())))
+    assert 0 < highest < ALLOWANCE_SCALE
 
 
 def test_observation_stays_in_its_space_at_every_counts_extreme() -> None:

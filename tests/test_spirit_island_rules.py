@@ -116,6 +116,20 @@ def test_fear_deck_and_blight_card_setup() -> None:
     assert len(spec.BLIGHT_CARDS) == 3
 
 
+def test_an_unnamed_blight_card_is_one_of_the_two_published_cards() -> None:
+    """Downward Spiral and Memory Fades to Dust are drawn; the first-game card only when named
+    or in the teaching game."""
+    drawn = {SpiritIslandGame(1, seed=seed).blight_card for seed in range(40)}
+    names = {spec.BLIGHT_CARDS[card][0] for card in drawn}
+    assert names == {"Downward Spiral", "Memory Fades to Dust"}
+    game = SpiritIslandGame(1, seed=0)
+    redrawn = {game.resample_hidden(0, np.random.default_rng(s)).blight_card for s in range(40)}
+    assert redrawn == drawn
+    named = SpiritIslandGame(1, seed=0, blight_card="first_game")
+    assert named.blight_card == spec.FIRST_GAME_BLIGHT
+    assert SpiritIslandGame(1, seed=0, teaching=True).blight_card == spec.FIRST_GAME_BLIGHT
+
+
 def test_river_panel_and_card_decks() -> None:
     river = spec.SPIRITS[0]
     assert river.name == "River Surges in Sunlight"
@@ -423,6 +437,9 @@ def test_losing_the_last_presence_loses() -> None:
     game.presence[0][A["A7"]] = 0
     game.energy_track[0] = 0
     run_steps(game, [STEP["ravage"]])
+    assert game.outcome == 0 and game.loss_pending  # the Dahan fight back first
+    while game.pending:
+        choose(game, game.legal_options()[0])
     assert game.outcome == -1 and "no Presence" in game.end_reason
 
 
@@ -464,3 +481,102 @@ def test_every_step_decision_and_operation_is_handled_by_the_function_of_its_nam
     assert {name: op.__name__ for name, op in OPERATIONS.items()} == {
         name: f"op_{name}" for name in OPS
     }
+
+
+# ----- win beats loss: victory at once, defeat once its effect has resolved ---------------------
+def effect_in_progress(game: SpiritIslandGame, *steps: list[int]) -> None:
+    """Queue the steps an effect has left (first listed runs first) above the Fast phase's
+    next Power, as a Power's effect leaves them, and run."""
+    game.pending, game.options_ = [], []
+    game.queue = [[STEP["turn"]], [STEP["powers"], spec.FAST, 0], *reversed(steps)]
+    game.run()
+
+
+def last_blight_at_terror_level_3() -> SpiritIslandGame:
+    game = quiet_game()
+    game.pieces[A["A1"]][CITY] = 0
+    game.pieces[A["A6"]][CITY] = 1  # the last City
+    add_fear(game, 4 * 6)  # six Fear cards earned: Terror Level 3
+    game.blighted, game.blight_pool = True, 1
+    return game
+
+
+def test_an_effect_that_adds_the_last_blight_then_destroys_the_last_city_wins() -> None:
+    game = last_blight_at_terror_level_3()
+    city = spec.kinds_mask(spec.CITY_KINDS)
+    effect_in_progress(game, [STEP["add_blight"], A["A6"]], [STEP["destroy"], A["A6"], 0, city, 1])
+    assert game.blight_pool == 0 and game.pieces[A["A6"]][BLIGHT] == 1
+    assert game.outcome == 1 and game.end_reason == "Terror Level 3: no Cities on the island"
+
+
+def test_the_last_blight_loses_once_its_effect_has_resolved() -> None:
+    game = last_blight_at_terror_level_3()
+    game.pieces[A["A6"]][EXPLORER] = 1
+    explorer = spec.kinds_mask((EXPLORER,))
+    effect_in_progress(
+        game, [STEP["add_blight"], A["A6"]], [STEP["remove"], A["A6"], 0, explorer, 1]
+    )
+    assert game.outcome == -1 and game.end_reason == "no Blight left on the Blight card"
+    assert game.pieces[A["A6"]][EXPLORER] == 0  # the rest of the effect ran before the defeat
+
+
+def test_a_fear_card_that_removes_the_last_town_wins_in_the_invader_phase() -> None:
+    game = quiet_game()
+    game.pieces[A["A1"]][CITY] = 0
+    game.pieces[A["A6"]][TOWN] = 1  # the last Town or City
+    add_fear(game, 4 * 3)  # three Fear cards earned: Terror Level 2
+    second_thoughts = [name for name, _ in spec.FEAR_CARDS].index("Second Thoughts")
+    earned = game.fear_earned
+    if second_thoughts in game.fear_deck:
+        game.fear_deck[game.fear_deck.index(second_thoughts)] = earned[0]
+        earned[0] = second_thoughts
+    else:
+        where = earned.index(second_thoughts)
+        earned[0], earned[where] = earned[where], earned[0]
+    game.blighted, game.blight_pool = True, 1  # a Ravage in A6 would lose
+    game.pending, game.options_ = [], []
+    game.invader_slots = [invader_card(1, spec.M), -1, -1]
+    game.queue = [[STEP["turn"]], [STEP["ravage"]], [STEP["fear"]]]
+    game.run()
+    assert game.fear_discard == [second_thoughts]
+    assert (
+        game.outcome == 1 and game.end_reason == "Terror Level 2: no Towns or Cities on the island"
+    )
+    assert game.pieces[A["A6"]][TOWN] == 0 and game.blight_pool == 1
+
+
+# ----- Invaders destroy Dahan efficiently; Fear per building destroyed --------------------------
+def test_ravaging_invaders_destroy_damaged_dahan_first() -> None:
+    """2 Damage kill both damaged Dahan (not one healthy one); the healthy Dahan left fights
+    back and destroys both Explorers."""
+    game = quiet_game()
+    row = game.pieces[A["A6"]]
+    row[EXPLORER], row[DAHAN], row[DAHAN_1] = 2, 1, 2
+    run_steps(game, [STEP["ravage_land"], A["A6"]])
+    assert (row[DAHAN], row[DAHAN_1], row[EXPLORER], row[BLIGHT]) == (1, 0, 0, 1)
+
+
+def test_a_last_odd_point_of_ravage_damage_damages_one_dahan() -> None:
+    game = quiet_game()
+    row = game.pieces[A["A6"]]
+    row[TOWN], row[EXPLORER], row[DAHAN] = 1, 1, 2  # 3 Damage
+    run_steps(game, [STEP["ravage_dahan"], A["A6"], 3])
+    assert (row[DAHAN], row[DAHAN_1]) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("kind", "fear"), [(spec.CITY, 2), (spec.CITY_2, 2), (TOWN, 1), (TOWN_1, 1), (EXPLORER, 0)]
+)
+def test_destroying_a_city_gives_2_fear_a_town_1_an_explorer_none(kind: int, fear: int) -> None:
+    game = quiet_game()
+    game.pieces[A["A6"]][kind] = 1
+    run_steps(game, [STEP["destroy"], A["A6"], 0, spec.kinds_mask((kind,)), 1])
+    assert game.pieces[A["A6"]][kind] == 0
+    assert game.fear_pool == spec.FEAR_PER_PLAYER - fear
+
+
+def test_damage_that_destroys_a_city_gives_2_fear() -> None:
+    game = quiet_game()
+    game.pieces[A["A6"]][CITY] = 1
+    run_steps(game, [STEP["damage"], A["A6"], 0, 3])
+    assert game.pieces[A["A6"]][CITY] == 0 and game.fear_pool == spec.FEAR_PER_PLAYER - 2

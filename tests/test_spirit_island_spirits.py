@@ -4,6 +4,9 @@ spared from a Ravage, a Spirit acting in a land of its own, paying to reach Daha
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -214,6 +217,22 @@ def test_mantle_of_dread_lets_the_target_push_from_its_own_land() -> None:
     assert game.pieces[A["A7"]][spec.EXPLORER] == 1 and game.pieces[A["A3"]][spec.EXPLORER] == 1
 
 
+def test_a_land_picked_for_mantle_of_dread_is_a_valid_saved_position() -> None:
+    """A pending pick of the target's own land (an ``own_land`` operation) keeps every
+    invariant and survives a save (v0 refused it as a mismatched operation)."""
+    game = solo("shadows")
+    empty_island(game)
+    game.presence[0][A["A3"]] += 1
+    game.energy_track[0] += 1  # the Presence came from the Energy track
+    game.pieces[A["A8"]][spec.EXPLORER] = 1
+    game.pieces[A["A3"]][spec.EXPLORER] = 1
+    steps(game, effect("Mantle of Dread", -1, 0, 0))
+    assert PURPOSE_NAMES[game.pending[2]] == "spirit_land"
+    assert game.legal_options() == [A["A3"], A["A8"]]
+    assert not list(game.check_invariants())
+    assert SpiritIslandGame.from_json(game.to_json()).legal_options() == [A["A3"], A["A8"]]
+
+
 def test_the_teaching_game_gains_powers_from_the_progression_in_order() -> None:
     game = SpiritIslandGame(2, seed=0, teaching=True)
     assert game.blight_card == spec.FIRST_GAME_BLIGHT  # "A Fragile Balance (first game)"
@@ -241,3 +260,63 @@ def test_teaching_games_play_to_the_end() -> None:
         while not game.is_terminal:
             game.apply(int(rng.choice(game.legal_actions())))
         assert not list(game.check_invariants())
+
+
+PRINTED_ROW = re.compile(
+    r"^\s*\| ([^|]+?) \| (river|lightning|earth|shadows) \| (\w+) \| (fast|slow) \| ([^|]+?) \| "
+    r"(\w+) \|$"
+)
+
+
+def printed_table() -> list[tuple[str, ...]]:
+    """The uniques and innates table of docs/rules/spirit_island.md, row by row."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "spirit_island.md").read_text()
+    return [match.groups() for line in page.splitlines() if (match := PRINTED_ROW.match(line))]
+
+
+def test_uniques_and_innates_follow_the_printed_table_in_the_docs() -> None:
+    """Cost, speed, range and its source, and target of every unique and innate Power are
+    those the docs table gives (so the data and the docs cannot drift apart)."""
+    rows = printed_table()
+    expected = {
+        (spirit.name, power.name)
+        for spirit in spec.SPIRITS
+        for power in [*(spec.CARDS[u] for u in spirit.uniques), *spirit.innates]
+    }
+    assert len(rows) == len(expected) == 20
+    for name, key, cost, speed, reach, target in rows:
+        spirit = spec.SPIRITS[spec.SPIRIT_KEYS.index(key)]
+        powers = {p.name: p for p in [*(spec.CARDS[u] for u in spirit.uniques), *spirit.innates]}
+        power = powers[name]
+        assert (spirit.name, name) in expected
+        assert cost == ("innate" if power in spirit.innates else str(power.cost)), name
+        assert power.speed == (spec.FAST if speed == "fast" else spec.SLOW), name
+        if target == "spirit":
+            assert power.target == spec.TARGETS_SPIRIT and reach == "-", name
+            continue
+        source, distance = reach.split()
+        assert (power.source_sacred, power.range) == (source == "sacred", int(distance)), name
+        conditions = {"any": (), "dahan": (("dahan", 1),), "invaders": (("invaders",),)}
+        assert power.filter == conditions[target], name
+
+
+@pytest.mark.parametrize(("explorers", "destroyed"), [(1, 1), (3, 2)])
+def test_darkness_swallows_gives_1_fear_per_explorer_its_second_tier_destroys(
+    explorers: int, destroyed: int
+) -> None:
+    """3 Moon 2 Fire: destroy up to 2 Explorers, 1 Fear for each (the first tier's gather
+    finds none to bring: no Explorer next to the land)."""
+    game = solo("shadows")
+    empty_island(game)
+    land = A["A8"]
+    game.pieces[land][spec.EXPLORER] = explorers
+    game.elements[0][spec.ELEMENT_INDEX["moon"]] = 3
+    game.elements[0][spec.ELEMENT_INDEX["fire"]] = 2
+    innate = spec.MAX_CARDS + 0
+    assert land in game.targets(0, innate)  # A8 holds 2 of Shadows' Presence: a Sacred Site
+    game.pending, game.options_ = [], []
+    game.queue = [[STEP["turn"]]]
+    res_target_land(game, 0, land, innate)
+    game.run()
+    assert game.pieces[land][spec.EXPLORER] == explorers - destroyed
+    assert game.fear_pool == spec.FEAR_PER_PLAYER - destroyed

@@ -1,13 +1,13 @@
-"""``benchmarks.strength_pool``: runs of other seeds summed, cooperative teams compared deal
+"""``experiments.strength_pool``: runs of other seeds summed, cooperative teams compared deal
 by deal, and bad folders refused with the reason."""
 
 from pathlib import Path
 
 import pytest
+from tabletop_envs.agents.arena import MatchSpec, play_games
 
-from agents.arena import MatchSpec, play_games
-from benchmarks import search_strength
-from benchmarks.strength_pool import PooledRow, load_run, main, paired, pool
+from experiments import search_strength
+from experiments.strength_pool import PooledRow, load_run, main, paired, pool
 
 
 def team_row(subject: str, seed: int, won: list[bool]) -> dict:

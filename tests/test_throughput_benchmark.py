@@ -28,7 +28,7 @@ def test_named_games_keep_the_reference_and_unknown_names_fail() -> None:
     assert [(t.name, t.players) for t in only_four] == [
         ("connect_four_v3", 2),
         ("null_core", 2),
-        ("valiant_wars_v2", 4),
+        ("valiant_wars_v3", 4),
     ]
     with pytest.raises(ValueError, match=r"unknown game 'chess'.*valid names"):
         throughput.choose_targets(["chess"])
@@ -54,25 +54,31 @@ def test_one_repetition_gives_every_figure_and_ratios() -> None:
     for key in ("core_vs_env", "clone_us", "to_json_per_s", "from_json_per_s"):
         assert game[key] > 0
     assert game["clones_peak_kib"] > game["env_peak_kib"] / 100 > 0
-    text = throughput.markdown(report, "cmd")
-    assert "| valiant_wars_v2 | 2 |" in text and "`cmd`" in text
+    text = throughput.markdown(report, "where and when")
+    assert "| valiant_wars_v3 | 2 |" in text and text.startswith("where and when\n")
     json.dumps(report)
 
 
-def test_harness_scaling_and_results_section(tmp_path) -> None:
+def test_harness_scaling() -> None:
     rows = throughput.harness_scaling(["vaalbara_v1"], seconds=0.01)
     assert rows[0]["scaling"] > 0 and rows[0]["games_per_s_1_worker"] > 0
-    path = tmp_path / "RESULTS.md"
-    path.write_text("# Benchmark results\n\n## Someone else's section\n\ntext\n")
-    throughput.append_results("first\n", path)
-    throughput.append_results("second\n", path)
-    path.write_text(path.read_text() + "\n## A later section\n\nlater\n")
-    throughput.append_results("third\n", path)
-    text = path.read_text()
-    assert text.count(throughput.HEADING) == 1
-    assert text.index("text") < text.index(throughput.HEADING) < text.index("first")
-    assert text.index("first") < text.index("second") < text.index("third")
-    assert text.index("third") < text.index("## A later section") < text.index("later\n")
+
+
+def test_a_run_rewrites_its_own_section_of_the_page(tmp_path, monkeypatch) -> None:
+    page = tmp_path / "RESULTS.md"
+    before, after = "# Results\n\nprose  \n\n", "\n\n## Later\n\nlater\n"
+    page.write_text(before + "<!-- BEGIN throughput -->\nold\n<!-- END throughput -->" + after)
+    monkeypatch.setattr(throughput, "RESULTS_MD", page)
+    flags = ["--games", "vaalbara", "--players", "2", "--repeats", "1", "--seconds", "0.01"]
+    flags += ["--no-harness", "--out", str(tmp_path / "throughput.json")]
+    for _ in range(2):
+        assert throughput.main(flags) == 0
+        text = page.read_text()
+        assert text.startswith(before + "<!-- BEGIN throughput -->\n`python -m benchmarks.")
+        assert text.endswith("|\n<!-- END throughput -->" + after)
+        assert text.count("| vaalbara_v1 | 2 |") == 1 and "old" not in text
+    assert throughput.main([*flags, "--no-write"]) == 0
+    assert page.read_text() == text
 
 
 def test_bad_flags_exit_with_a_clear_error(capsys) -> None:
@@ -83,24 +89,12 @@ def test_bad_flags_exit_with_a_clear_error(capsys) -> None:
     with pytest.raises(SystemExit):
         throughput.parse_args(["--clock", "sundial"])
     assert "invalid choice: 'sundial'" in capsys.readouterr().err
-    assert throughput.main(["--games", "chess", "--no-append"]) == 2
+    assert throughput.main(["--games", "chess", "--no-write"]) == 2
     assert "valid names" in capsys.readouterr().err
 
 
-def test_results_are_replaced_whole_or_not_at_all(tmp_path, monkeypatch, capsys) -> None:
-    from tabletop_envs.core import files
-
-    path = tmp_path / "RESULTS.md"
-    path.write_text("# Benchmark results\n")
-
-    def disk_full(path, data):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(files, "_temporary_copy", disk_full)
-    with pytest.raises(OSError):
-        throughput.append_results("new run\n", path)
-    assert path.read_text() == "# Benchmark results\n" and list(tmp_path.iterdir()) == [path]
+def test_an_unwritable_output_is_refused_before_measuring(tmp_path, capsys) -> None:
     (tmp_path / "file").write_text("")
     out = tmp_path / "file" / "throughput.json"
-    assert throughput.main(["--games", "vaalbara", "--no-append", "--out", str(out)]) == 2
+    assert throughput.main(["--games", "vaalbara", "--no-write", "--out", str(out)]) == 2
     assert "is a file, not a folder" in capsys.readouterr().err

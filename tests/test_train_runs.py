@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 import torch
-
-from agents.policy import read_policy
-from training import train as train_module
-from training.train import main as train_main
+from tabletop_envs.agents.policy import read_policy
+from tabletop_envs.training import train as train_module
+from tabletop_envs.training.train import main as train_main
 
 TINY = """
 warm_start_decisions = 0
@@ -90,7 +89,7 @@ class Payload:
 
 
 def write_run_settings(out: Path, **changes) -> None:
-    from training.config import load_config
+    from tabletop_envs.training.config import load_config
 
     config = load_config("vaalbara").replace(**changes)
     out.mkdir(parents=True, exist_ok=True)
@@ -225,7 +224,7 @@ def test_resume_refuses_flags_that_contradict_the_run_and_touches_nothing(
     before = snapshot(out)
     for flags, message in (
         (["vaalbara", "--players", "3"], "--players 3 (the run's is 2)"),
-        (["valiant_wars"], "game valiant_wars_v2 (the run's is vaalbara_v1)"),
+        (["valiant_wars"], "game valiant_wars_v3 (the run's is vaalbara_v1)"),
         (["vaalbara", "--config", str(other)], "sets n_envs 8 (run: 4)"),
         (["vaalbara", "--seed", "3"], "--seed 3 (the run's is 0)"),
     ):
@@ -361,7 +360,10 @@ def test_a_time_budget_shows_an_eta(tmp_path: Path) -> None:
     assert code == 0 and "ETA 00:0" in err
 
 
-@pytest.mark.parametrize("module", ["training.train", "agents.play", "benchmarks.evaluate"])
+@pytest.mark.parametrize(
+    "module",
+    ["tabletop_envs.training.train", "tabletop_envs.agents.play", "tabletop_envs.tools.evaluate"],
+)
 def test_help_shows_every_default_and_no_markup(module: str) -> None:
     parser = importlib.import_module(module).build_parser()
     text = parser.format_help()

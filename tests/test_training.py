@@ -10,16 +10,15 @@ import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.gym_env import BotOpponent, SingleSeatEnv, advance_opponents
+from tabletop_envs.agents.loading import make_agent
+from tabletop_envs.agents.policy import PolicyAgent, load_policy, read_policy
+from tabletop_envs.training.export import export_actor
+from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.selfplay import SelfPlayVecEnv
+from tabletop_envs.training.train import main as train_main
 from tabletop_envs.vaalbara_v1 import Game
-
-from agents.base import RandomAgent
-from agents.gym_env import BotOpponent, SingleSeatEnv, advance_opponents
-from agents.loading import make_agent
-from agents.policy import PolicyAgent, load_policy, read_policy
-from training.export import export_actor
-from training.opponents import OpponentPool
-from training.selfplay import SelfPlayVecEnv
-from training.train import main as train_main
 
 GAME = "vaalbara_v1"
 
@@ -249,7 +248,7 @@ def test_make_demo_runs_with_a_tiny_budget(tmp_path: Path) -> None:
 
 
 def test_warm_start_clones_the_bot_into_the_policy() -> None:
-    from training import warmstart
+    from tabletop_envs.training import warmstart
 
     data = warmstart.collect(GAME, 2, {}, "heuristic", 400, seed=0)
     assert len(data.actions) >= 400 and set(np.unique(data.returns)) == {-1.0, 1.0}

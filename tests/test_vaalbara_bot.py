@@ -6,10 +6,10 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.vaalbara_bot import VaalbaraHeuristicAgent
 
-from agents.base import RandomAgent
-from agents.heuristics import heuristic_agent
-from agents.vaalbara_bot import VaalbaraHeuristicAgent
 from tabletop_envs import make
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 from tabletop_envs.vaalbara.spec import LAND_CARDS, LAYOUT, Character, Decision, LandKind

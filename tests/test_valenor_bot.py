@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from tabletop_envs.agents.base import Agent, RandomAgent
+from tabletop_envs.agents.valenor_bot import ValenorHeuristicAgent
 
-from agents.base import Agent, RandomAgent
-from agents.valenor_bot import ValenorHeuristicAgent
 from tabletop_envs import valenor_v2
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.rules import ValenorGame

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.valiant_wars_bot import ValiantWarsHeuristicAgent
 from test_valiant_wars_rules import make_game, reveal_step
 
-from agents.base import RandomAgent
-from agents.heuristics import heuristic_agent
-from agents.valiant_wars_bot import ValiantWarsHeuristicAgent
 from tabletop_envs import make
 from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (
@@ -94,9 +94,23 @@ def test_bot_forces_draws_on_the_player_likely_to_go_out() -> None:
 
 
 def test_bot_targets_nobody_when_a_forced_draw_would_only_help() -> None:
-    game = make_game(2, {0: [GOLD, champion_code(Kind.BRIGAND), GOLD], 1: [GOLD] * 5})
+    """The Pyromancer "may" target: drawing 2 could put the bot OUT (an Omen up, Omens
+    below), and the opponent's deck has no Omen left, so the cards would only help it."""
+    cards = [OMEN, champion_code(Kind.PYROMANCER), OMEN, OMEN, GOLD]
+    game = make_game(2, {0: cards, 1: [GOLD] * 5})
     reveal_step(game)
+    assert game.pending_options == [0, 1, NOBODY]
     assert _act(game, 0) == LAYOUT["choose_player"].action(NOBODY), "no Omen left to draw"
+
+
+def test_bot_forced_to_target_gives_the_card_where_it_costs_least() -> None:
+    """The Apprentice dictates a target (no nobody): with an Omen up and Omens below, a card
+    for itself risks OUT, so it makes the opponent draw one of its harmless Gold cards."""
+    cards = [OMEN, champion_code(Kind.APPRENTICE), OMEN, OMEN, OMEN, GOLD]
+    game = make_game(2, {0: cards, 1: [GOLD] * 5})
+    reveal_step(game)
+    assert game.pending_options == [0, 1]
+    assert _act(game, 0) == LAYOUT["choose_player"].action(1)
 
 
 @pytest.mark.parametrize(("location", "choice"), [(0, KEEP_OMEN), (10, IGNORE)])
@@ -109,7 +123,7 @@ def test_bot_keeps_the_omen_s_gold_unless_haunted(location: int, choice: int) ->
 
 
 def test_registered_as_the_valiant_wars_heuristic() -> None:
-    assert isinstance(heuristic_agent("valiant_wars_v2", seed=1), ValiantWarsHeuristicAgent)
+    assert isinstance(heuristic_agent("valiant_wars_v3", seed=1), ValiantWarsHeuristicAgent)
 
 
 def test_bot_refuses_an_empty_mask() -> None:

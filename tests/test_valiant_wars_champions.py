@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tabletop_envs.agents.valiant_wars_bot import ValiantWarsHeuristicAgent
 from test_valiant_wars_rules import (
     act,
     make_game,
@@ -13,7 +14,10 @@ from test_valiant_wars_rules import (
     target,
 )
 
+from tabletop_envs.valiant_wars.rules import ValiantWarsGame
 from tabletop_envs.valiant_wars.spec import (
+    CHAMPION_BASE,
+    CTX_EFFECT,
     GOLD,
     IGNORE,
     LOCATIONS,
@@ -25,6 +29,7 @@ from tabletop_envs.valiant_wars.spec import (
     Kind,
     Terrain,
     champion_code,
+    is_champion,
     location_code,
 )
 
@@ -34,38 +39,66 @@ FILL = [GOLD] * 6
 
 
 # ----- forced draws ---------------------------------------------------------------------------
-# "Targeting is optional unless a card dictates that targeting must happen": the "must" of
-# these cards binds the player targeted ("a player you select must draw"), not whether the
-# card's owner targets, so every choice of a player offers nobody (-1 below).
-@pytest.mark.parametrize("chosen", [0, 1, -1])
-def test_apprentice_makes_a_selected_player_draw_one_or_nobody(chosen: int) -> None:
+# "Targeting is optional unless a card dictates that targeting must happen." The Apprentice,
+# the Brigand, the Saboteur, the Priestess and the Lunar Witch dictate it: one of the players
+# their words allow must be chosen, and nobody (-1 below) is offered only when no one is left
+# to choose. The Assassin ("you may flip") and the Pyromancer ("you my choose") offer nobody.
+@pytest.mark.parametrize("chosen", [0, 1])
+def test_apprentice_makes_a_selected_player_draw_one(chosen: int) -> None:
+    """ "When the Apprentice is revealed, a player you select must draw 1 card." """
     game = make_game(2, {0: [C(Kind.APPRENTICE), *FILL], 1: [GOLD, OMEN, *FILL]})
-    assert player_options(game) == {0, 1, -1}, "self allowed; targeting is optional"
-    if chosen < 0:
-        act(game, "choose_player", NOBODY)
-        assert [len(line) for line in game.lines] == [1, 1]
-        return
+    assert player_options(game) == {0, 1}, "anyone, yourself included; not nobody"
     target(game, chosen)
-    assert len(game.lines[chosen]) == 2
+    assert len(game.lines[chosen]) == 2 and len(game.lines[1 - chosen]) == 1
     assert game.lines[1][-1] == (OMEN if chosen == 1 else GOLD)
 
 
 @pytest.mark.parametrize(
-    ("kind", "mystic"),
+    ("kind", "targets"),
     [
-        (Kind.APPRENTICE, False),
-        (Kind.BRIGAND, False),
-        (Kind.SABOTEUR, False),
-        (Kind.PRIESTESS, False),
-        (Kind.LUNAR_WITCH, False),
-        (Kind.PYROMANCER, False),
+        (Kind.APPRENTICE, {0, 1, 2}),  # "a player you select must draw 1 card"
+        (Kind.BRIGAND, {1, 2}),  # "an enemy player of your choosing must draw 1 card"
+        (Kind.SABOTEUR, {1, 2}),  # "an opposing player must draw 2 cards"
+        (Kind.PRIESTESS, {0, 1, 2}),  # "you force a player to draw"
+        (Kind.LUNAR_WITCH, {1, 2}),  # "choose a player. They must flip ... not yourself"
     ],
 )
-def test_targeting_is_optional_unless_the_card_dictates_it(kind: Kind, mystic: bool) -> None:
-    """ "Targeting is optional unless a card dictates that targeting must happen." None of
-    these cards makes its owner target: each offers nobody, and nobody changes nothing."""
+def test_a_card_that_dictates_targeting_offers_exactly_the_players_it_allows(
+    kind: Kind, targets: set[int]
+) -> None:
+    game = make_game(3, {0: [C(kind), *FILL], 1: [C(Kind.FIGHTER), *FILL], 2: [SOLDIER, *FILL]})
+    assert game.decision == Decision.CHOOSE_PLAYER
+    assert player_options(game) == targets, "the players its words allow, and not nobody"
+
+
+@pytest.mark.parametrize("kind", [Kind.BRIGAND, Kind.SABOTEUR, Kind.LUNAR_WITCH])
+def test_a_dictated_target_is_skipped_only_when_no_opponent_is_left(kind: Kind) -> None:
+    """With one opponent OUT and the other behind a General, no player is left to choose:
+    the effect fizzles without a decision and changes nothing."""
+    game = make_game(
+        3, {0: [GOLD, C(kind), *FILL], 1: [OMEN, OMEN, *FILL], 2: [C(Kind.GENERAL), *FILL]}
+    )
+    reveal_step(game)
+    assert game.out[1] and game.shielded(2)
+    assert game.decision == Decision.REVEAL_OR_STOP
+    assert game.lines[2] == [C(Kind.GENERAL), GOLD] and game.face_up[2] == [1, 1]
+
+
+@pytest.mark.parametrize("kind", [Kind.BRIGAND, Kind.SABOTEUR])
+def test_the_only_eligible_opponent_is_made_to_draw_without_a_question(kind: Kind) -> None:
+    """One eligible player and a target dictated: the one legal choice is made (ruling 19)."""
+    game = make_game(2, {0: [C(kind), *FILL], 1: FILL})
+    assert game.decision == Decision.REVEAL_OR_STOP
+    assert len(game.lines[1]) == 1 + (2 if kind == Kind.SABOTEUR else 1)
+
+
+@pytest.mark.parametrize(("kind", "targets"), [(Kind.ASSASSIN, {1}), (Kind.PYROMANCER, {0, 1})])
+def test_a_card_that_says_may_offers_nobody_which_changes_nothing(
+    kind: Kind, targets: set[int]
+) -> None:
+    """The Assassin "may flip", the Pyromancer "may choose a player": targeting is optional."""
     game = make_game(2, {0: [C(kind), *FILL], 1: [C(Kind.FIGHTER), *FILL]})
-    assert game.decision == Decision.CHOOSE_PLAYER and NOBODY in game.pending_options
+    assert player_options(game) == {*targets, -1}
     lines, up = [list(line) for line in game.lines], [list(f) for f in game.face_up]
     act(game, "choose_player", NOBODY)
     assert game.lines == lines and game.face_up == up
@@ -76,7 +109,7 @@ def test_brigand_targets_only_enemies_and_chains_forced_draws() -> None:
     game = make_game(
         3, {0: [C(Kind.BRIGAND), *FILL], 1: [GOLD, C(Kind.FIREBRAND), GOLD, *FILL], 2: FILL}
     )
-    assert player_options(game) == {1, 2, -1}
+    assert player_options(game) == {1, 2}
     target(game, 1)
     assert game.lines[1] == [GOLD, C(Kind.FIREBRAND), GOLD], "Firebrand drew in turn"
 
@@ -95,11 +128,11 @@ def test_forced_draw_can_knock_a_stopped_player_out() -> None:
 def test_saboteur_with_another_rogue_forces_three_draws_on_one_player() -> None:
     game = make_game(3, {0: [C(Kind.SELLSWORD), C(Kind.SABOTEUR), *FILL], 1: FILL, 2: FILL})
     reveal_step(game)
-    assert player_options(game) == {1, 2, -1}
+    assert player_options(game) == {1, 2}
     target(game, 1)
     assert len(game.lines[1]) == 4
     assert game.decision == Decision.CHOOSE_PLAYER, "the extra card for the other Rogue"
-    assert player_options(game) == {1, 2, -1}
+    assert player_options(game) == {1, 2}
     target(game, 1)
     assert len(game.lines[1]) == 5 and len(game.lines[2]) == 2
 
@@ -113,11 +146,10 @@ def test_saboteur_splits_two_and_one() -> None:
     assert len(game.lines[1]) == 2 + 2 and len(game.lines[2]) == 2 + 1 + 1
 
 
-def test_saboteur_without_another_rogue_forces_two_or_nothing() -> None:
-    game = make_game(2, {0: [C(Kind.SABOTEUR), *FILL], 1: FILL})
-    assert player_options(game) == {1, -1}, "the only opponent, or nobody"
-    target(game, 1)
-    assert len(game.lines[1]) == 3
+def test_saboteur_with_another_rogue_makes_the_only_opponent_draw_three() -> None:
+    game = make_game(2, {0: [C(Kind.SELLSWORD), C(Kind.SABOTEUR), *FILL], 1: FILL})
+    reveal_step(game)
+    assert len(game.lines[1]) == 2 + 2 + 1, "both draws dictated, one opponent: no question"
     assert game.decision == Decision.REVEAL_OR_STOP
 
 
@@ -134,15 +166,14 @@ def test_saboteur_second_draw_skips_a_player_who_went_out() -> None:
     reveal_step(game)
     target(game, 1)
     assert game.out[1]
-    assert player_options(game) == {2, -1}, "then player 2 or nobody"
-    target(game, 2)
+    assert game.decision == Decision.REVEAL_OR_STOP, "player 2, the only one left, draws"
     assert len(game.lines[2]) == 4
 
 
 def test_priestess_forces_one_draw_per_face_up_mystic() -> None:
     game = make_game(2, {0: [C(Kind.ORACLE), C(Kind.PRIESTESS), *FILL], 1: FILL})
     reveal_step(game)
-    assert player_options(game) == {0, 1, -1}
+    assert player_options(game) == {0, 1}
     target(game, 1)
     assert len(game.lines[1]) == 2 + 2
 
@@ -170,16 +201,68 @@ def test_wyrm_lord_draws_two_with_bust_checks() -> None:
     assert game.out[0], "the first forced card is the second Omen"
 
 
+SELF_ALLOWED = {Kind.APPRENTICE, Kind.PRIESTESS, Kind.PYROMANCER}
+"""Cards that say "a player" (the owner included); the others say "enemy", "opposing",
+"opposing Champion" or "You may not choose yourself"."""
+MAY_TARGET = {Kind.ASSASSIN, Kind.PYROMANCER}
+"""The two player-choosing cards that say "may": only they offer nobody."""
+
+
+def allowed_players(game: ValiantWarsGame, chooser: int, effect: int) -> set[int]:
+    """The absolute seats a player-choosing card lets ``chooser`` pick (-1: nobody), from the
+    card texts and the targeting rules, written apart from the rules module."""
+    allowed = set()
+    for seat in range(game.num_players):
+        line, up, copies = game.lines[seat], game.face_up[seat], game.copies[seat]
+        face_up = [
+            copies[pos] if code == C(Kind.DANCER) else code - CHAMPION_BASE
+            for pos, code in enumerate(line)
+            if up[pos] and is_champion(code)
+        ]
+        general = Kind.GENERAL in face_up
+        flippable = [kind for kind in face_up if kind != Kind.HERO]
+        if (
+            game.out[seat]  # "After you go out, you cannot be Targeted"
+            or (seat == chooser and effect not in SELF_ALLOWED)
+            or (seat != chooser and general)  # "you cannot be targeted by other players'"
+            or (effect == Kind.PYROMANCER and game.stopped[seat])
+            or (effect == Kind.ASSASSIN and not flippable)
+        ):
+            continue
+        allowed.add(seat)
+    return allowed | ({-1} if effect in MAY_TARGET else set())
+
+
+def test_every_choice_of_a_player_offers_exactly_what_its_card_allows() -> None:
+    """Along heuristic-bot games (which buy every Champion), each choose_player mask is the
+    set of players the card's words allow, with nobody only for the cards that say "may";
+    every player-choosing card is met."""
+    met = set()
+    for players in (2, 3, 4, 5):
+        for seed in range(3):
+            game = ValiantWarsGame(players, seed=seed)
+            bots = [ValiantWarsHeuristicAgent(seed=seat) for seat in range(players)]
+            while not game.is_terminal:
+                if game.decision == Decision.CHOOSE_PLAYER:
+                    effect = game.pending[CTX_EFFECT]
+                    met.add(Kind(effect))
+                    assert player_options(game) == allowed_players(game, game.decider, effect)
+                seat = game.current_player
+                mask = game.legal_mask()
+                observation = {"observation": game.observation(seat), "action_mask": mask}
+                game.apply(bots[seat].act(observation, f"player_{seat}"))
+    assert met == SELF_ALLOWED | MAY_TARGET | {Kind.BRIGAND, Kind.SABOTEUR, Kind.LUNAR_WITCH}
+
+
 # ----- targeting limits ---------------------------------------------------------------------
 def test_general_shields_its_owner_from_other_players_only() -> None:
     game = make_game(2, {0: [C(Kind.APPRENTICE), *FILL], 1: [C(Kind.GENERAL), *FILL]})
-    assert player_options(game) == {0, -1}, "only the owner is left to target"
-    target(game, 0)
+    assert game.decision == Decision.REVEAL_OR_STOP, "only the owner is left: it must draw"
     assert len(game.lines[0]) == 2
     assert len(game.lines[1]) == 1
     game = make_game(2, {0: [C(Kind.GENERAL), C(Kind.APPRENTICE), *FILL], 1: FILL})
     reveal_step(game)
-    assert player_options(game) == {0, 1, -1}
+    assert player_options(game) == {0, 1}
 
 
 def test_general_blocks_brigand_entirely() -> None:
@@ -192,8 +275,7 @@ def test_players_who_went_out_cannot_be_targeted() -> None:
     game = make_game(3, {0: [GOLD, C(Kind.BRIGAND), *FILL], 1: [OMEN, OMEN], 2: FILL})
     reveal_step(game)
     assert game.out[1]
-    assert player_options(game) == {2, -1}, "player 2 is the only target left"
-    target(game, 2)
+    assert game.decision == Decision.REVEAL_OR_STOP, "player 2 is the only target left"
     assert game.lines[2] == [GOLD, GOLD, GOLD]
 
 
@@ -222,7 +304,7 @@ def test_lunar_witch_target_chooses_which_champion_to_flip() -> None:
     )
     reveal_step(game)
     reveal_step(game)
-    assert player_options(game) == {1, 2, -1}, "never yourself; nobody allowed"
+    assert player_options(game) == {1, 2}, "never yourself; never nobody"
     target(game, 1)
     assert game.decision == Decision.CHOOSE_CARD and game.decider == 1
     assert game.pending_options == [0, 1], "'They must flip': the victim cannot decline"
@@ -233,8 +315,7 @@ def test_lunar_witch_target_chooses_which_champion_to_flip() -> None:
 def test_lunar_witch_flips_a_soldier_when_no_champion_is_available() -> None:
     game = make_game(2, {0: [GOLD, C(Kind.LUNAR_WITCH), *FILL], 1: [SOLDIER, C(Kind.HERO)]})
     reveal_step(game)
-    target(game, 1)
-    assert game.face_up[1] == [0, 1]
+    assert game.face_up[1] == [0, 1], "the only opponent, chosen without a question"
 
 
 def test_shaman_flips_another_card_of_yours_or_else_itself() -> None:
@@ -397,10 +478,7 @@ def test_dancer_copying_general_shields_its_owner() -> None:
 
 def test_dancer_copying_saboteur_counts_the_original_as_another_rogue() -> None:
     game = make_game(2, {0: [C(Kind.SABOTEUR), C(Kind.DANCER), *FILL], 1: FILL + FILL})
-    target(game, 1)
     assert len(game.lines[1]) == 1 + 2, "alone, the Saboteur forces two draws"
     reveal_step(game)
-    target(game, 1)
-    target(game, 1)
     assert game.copies[0][1] == Kind.SABOTEUR
     assert len(game.lines[1]) == 3 + 1 + 2 + 1, "the copy forces three: 2, then 1 more"

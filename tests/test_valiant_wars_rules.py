@@ -243,8 +243,7 @@ def test_a_forced_omen_beside_a_saint_asks_before_the_next_forced_card() -> None
         2,
         {0: [C(Kind.SAINT), GOLD, OMEN, GOLD, GOLD], 1: [GOLD, C(Kind.SABOTEUR), GOLD, GOLD]},
     )
-    reveal_step(game)
-    target(game, 0)  # player 1's Saboteur: player 0 draws 2
+    reveal_step(game)  # player 1's Saboteur: player 0, the only opponent, draws 2
     assert game.lines[0] == [C(Kind.SAINT), GOLD, OMEN]
     assert game.decision == Decision.IGNORE_OMEN and game.decider == 0
     act(game, "ignore_omen", KEEP_OMEN)
@@ -554,7 +553,7 @@ def test_gold_is_calculated_when_stop_is_declared_and_forced_cards_add_only_swor
     )
     reveal_step(game, stop=(0,))
     assert game.stopped[0] and game.gold(0) == 1 and game.stop_gold[0] == 1
-    target(game, 0)  # player 1's Saboteur: player 0 draws Gold and Gold
+    # player 1's Saboteur has made player 0, the only opponent, draw Gold and Gold
     assert game.lines[0] == [GOLD, GOLD, GOLD]
     assert game.gold(0) == 1 and game.line_gold(0) == 3, "forced Gold after STOP adds nothing"
     assert game.view(0)["gold"][0] == 1 and game.view(1)["gold"][1] == 1

@@ -11,16 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 from sb3_contrib import MaskablePPO
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.gym_env import BotOpponent
+from tabletop_envs.agents.loading import make_agent
+from tabletop_envs.training import warmstart
+from tabletop_envs.training.config import config_from_mapping
+from tabletop_envs.training.export import export_actor
+from tabletop_envs.training.selfplay import SelfPlayVecEnv
+from tabletop_envs.training.train import main as train_main
 
 import tabletop_envs
-from agents.base import RandomAgent
-from agents.gym_env import BotOpponent
-from agents.loading import make_agent
-from training import warmstart
-from training.config import config_from_mapping
-from training.export import export_actor
-from training.selfplay import SelfPlayVecEnv
-from training.train import main as train_main
 
 
 def lowest_legal(_seat: int, _observation: np.ndarray, mask: np.ndarray, _label: int) -> int:
@@ -112,7 +112,7 @@ def test_bad_dagger_settings_are_refused_by_name(key: str, value: object, accept
 def test_search_bots_can_label_since_each_is_shown_its_information_set() -> None:
     """A search bot refuses to act before ``see``; labelling shows it the seat's view first."""
     driver = warmstart.every_game(warmstart.follow_label)
-    labelled = warmstart.label_games("valiant_wars_v2", 2, {}, "pimc:2,rollouts=1", 40, 1, driver)
+    labelled = warmstart.label_games("valiant_wars_v3", 2, {}, "pimc:2,rollouts=1", 40, 1, driver)
     data = labelled.data
     assert len(data.actions) >= 40 and labelled.agreement == 1.0
     assert all(data.masks[i, action] for i, action in enumerate(data.actions))

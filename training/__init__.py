@@ -1,1 +1,2 @@
-"""Self-play training (MaskablePPO from sb3-contrib on torch); needs the ``train`` extra."""
+"""Self-play training (MaskablePPO from sb3-contrib on torch; RLlib as a second backend); needs the
+``train`` extra. Installed as ``tabletop_envs.training`` (the repository folder ``training/``)."""

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.advice import ADVICE_NAMES, is_advice
-from agents.policy import ACTIVATIONS
+from tabletop_envs.agents.advice import ADVICE_NAMES, is_advice
+from tabletop_envs.agents.policy import ACTIVATIONS
 
 if sys.version_info >= (3, 11):
     import tomllib

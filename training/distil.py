@@ -1,9 +1,9 @@
 """Polish a trained policy: keep its own choices where it beats its teacher, learn the
 teacher's everywhere else.
 
-    python -m training.distil RUN/policy.npz --keep select --out polished.npz
+    python -m tabletop_envs.training.distil RUN/policy.npz --keep select --out polished.npz
 
-``benchmarks.decision_split`` shows on which decision kinds a policy gains games against its
+``experiments.decision_split`` shows on which decision kinds a policy gains games against its
 teacher and on which it loses them (Vaalbara at 4 players: its character picks gain, the
 lands it takes lose). This step distils the better of the two into the one network, by DAgger
 with a composite expert: each round the network plays one seat of seeded games (the seat
@@ -23,18 +23,18 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.policy import PolicyNetwork, read_policy
+from tabletop_envs.training import warmstart
+from tabletop_envs.training.export import activation_module, export_actor
 from torch import nn
 from tqdm import tqdm
 
 import tabletop_envs
-from agents.cli import OneLineParser, fail, positive_int, seed_int
-from agents.loading import agent_factory
-from agents.policy import PolicyNetwork, read_policy
+from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
 from tabletop_envs.core.actions import ActionLayout
-from training import warmstart
-from training.export import activation_module, export_actor
 
-PROG = "python -m training.distil"
+PROG = "python -m tabletop_envs.training.distil"
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Evaluate a saved policy through the tournament runner (``agents.arena``).
+"""Evaluate a saved policy through the tournament runner (``tabletop_envs.agents.arena``).
 
 Competitive games: the policy holds one seat, the baseline every other, seats rotated.
 Cooperative games: a team of the policy in every seat, reported beside the baseline teams.
@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from tabletop_envs.agents.arena import MatchSpec, play_games
+from tabletop_envs.agents.heuristics import HEURISTIC_BOTS
+from tabletop_envs.agents.stats import wilson_interval
+
 import tabletop_envs
-from agents.arena import MatchSpec, play_games
-from agents.heuristics import HEURISTIC_BOTS
-from agents.stats import wilson_interval
 
 BASELINES = ("random", "heuristic")
 TRAINED = "trained policy"

@@ -1,13 +1,12 @@
-"""Export the actor of a MaskablePPO policy as an ``agents.policy.PolicyNetwork``."""
+"""Export the actor of a MaskablePPO policy as an ``tabletop_envs.agents.policy.PolicyNetwork``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+from tabletop_envs.agents.policy import PolicyNetwork
 from torch import nn
-
-from agents.policy import PolicyNetwork
 
 ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU}
 

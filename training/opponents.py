@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import torch
-
-from agents.base import RandomAgent
-from agents.gym_env import BotOpponent, Opponent
-from agents.heuristics import heuristic_agent
-from agents.policy import PolicyNetwork, masked_choice
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.gym_env import BotOpponent, Opponent
+from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.policy import PolicyNetwork, masked_choice
 
 
 class SnapshotOpponent(Opponent):

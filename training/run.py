@@ -18,12 +18,12 @@ from typing import Any
 
 import torch
 from sb3_contrib import MaskablePPO
+from tabletop_envs.agents.files import check_output_folder, write_atomic
+from tabletop_envs.agents.policy import PolicyNetwork
+from tabletop_envs.training.config import TrainConfig, config_from_mapping
+from tabletop_envs.training.evaluation import EvalResult
 
 import tabletop_envs
-from agents.files import check_output_folder, write_atomic
-from agents.policy import PolicyNetwork
-from training.config import TrainConfig, config_from_mapping
-from training.evaluation import EvalResult
 
 CONFIG_FILE = "config.json"
 BEST_FILE = "best.json"

@@ -1,9 +1,12 @@
 """Training's vector envs: many single-seat games per process, for stable-baselines3.
 
-The single-seat game itself (:class:`~agents.gym_env.SeatGame`, with opponents moved by
-:func:`~agents.gym_env.advance_opponents`) and its plain gymnasium env
-(:class:`~agents.gym_env.SingleSeatEnv`) need the base install only and live in
-``agents.gym_env``; :class:`SelfPlayVecEnv` runs many tables at once in this process and
+The single-seat game itself (:class:`~tabletop_envs.agents.gym_env.SeatGame`, with opponents moved
+by
+:func:`~tabletop_envs.agents.gym_env.advance_opponents`) and its plain gymnasium env
+(:class:`~tabletop_envs.agents.gym_env.SingleSeatEnv`) need the base install only and live
+in
+``tabletop_envs.agents.gym_env``; :class:`SelfPlayVecEnv` runs many tables at once in this process
+and
 batches each opponent's forward pass across all of them. :class:`ParallelSelfPlayVecEnv`
 splits the tables over worker processes, each a :class:`SelfPlayVecEnv` with its own copy of
 the opponent pool, so the games' rules (most of a rollout's time) run on several cores while
@@ -23,10 +26,9 @@ import numpy as np
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
-
-from agents.gym_env import DrawOpponent, SeatGame, advance_opponents, spaces_for
-from agents.policy import PolicyNetwork
-from training.opponents import OpponentPool
+from tabletop_envs.agents.gym_env import DrawOpponent, SeatGame, advance_opponents, spaces_for
+from tabletop_envs.agents.policy import PolicyNetwork
+from tabletop_envs.training.opponents import OpponentPool
 
 
 class SelfPlayVecEnv(VecEnv):

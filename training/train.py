@@ -26,10 +26,20 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.vec_env import VecEnv
+from tabletop_envs.agents.files import check_output_folder, write_atomic
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.policy import PolicyNetwork, read_policy
+from tabletop_envs.training import warmstart
+from tabletop_envs.training.config import TrainConfig, check_config, load_config
+from tabletop_envs.training.evaluation import EvalResult, evaluate, headline, is_cooperative
+from tabletop_envs.training.export import activation_module, export_actor
+from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.run import Run, RunSettings, read_settings
+from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
 from tqdm import tqdm
 
 import tabletop_envs
-from agents.cli import (
+from tabletop_envs.cli import (
     EXIT_INTERRUPTED,
     OneLineParser,
     fail,
@@ -37,16 +47,6 @@ from agents.cli import (
     positive_int,
     seed_int,
 )
-from agents.files import check_output_folder, write_atomic
-from agents.loading import agent_factory
-from agents.policy import PolicyNetwork, read_policy
-from training import warmstart
-from training.config import TrainConfig, check_config, load_config
-from training.evaluation import EvalResult, evaluate, headline, is_cooperative
-from training.export import activation_module, export_actor
-from training.opponents import OpponentPool
-from training.run import Run, RunSettings, read_settings
-from training.selfplay import rollout_callbacks, selfplay_env
 
 PROG = "tabletop-train"
 DEFAULT_MINUTES = 5.0
@@ -582,7 +582,7 @@ def check_backend_flags(args: argparse.Namespace) -> None:
             verb = "apply" if len(given) > 1 else "applies"
             raise ValueError(f"{' and '.join(given)} {verb} to --backend rllib only")
         return
-    from training.rllib import check_address, require_ray
+    from tabletop_envs.training.rllib import check_address, require_ray
 
     if args.resume:
         raise ValueError(
@@ -693,8 +693,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def train_on_rllib(run: Run, budget: Budget, args: argparse.Namespace) -> int:
-    """A fresh run on RLlib (``training.rllib``), then the same final table as the SB3 path."""
-    from training.rllib.trainer import Cluster, RLlibTrainer
+    """A fresh run on RLlib (``tabletop_envs.training.rllib``), then the same final table as the
+    SB3 path."""
+    from tabletop_envs.training.rllib.trainer import Cluster, RLlibTrainer
 
     if run.config.warm_start_bot:
         print("note: --backend rllib has no warm start; warm_start_bot is not used")

@@ -22,16 +22,16 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 import torch
+from tabletop_envs.agents.advice import Advisor, seat_advisors
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.loading import make_agent
+from tabletop_envs.agents.policy import PolicyNetwork
+from tabletop_envs.agents.search import InformationSet
+from tabletop_envs.training.export import export_actor
 from tqdm import tqdm
 
 import tabletop_envs
-from agents.advice import Advisor, seat_advisors
-from agents.base import Agent
-from agents.loading import make_agent
-from agents.policy import PolicyNetwork
-from agents.search import InformationSet
 from tabletop_envs.core.game import GameCore
-from training.export import export_actor
 
 # The action actually applied, given the deciding seat, its observation, the legal mask and
 # the bot's label; ``label_games`` asks for one driver per game (by the game's index).

@@ -3,7 +3,7 @@
 ``manifest.json`` beside this file lists each shipped policy: the environment (name and
 version: a policy belongs to one version), the player count, the ``.npz`` file, and how it was
 trained (command, commit, steps, minutes, the machine's load) and evaluated. Policies are
-plain numpy (see :mod:`agents.policy`).
+plain numpy (see :mod:`tabletop_envs.agents.policy`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Writing files atomically (a temporary file in the same folder, then a rename), all with one
 mode (``0o666`` less the umask, like any ``open()``): replays and pictures here, the tools'
-results, checkpoints and policies through ``agents.files``."""
+results, checkpoints and policies through ``tabletop_envs.agents.files``."""
 
 from __future__ import annotations
 

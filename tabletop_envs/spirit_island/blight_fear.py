@@ -54,9 +54,11 @@ def step_blighted(game: SpiritIslandGame) -> None:
 
 def step_add_blight(game: SpiritIslandGame, land: int) -> None:
     """One Blight to ``land``: it destroys a Presence of each Spirit there, and cascades to a
-    neighbour (the land owner's choice) if the land had Blight already."""
+    neighbour (the land owner's choice) if the land had Blight already. With none left on the
+    Blight card (a defeat pending), nothing happens."""
     had = game.pieces[land][BLIGHT] > 0
-    take_blight(game)
+    if not take_blight(game):
+        return
     game.pieces[land][BLIGHT] += 1
     for seat in range(game.num_players):
         if game.presence[seat][land]:
@@ -65,17 +67,20 @@ def step_add_blight(game: SpiritIslandGame, land: int) -> None:
         game.ask("cascade", game.owner(land), land)
 
 
-def take_blight(game: SpiritIslandGame) -> None:
-    """One Blight off the Blight card: the Healthy side, once empty, flips to Blighted
-    Island with its own amount; the Blighted side empty is a defeat."""
-    if game.blight_pool > 0:
-        game.blight_pool -= 1
+def take_blight(game: SpiritIslandGame) -> bool:
+    """One Blight off the Blight card, if any is left: the Healthy side, once empty, flips to
+    Blighted Island with its own amount; the Blighted side empty is a defeat (it ends the game
+    when its effect has resolved; meanwhile no Blight is left to add)."""
+    if game.blight_pool == 0:
+        return False
+    game.blight_pool -= 1
     if game.blight_pool == 0:
         if game.blighted:
             game.lose("no Blight left on the Blight card")
         else:
             game.blighted = True
             game.blight_pool = BLIGHT_CARDS[game.blight_card][1] * game.num_players
+    return True
 
 
 def destroy_presence(game: SpiritIslandGame, seat: int, land: int) -> None:

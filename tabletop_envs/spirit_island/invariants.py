@@ -124,6 +124,8 @@ def check_seat(game: SpiritIslandGame, seat: int) -> Problems:
         yield "hastened", f"player_{seat}: not a Power"
     if not 0 <= game.hasten[seat] <= 2 * len(CARDS):
         yield "hasten", f"player_{seat}: {game.hasten[seat]} out of range"
+    elif game.swift_left(seat) < 0:
+        yield "hastened", f"player_{seat}: more Slow Powers used as Fast than allowed"
     if not -1 <= game.repeat_cost[seat] <= 99:
         yield "repeat_cost", f"player_{seat}: {game.repeat_cost[seat]} out of range"
     if not 0 <= game.energy_track[seat] < len(spirit.energy_track):
@@ -212,7 +214,9 @@ def check_fear_and_blight(game: SpiritIslandGame) -> Problems:
         yield "fear_pool", f"outside 1..{FEAR_PER_PLAYER * game.num_players}"
     if not 0 <= game.blight_card < len(BLIGHT_CARDS):
         yield "blight_card", "no such Blight card"
-    if game.blight_pool < 0 or (game.blight_pool == 0 and game.outcome == 0):
+    if game.blight_pool < 0 or (
+        game.blight_pool == 0 and game.outcome == 0 and not game.loss_pending
+    ):
         yield "blight_pool", "the Blight card is empty while the game goes on"
 
 
@@ -224,10 +228,20 @@ def check_flow(game: SpiritIslandGame) -> Problems:
         yield "pending", "a game that goes on waits for a decision"
     if game.outcome != 0 and (game.pending or game.options_):
         yield "pending", "a finished game has no decision"
-    if game.loss_pending and game.outcome == 0:
-        yield "loss_pending", "a defeat that did not end the game"
+    if game.loss_pending and game.outcome == 0 and waits_between_effects(game):
+        yield "loss_pending", "a defeat that did not end the game once its effect resolved"
     if not 0 <= game.turn <= MAX_TURNS or game.decisions < 0:
         yield "turn", f"outside 0..{MAX_TURNS}"
+
+
+def waits_between_effects(game: SpiritIslandGame) -> bool:
+    """Whether the pending decision is one only the turn asks, between effects (growth, card
+    plays, which Power to use next)."""
+    purpose = game.pending[2] if len(game.pending) > 2 else -1
+    return 0 <= purpose < len(PURPOSE_NAMES) and PURPOSE_NAMES[purpose] in TURN_DECISIONS
+
+
+TURN_DECISIONS = ("growth", "growth_step", "play", "power")
 
 
 # ----- the queue and the pending decision -------------------------------------------------------

@@ -35,6 +35,7 @@ from tabletop_envs.spirit_island.spec import (
     MAX_SPIRITS,
     PURPOSE_NAMES,
     PURPOSES,
+    SPARE_DAHAN,
     SPIRITS,
     TERRAINS,
     Decision,
@@ -52,6 +53,9 @@ ENERGY_SCALE = 30
 TRACK_SCALE = max(len(track) for s in SPIRITS for track in (s.energy_track, s.card_track)) - 1
 """The furthest place a presence track can be uncovered to (its last index)."""
 MAX_TURNS = len(INVADER_DECK_STAGES) + 1
+ALLOWANCE_SCALE = 16
+"""Slow Powers still usable as Fast, and 1 + the highest cost a repeat allows, shown up to
+this (never reached in random games at 1-4 players: tests)."""
 CONTEXT_LAND = ("land",)
 
 SCHEMA = ObservationSchema(
@@ -95,6 +99,9 @@ SCHEMA = ObservationSchema(
         Field("blight_pool", (1,), 20),
         Field("blighted", (1,)),
         Field("blight_card", (len(BLIGHT_CARDS),)),
+        Field("slow_as_fast", (P,), ALLOWANCE_SCALE),
+        Field("repeat_up_to", (P,), ALLOWANCE_SCALE),
+        Field("dahan_spared", (L,)),
     ]
 )
 
@@ -156,6 +163,7 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
         for action in range(3):
             v["turn_flags"][land][action] = game.skips[land] >> action & 1
         v["turn_flags"][land][3] = game.isolated[land]
+        v["dahan_spared"][land] = game.skips[land] >> 3 & 1
     for row, seat in enumerate(seats):
         for land in range(lands):
             v["presence"][row][land] = min(game.presence[seat][land], 6)
@@ -175,6 +183,11 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
             v["discard"][row][card] = 1
         for power in game.unresolved[seat]:
             v["unresolved"][row][power] = 1
+        swift = SPIRITS[game.spirit_of[seat]].special == "swift"
+        air = game.elements[seat][ELEMENTS.index("air")] if swift else 0
+        allowance = air + game.hasten[seat] - len(game.hastened[seat])
+        v["slow_as_fast"][row] = min(allowance, ALLOWANCE_SCALE)
+        v["repeat_up_to"][row] = min(game.repeat_cost[seat] + 1, ALLOWANCE_SCALE)
     for card in game.forgotten:
         v["forgotten"][card] = 1
     for card in game.minor_discard + game.major_discard:
@@ -257,6 +270,8 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
                 ones(at["turn_flags"] + 4 * land + action)
         if game.isolated[land]:
             ones(at["turn_flags"] + 4 * land + 3)
+        if skips & SPARE_DAHAN:
+            ones(at["dahan_spared"] + land)
     for row in range(n):
         seat = (player + row) % n
         base = at["presence"] + row * L
@@ -270,6 +285,8 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
             ("card_track", game.card_track[seat], TRACK_SCALE),
             ("plays_left", game.plays_left[seat], 5),
             ("destroyed_presence", game.destroyed_presence[seat], 13),
+            ("slow_as_fast", game.swift_left(seat), ALLOWANCE_SCALE),
+            ("repeat_up_to", game.repeat_cost[seat] + 1, ALLOWANCE_SCALE),
         ):
             if value:
                 put(at[name] + row, min(value, cap))

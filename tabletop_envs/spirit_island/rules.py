@@ -38,10 +38,10 @@ from tabletop_envs.spirit_island import (  # published: numbers its decks' effec
 from tabletop_envs.spirit_island.invariants import check_all
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
-    BLIGHT_CARDS,
     CARDS,
     CITY_KINDS,
     DAHAN_KINDS,
+    DRAWN_BLIGHT_CARDS,
     EXPLORER,
     FEAR_CARDS,
     FEAR_DECK_SIZE,
@@ -113,6 +113,28 @@ if STEP_HANDLERS.keys() != spec.STEPS.keys():
     )
 STEP_RUN = tuple(STEP_HANDLERS[name] for name in STEP_NAMES)
 """The same functions by step number, as the queue stores them."""
+
+BETWEEN_EFFECTS = frozenset(
+    STEP[name]
+    for name in (
+        "turn",
+        "growth",
+        "energy",
+        "play",
+        "powers_start",
+        "powers",
+        "blighted",
+        "fear",
+        "ravage",
+        "ravage_land",
+        "build",
+        "explore",
+        "advance",
+        "time_passes",
+    )
+)
+"""The steps that run between effects: when one of them is next (and no decision waits),
+the effect before it has resolved, and a defeat it caused ends the game."""
 
 DECISIONS: dict[str, tuple[Callable[..., list[int]], Callable[..., None]]] = {
     "growth": (phases.opt_growth, phases.res_growth),
@@ -270,7 +292,7 @@ class SpiritIslandGame(PlainState, GameCore):
                 )
             choice = "first_game"
         if choice == "random":
-            self.blight_card = int(rng.integers(len(BLIGHT_CARDS)))
+            self.blight_card = DRAWN_BLIGHT_CARDS[int(rng.integers(len(DRAWN_BLIGHT_CARDS)))]
         else:
             names = ("first_game", "downward_spiral", "memory_fades")
             self.blight_card = names.index(choice)
@@ -667,14 +689,21 @@ class SpiritIslandGame(PlainState, GameCore):
         DECISIONS[purpose][1](self, seat, option, *ctx)
 
     def check_end(self) -> None:
-        """Victory before defeat, after every step and every decision."""
+        """After every step and every decision: victory at once; a defeat once the effect
+        that caused it has resolved, so that an effect that both wins and loses wins."""
         if self.outcome:
             return
         victory = self.victory()
         if victory:
             self.outcome, self.end_reason = 1, victory
-        elif self.loss_pending:
+        elif self.loss_pending and self.effect_resolved():
             self.outcome, self.end_reason = -1, self.loss_pending
+
+    def effect_resolved(self) -> bool:
+        """Whether every effect started has resolved: no decision waits and the next step is
+        one of the turn's own (a Power, a Fear card, the Blight card, an Invader action in a
+        land: each has run to its end)."""
+        return not self.pending and (not self.queue or self.queue[-1][0] in BETWEEN_EFFECTS)
 
     def victory(self) -> str:
         """Why the Spirits have won ("" while they have not)."""
@@ -720,7 +749,7 @@ class SpiritIslandGame(PlainState, GameCore):
         game.fear_earned = unseen[: len(self.fear_earned)]
         game.fear_deck = unseen[len(self.fear_earned) : len(self.fear_earned) + len(self.fear_deck)]
         if not self.blighted and self.options["blight_card"] == "random":
-            game.blight_card = int(rng.integers(len(BLIGHT_CARDS)))
+            game.blight_card = DRAWN_BLIGHT_CARDS[int(rng.integers(len(DRAWN_BLIGHT_CARDS)))]
         hidden_draw = self.drawn and self.drawn_by != player
         for name in ("minor", "major"):
             mine = hidden_draw and self.drawn_major == (name == "major")

@@ -615,7 +615,7 @@ LIGHTNING_UNIQUES = (
 LIGHTNING_INNATE = {
     "name": "Thundering Destruction",
     "speed": "slow",
-    "range": 1,
+    "range": ("sacred", 1),
     "target": (),
     "elements": (),
     "tiers": (
@@ -629,8 +629,8 @@ EARTH_UNIQUES = (
     {
         "name": "Guard the Healing Land",
         "cost": 3,
-        "speed": "slow",
-        "range": 1,
+        "speed": "fast",
+        "range": ("sacred", 1),
         "target": (),
         "elements": ("water", "earth", "plant"),
         "effect": (("remove_blight", 1), ("defend", 4)),
@@ -703,7 +703,7 @@ SHADOWS_UNIQUES = (
         "name": "Crops Wither and Fade",
         "cost": 1,
         "speed": "slow",
-        "range": 1,
+        "range": 0,
         "target": (),
         "elements": ("moon", "fire", "plant"),
         "effect": (
@@ -725,15 +725,18 @@ SHADOWS_UNIQUES = (
         "effect": (("fear", 1), ("spare_dahan",)),
     },
 )
+_EXPLORER_FOR_FEAR = ("if", ("explorers", 1), (("destroy", "explorer", 1), ("fear", 1)))
+"""One Explorer destroyed and 1 Fear for it, if an Explorer is there."""
 SHADOWS_INNATE = {
     "name": "Darkness Swallows the Unwary",
     "speed": "fast",
-    "range": 1,
+    "range": ("sacred", 1),
     "target": (),
     "elements": (),
     "tiers": (
         ({"moon": 2, "fire": 1}, False, (("gather", "explorer", 1, True),)),
-        ({"moon": 3, "fire": 2}, False, (("destroy", "explorer", 2), ("fear", 1))),
+        # destroy up to 2 Explorers, 1 Fear per Explorer destroyed
+        ({"moon": 3, "fire": 2}, False, (_EXPLORER_FOR_FEAR, _EXPLORER_FOR_FEAR)),
         ({"moon": 4, "fire": 3, "air": 2}, False, (("damage", 3),)),
     ),
 }
@@ -1146,6 +1149,9 @@ BLIGHT_CARDS = tuple(
 )
 HEALTHY_PER_PLAYER = 2
 FIRST_GAME_BLIGHT = 0
+DRAWN_BLIGHT_CARDS = (1, 2)
+"""The Blight cards an unnamed card is drawn from: the two published cards (the first-game
+card only in the teaching game or when named)."""
 
 # ----- decisions and the action layout -----------------------------------------------------
 

@@ -100,9 +100,13 @@ PLAYER_EFFECTS = frozenset(
         Kind.SABOTEUR,
     )
 )
-"""Effects that choose a player (``choose_player``). Each may target nobody: "Targeting is
-optional unless a card dictates that targeting must happen", and their "must" binds the
-player targeted, not the choice to target (docs/rules/valiant_wars.md, ruling 8)."""
+"""Effects that choose a player (``choose_player``)."""
+OPTIONAL_TARGETING = frozenset((Kind.ASSASSIN, Kind.PYROMANCER))
+"""The player effects that may target nobody: "Targeting is optional unless a card dictates
+that targeting must happen", and only these two say "may" (the Assassin "may flip", the
+Pyromancer "may choose a player"). The other five dictate a target ("a player you select
+must draw", "you force a player to draw", "choose a player. They must flip"): one of the
+eligible players must be chosen (docs/rules/valiant_wars.md, ruling 8)."""
 CARD_EFFECTS = frozenset((Kind.ASSASSIN, Kind.LUNAR_WITCH, Kind.SHAMAN, Kind.DANCER))
 """Effects that choose a card of a line (``choose_card``)."""
 
@@ -576,7 +580,7 @@ class ValiantWarsGame(PlainState, GameCore):
     def _player_options(self, seat: int, kind: int) -> list[int]:
         """``choose_player`` options of ``seat`` for effect ``kind``: the eligible seats
         relative to ``seat``, then ``NOBODY`` if the effect is optional; none if no seat is
-        eligible."""
+        eligible (the effect then fizzles)."""
         if kind in (Kind.APPRENTICE, Kind.PRIESTESS):
             targets = self._targets(seat, True)
         elif kind == Kind.PYROMANCER:
@@ -588,7 +592,8 @@ class ValiantWarsGame(PlainState, GameCore):
         if not targets:
             return []
         n = self.num_players
-        return [*((target - seat) % n for target in targets), NOBODY]
+        options = [(target - seat) % n for target in targets]
+        return [*options, NOBODY] if kind in OPTIONAL_TARGETING else options
 
     def _card_options(self, kind: int, subject: int, source: int) -> list[int]:
         """``choose_card`` options for effect ``kind`` in ``subject``'s line (``source``:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from policies import random_policy
-
-from benchmarks.evaluate import main as eval_main
+from tabletop_envs.tools.evaluate import main as eval_main
 
 
 def test_ray_backend_writes_the_local_pools_results(tmp_path: Path) -> None:

@@ -16,13 +16,12 @@ import pytest
 import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-
-from agents.policy import load_policy, read_policy
-from benchmarks.evaluate import main as eval_main
-from training.rllib import disconnect
-from training.rllib.env import TabletopRLlibEnv, agent_id
-from training.rllib.module import MaskedActorCritic, export_actor
-from training.train import main as train_main
+from tabletop_envs.agents.policy import load_policy, read_policy
+from tabletop_envs.tools.evaluate import main as eval_main
+from tabletop_envs.training.rllib import disconnect
+from tabletop_envs.training.rllib.env import TabletopRLlibEnv, agent_id
+from tabletop_envs.training.rllib.module import MaskedActorCritic, export_actor
+from tabletop_envs.training.train import main as train_main
 
 SMALL = """
 n_envs = 4

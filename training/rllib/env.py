@@ -3,7 +3,8 @@
 Cooperative games: every seat is an agent and all map to one shared module (shared-policy
 self-play, the team's return to every seat). Competitive games: one seat per game, drawn
 anew, is the learner's agent; the others are played inside the env by a league
-(``training.opponents.OpponentPool``: frozen snapshots of the learner, the random and the
+(``tabletop_envs.training.opponents.OpponentPool``: frozen snapshots of the learner, the random and
+the
 heuristic bot). The driver adds snapshots to every env runner's pool with
 :func:`add_snapshot_to_live_envs` every few iterations.
 
@@ -20,12 +21,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from tabletop_envs.agents.gym_env import SeatGame, advance_opponents
+from tabletop_envs.agents.policy import PolicyNetwork
+from tabletop_envs.training.opponents import OpponentPool
 
 import tabletop_envs
-from agents.gym_env import SeatGame, advance_opponents
-from agents.policy import PolicyNetwork
 from tabletop_envs.adapters_rllib import masked_observation, rllib_space
-from training.opponents import OpponentPool
 
 _LIVE_ENVS: weakref.WeakSet[TabletopRLlibEnv] = weakref.WeakSet()
 

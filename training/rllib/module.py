@@ -1,4 +1,5 @@
-"""A masked actor-critic RLModule for PPO whose actor exports as an ``agents.policy`` file.
+"""A masked actor-critic RLModule for PPO whose actor exports as an ``tabletop_envs.agents.policy``
+file.
 
 The actor is the same stack as stable-baselines3's ``MlpPolicy`` actor (hidden ``Linear``
 layers with the activation between them, then the logits), the critic a separate stack of
@@ -17,11 +18,11 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
+from tabletop_envs.agents.policy import PolicyNetwork
+from tabletop_envs.training.export import activation_module
 from torch import nn
 
-from agents.policy import PolicyNetwork
 from tabletop_envs.adapters_rllib import ACTION_MASK, OBSERVATIONS
-from training.export import activation_module
 
 FLOAT_MIN = float(torch.finfo(torch.float32).min)
 

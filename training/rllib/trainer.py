@@ -1,9 +1,12 @@
 """``tabletop-train --backend rllib``: PPO on RLlib's current API stack, on Ray.
 
-The run folder is the SB3 path's (``training.run.Run``): config.json, pool/ (the league's
+The run folder is the SB3 path's (``tabletop_envs.training.run.Run``): config.json, pool/ (the
+league's
 snapshots), checkpoints/policy_N.npz (every ``checkpoint_every`` steps) and the final
-policy.npz, plus rllib_checkpoint/, RLlib's own checkpoint of the algorithm (it holds pickles:
-load only your own). The policy files are the same ``agents.policy`` format the SB3 path
+policy.npz, plus rllib_checkpoint/, RLlib's own checkpoint of the algorithm (it holds
+pickles:
+load only your own). The policy files are the same ``tabletop_envs.agents.policy`` format the SB3
+path
 writes, so the result is a normal bot for ``tabletop-eval`` and ``tabletop-play``.
 
 The training settings are the game's TOML config (``training/configs``): ``n_envs * n_steps``
@@ -19,13 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from training.rllib import connect, disconnect
+from tabletop_envs.training.rllib import connect, disconnect
 
 if TYPE_CHECKING:
     from ray.rllib.algorithms.algorithm import Algorithm
-
-    from agents.policy import PolicyNetwork
-    from training.run import Run
+    from tabletop_envs.agents.policy import PolicyNetwork
+    from tabletop_envs.training.run import Run
 
 STEPS_KEY = "num_env_steps_sampled_lifetime"
 
@@ -49,7 +51,7 @@ class Cluster:
 
 def module_id(game: str) -> str:
     """The learner's module: ``shared`` by every seat (cooperative) or ``main`` (competitive)."""
-    from training.evaluation import is_cooperative
+    from tabletop_envs.training.evaluation import is_cooperative
 
     return "shared" if is_cooperative(game) else "main"
 
@@ -59,9 +61,8 @@ def build_algorithm(run: Run, env_runners: int) -> Algorithm:
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-
-    from training.rllib.env import TabletopRLlibEnv
-    from training.rllib.module import MaskedActorCritic
+    from tabletop_envs.training.rllib.env import TabletopRLlibEnv
+    from tabletop_envs.training.rllib.module import MaskedActorCritic
 
     config, name = run.config, module_id(run.game)
     envs_per_runner = max(1, config.n_envs // max(1, env_runners))
@@ -124,14 +125,14 @@ class RLlibTrainer:
         self.iterations = 0
 
     def network(self) -> PolicyNetwork:
-        from training.rllib.module import export_actor
+        from tabletop_envs.training.rllib.module import export_actor
 
         module = self.algo.get_module(self.name)
         return export_actor(module, self.run.config.activation, self.run.meta(self.steps))
 
     def add_snapshot(self) -> None:
         """A frozen copy of the learner for the league of every env runner (competitive)."""
-        from training.rllib.env import add_snapshot_to_live_envs
+        from tabletop_envs.training.rllib.env import add_snapshot_to_live_envs
 
         network = self.network()
         label = f"snapshot_{self.steps}"

@@ -1,6 +1,6 @@
-"""Pool several ``benchmarks.search_strength`` runs of one game (other seeds) into one table.
+"""Pool several ``experiments.search_strength`` runs of one game (other seeds) into one table.
 
-    python -m benchmarks.strength_pool /tmp/strength/valenor3-s7 /tmp/strength/valenor3-s8
+    python -m experiments.strength_pool /tmp/strength/valenor3-s7 /tmp/strength/valenor3-s8
 
 Rows with the same subject and opponent are summed over the runs: each run dealt its games
 from its own seed, so the pooled games are all different deals (two runs of one seed are
@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.cli import OneLineParser, fail
-from agents.stats import sign_test, wilson_interval
-from benchmarks.search_strength import subject_stats
+from tabletop_envs.agents.stats import sign_test, wilson_interval
 
-PROG = "python -m benchmarks.strength_pool"
+from experiments.search_strength import subject_stats
+from tabletop_envs.cli import OneLineParser, fail
+
+PROG = "python -m experiments.strength_pool"
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The search bots' strength table: each search spec against the baselines, with its time.
 
-    python -m benchmarks.search_strength vaalbara --players 2 \
+    python -m experiments.search_strength vaalbara --players 2 \
         --specs ismcts:200,c=1.4 ismcts:600,c=1.4 --games 40 --out /tmp/strength/vaalbara-2p
 
 In a competitive game every spec plays one seat against ``--opponents`` (default: the
@@ -26,15 +26,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.arena import MatchSpec, play_games
-from agents.cli import OneLineParser, fail, positive_int, seed_int
-from agents.files import write_all_atomic
-from agents.loading import agent_factory
-from benchmarks.report import summarise
+from tabletop_envs.agents.arena import MatchSpec, play_games
+from tabletop_envs.agents.files import write_all_atomic
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.tools.report import summarise
+
 from benchmarks.search_speed import search_clock
 from tabletop_envs import game_module, resolve_name
+from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
 
-PROG = "python -m benchmarks.search_strength"
+PROG = "python -m experiments.search_strength"
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ def markdown(results: Sequence[dict[str, Any]]) -> str:
 
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="environment name, e.g. vaalbara or valiant_wars_v2")
+    parser.add_argument("game", help="environment name, e.g. vaalbara or valiant_wars_v3")
     parser.add_argument("--players", type=positive_int, default=2, help="players per game")
     parser.add_argument("--specs", nargs="+", required=True, help="search agent specs")
     parser.add_argument(

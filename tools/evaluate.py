@@ -24,9 +24,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from tabletop_envs.agents.arena import GameRecord, MatchSpec, play_games
+from tabletop_envs.agents.files import check_output_folder, write_all_atomic
+from tabletop_envs.agents.loading import agent_factory, describe_accepted
+from tabletop_envs.tools.report import render_tables, summarise, write_results
 
-from agents.arena import GameRecord, MatchSpec, play_games
-from agents.cli import (
+from tabletop_envs import GAMES, game_module, resolve_name
+from tabletop_envs.cli import (
     EXIT_INTERRUPTED,
     OneLineParser,
     UsageError,
@@ -34,10 +38,6 @@ from agents.cli import (
     positive_int,
     seed_int,
 )
-from agents.files import check_output_folder, write_all_atomic
-from agents.loading import agent_factory, describe_accepted
-from benchmarks.report import render_tables, summarise, write_results
-from tabletop_envs import GAMES, game_module, resolve_name
 
 PROG = "tabletop-eval"
 BACKENDS = ("local", "ray")
@@ -165,7 +165,7 @@ def check_backend(backend: str, address: str | None) -> None:
         if address is not None:
             raise UsageError("--address applies to --backend ray only")
         return
-    from training.rllib import check_address, require_ray
+    from tabletop_envs.training.rllib import check_address, require_ray
 
     try:
         require_ray("--backend ray")
@@ -192,7 +192,7 @@ def run(
 
     with tqdm(total=games, desc=f"{match.game} games", unit="game", file=sys.stderr) as bar:
         if on_ray:
-            from benchmarks.ray_eval import play_games_on_ray
+            from tabletop_envs.tools.ray_eval import play_games_on_ray
 
             records = play_games_on_ray(
                 match, games, workers, address, lambda _: bar.update(), replays

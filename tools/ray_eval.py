@@ -1,6 +1,7 @@
 """``tabletop-eval --backend ray``: the local pool's games, played by Ray actors.
 
-Each actor holds one ``agents.arena.Table`` and plays chunks of game indices; game ``i`` is
+Each actor holds one ``tabletop_envs.agents.arena.Table`` and plays chunks of game indices; game
+``i`` is
 dealt and seated from ``(seed, i)`` alone, so the records are those of the local process
 pool, whatever the actor count or the order chunks finish in. Policy files are read here and
 shipped to the actors as bytes, so the cluster's machines need not share a filesystem; the
@@ -15,8 +16,8 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from types import ModuleType
 
-from agents.arena import GameRecord, MatchSpec, Table
-from training.rllib import connect, disconnect
+from tabletop_envs.agents.arena import GameRecord, MatchSpec, Table
+from tabletop_envs.training.rllib import connect, disconnect
 
 GAMES_PER_CHUNK = 16
 
@@ -66,8 +67,10 @@ def play_games_on_ray(
     on_record: Callable[[GameRecord], None] | None = None,
     replays: Collection[int] = (),
 ) -> list[GameRecord]:
-    """Play games ``0..games-1`` on ``workers`` Ray actors (at most one per cluster CPU);
-    records sorted by game index, as :func:`agents.arena.play_games` returns them, with the
+    """Play games ``0..games-1`` on ``workers`` Ray actors (at most one per cluster
+    CPU);
+    records sorted by game index, as :func:`tabletop_envs.agents.arena.play_games` returns them,
+    with the
     replays of the games in ``replays``."""
     ray = connect("--backend ray", address, workers)
     try:

@@ -5,7 +5,7 @@ the reference in every seat, then with the agent in every seat, and at every dec
 both for their choice, so a cloned policy's agreement on new games and on its own states can
 be read beside its results.
 
-    python -m benchmarks.agreement valenor POLICY.npz --reference heuristic --players 3
+    python -m experiments.agreement valenor POLICY.npz --reference heuristic --players 3
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.loading import make_agent
 
 import tabletop_envs
-from agents.base import Agent
-from agents.cli import OneLineParser, fail, positive_int, seed_int
-from agents.loading import make_agent
+from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
 
 
 @dataclass
@@ -83,7 +83,7 @@ def table(results: Sequence[Agreement]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    prog = "python -m benchmarks.agreement"
+    prog = "python -m experiments.agreement"
     parser = OneLineParser(prog=prog, description=__doc__)
     parser.add_argument("game", help=f"one of {sorted(tabletop_envs.GAMES)}")
     parser.add_argument("agent", help="random, heuristic or a policy file")

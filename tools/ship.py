@@ -7,7 +7,7 @@ its manifest entry (replacing an older one for the same env and count) from the 
 (command, commit, minutes, the machine) comes from the flags. Both files are written
 atomically, together.
 
-    python -m benchmarks.ship runs/vaalbara-4p --minutes 15 --commit 57ae45b \\
+    python -m tabletop_envs.tools.ship runs/vaalbara-4p --minutes 15 --commit 57ae45b \\
         --command "tabletop-train vaalbara_v1 --players 4 --minutes 15" --machine "2 CPUs, quiet"
 """
 
@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import agents.pretrained as pretrained
-from agents.cli import OneLineParser
-from agents.policy import read_policy
+import tabletop_envs.agents.pretrained as pretrained
+from tabletop_envs.agents.policy import read_policy
+
+from tabletop_envs.cli import OneLineParser
 from tabletop_envs.core.files import write_all_atomic
 
 

@@ -1,7 +1,7 @@
 """Which decisions cost an agent its games: one seat plays ``--agent`` on some decision kinds
 and ``--teacher`` on the others, every other seat plays the teacher.
 
-    python -m benchmarks.decision_split vaalbara --players 4 --agent pretrained --split select
+    python -m experiments.decision_split vaalbara --players 4 --agent pretrained --split select
 
 Rows: the teacher alone, the agent alone, and for each ``--split KINDS`` (action segment
 names, comma-separated) the agent on those kinds only, then on every other kind only. Every
@@ -19,19 +19,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from tabletop_envs.agents.arena import MatchSpec, Table
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.loading import agent_factory
+from tabletop_envs.agents.stats import wilson_interval
 
-from agents.arena import MatchSpec, Table
-from agents.base import Agent
-from agents.cli import OneLineParser, fail, positive_int, seed_int
-from agents.loading import agent_factory
-from agents.stats import wilson_interval
 from tabletop_envs import game_module, make, resolve_name
+from tabletop_envs.cli import OneLineParser, fail, positive_int, seed_int
 from tabletop_envs.core.actions import ActionLayout
 
 if TYPE_CHECKING:
-    from agents.search import InformationSet
+    from tabletop_envs.agents.search import InformationSet
 
-PROG = "python -m benchmarks.decision_split"
+PROG = "python -m experiments.decision_split"
 
 
 class SplitAgent(Agent):
@@ -113,7 +113,7 @@ def markdown(rows: Sequence[SplitRow], wins: Sequence[float], games: int) -> str
 
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n")[0])
-    parser.add_argument("game", help="environment name, e.g. vaalbara or valiant_wars_v2")
+    parser.add_argument("game", help="environment name, e.g. vaalbara or valiant_wars_v3")
     parser.add_argument("--players", type=positive_int, required=True, help="seats at the table")
     parser.add_argument("--agent", default="pretrained", help="the agent under study")
     parser.add_argument("--teacher", default="heuristic", help="the other seats, and the rest")

@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from agents.arena import GameRecord, MatchSpec
-from agents.files import write_all_atomic
-from agents.stats import wilson_interval
+from tabletop_envs.agents.arena import GameRecord, MatchSpec
+from tabletop_envs.agents.files import write_all_atomic
+from tabletop_envs.agents.stats import wilson_interval
 
 NA = "n/a"
 

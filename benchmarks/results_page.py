@@ -1,0 +1,104 @@
+"""The generated sections of ``benchmarks/RESULTS.md``: each command rewrites its own.
+
+A section is the text between ``<!-- BEGIN name -->`` and ``<!-- END name -->``; a benchmark
+replaces what lies between its two markers (written atomically) and leaves every other byte of
+the page as it was. ``measured_at`` is the line each section starts with: the commit, the date
+and the machine's load, without which a figure cannot be reproduced or judged.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from tabletop_envs.agents.files import write_atomic
+
+RESULTS_MD = Path(__file__).with_name("RESULTS.md")
+QUIET_LOAD = 0.5
+SECTION_NAME = re.compile(r"[a-z][a-z0-9-]*")
+
+
+def markers(name: str) -> tuple[str, str]:
+    """The begin and end marker lines of section ``name`` (lower case, digits, dashes)."""
+    if not SECTION_NAME.fullmatch(name):
+        raise ValueError(f"section name {name!r}: expected lower-case letters, digits and dashes")
+    return f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
+
+
+def publish(name: str, body: str, path: Path = RESULTS_MD, write: bool = True) -> None:
+    """Print ``body``, then (unless ``write`` is off) make it section ``name`` of ``path``."""
+    print(body)
+    if write:
+        replace_section(name, body, path)
+
+
+def replace_section(name: str, body: str, path: Path = RESULTS_MD) -> None:
+    """Put ``body`` between section ``name``'s markers in ``path``, atomically.
+
+    A page without the section gets it at its end; a marker found twice, or one without the
+    other, or an end before its begin, is a ValueError naming the marker and the page.
+    """
+    begin, end = markers(name)
+    text = path.read_text() if path.exists() else "# Benchmark results\n"
+    body = body.rstrip("\n")
+    block = f"{begin}\n{body}\n{end}"
+    counts = text.count(begin), text.count(end)
+    if counts == (0, 0):
+        write_atomic(path, text.rstrip("\n") + f"\n\n{block}\n")
+        return
+    if counts != (1, 1) or text.index(begin) > text.index(end):
+        raise ValueError(
+            f"{path}: expected one {begin!r} followed by one {end!r}, found the begin "
+            f"{counts[0]} and the end {counts[1]} times"
+        )
+    start, stop = text.index(begin), text.index(end) + len(end)
+    write_atomic(path, text[:start] + block + text[stop:])
+
+
+OUTPUTS = ("benchmarks/RESULTS.md", "benchmarks/throughput.json")
+"""What the benchmarks write: changes to them alone leave the measured code at HEAD."""
+
+
+def commit() -> str:
+    """``git rev-parse --short HEAD`` of this checkout, ``+changes`` when a tracked file other
+    than the benchmarks' own outputs differs from it."""
+    root = Path(__file__).resolve().parent.parent
+    outputs = [f":(exclude){path}" for path in OUTPUTS]
+    try:
+        head = _git(root, "rev-parse", "--short", "HEAD")
+        changed = _git(root, "status", "--porcelain", "--untracked-files=no", "--", ".", *outputs)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return head + ("+changes" if changed else "")
+
+
+def _git(root: Path, *args: str) -> str:
+    result = subprocess.run(
+        ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+    )
+    return result.stdout.strip()
+
+
+def load_average() -> str:
+    """The 1-, 5- and 15-minute load averages as ``uptime`` prints them."""
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def measured_at(command: str, load_at_start: str, timed: bool = True) -> str:
+    """One line: the command, the commit, the date, the CPUs and the load before and after;
+    a timed figure measured with a 1-minute load above ``QUIET_LOAD`` is called provisional."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    line = (
+        f"`{command}` at commit `{commit()}`, {now}, {os.cpu_count()} CPUs; load average "
+        f"(1, 5, 15 min) {load_at_start} at the start, {load_average()} at the end."
+    )
+    busiest = max(float(load_at_start.split(",")[0]), os.getloadavg()[0])
+    if timed and busiest > QUIET_LOAD:
+        line += (
+            f" **Provisional**: the machine was shared (1-minute load up to {busiest:.1f}, "
+            f"quiet is under {QUIET_LOAD}); the timings want a rerun on a quiet machine."
+        )
+    return line
