@@ -165,7 +165,7 @@ def summary(game: SpiritIslandGame) -> dict[str, int]:
 
 def run_effect(game: SpiritIslandGame, effect: Any, land: int, target: int) -> None:
     """Run ``effect`` by River at ``land`` / ``target``, taking the first option each time."""
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     block = spec.block_of(effect)
     game.queue = [[STEP["turn"]], [STEP["effect"], block, 0, land, 0, target]]
     game.run()
@@ -310,7 +310,7 @@ def test_each_player_picks_a_different_land_where_the_card_says_so() -> None:
         (("Tall Tales of Savagery", 1), [1, 2, 4, 7]),
     ):
         game = fear_island(2)
-        game.pending, game.options_ = [], []
+        game.pending, game.pending_options = [], []
         block = spec.block_of(published.FEAR_EFFECTS[case])
         game.queue = [[STEP["turn"]], [STEP["effect"], block, 0, -1, 0, -1]]
         game.run()
@@ -319,7 +319,7 @@ def test_each_player_picks_a_different_land_where_the_card_says_so() -> None:
         while game.pending[1] == 0:  # River's effect there
             game.apply(game.legal_actions()[0])
         assert PURPOSE_NAMES[game.pending[2]] == "spirit_land"
-        assert game.options_ == lands_for_lightning, case
+        assert game.pending_options == lands_for_lightning, case
 
 
 def test_each_dahan_strikes_a_different_invader() -> None:
@@ -347,7 +347,7 @@ def test_every_published_effect_keeps_the_invariants_and_names_its_options(last:
         )
         for elements in ({}, dict.fromkeys(spec.ELEMENTS, 4)):
             game = prepared(elements)
-            game.pending, game.options_ = [], []
+            game.pending, game.pending_options = [], []
             land, target = (-1, 1) if spirit else (A5, -1)
             game.queue = [
                 [STEP["turn"]],

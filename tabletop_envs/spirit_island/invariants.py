@@ -226,7 +226,7 @@ def check_flow(game: SpiritIslandGame) -> Problems:
         yield "outcome", "must be -1, 0 or 1"
     if game.outcome == 0 and not game.pending:
         yield "pending", "a game that goes on waits for a decision"
-    if game.outcome != 0 and (game.pending or game.options_):
+    if game.outcome != 0 and (game.pending or game.pending_options):
         yield "pending", "a finished game has no decision"
     if game.loss_pending and game.outcome == 0 and waits_between_effects(game):
         yield "loss_pending", "a defeat that did not end the game once its effect resolved"
@@ -374,5 +374,5 @@ def check_pending(game: SpiritIslandGame) -> Problems:
         return
     _, seat, purpose, *ctx = game.pending
     options = game.options_for(PURPOSE_NAMES[purpose], seat, ctx)
-    if options != game.options_ or len(options) < 2:
-        yield "options_", "the legal options do not follow from the state"
+    if options != game.pending_options or len(options) < 2:
+        yield "pending_options", "the legal options do not follow from the state"

@@ -218,7 +218,7 @@ class SpiritIslandGame(PlainState, GameCore):
     STATE_FIELDS: ClassVar = {
         "queue": list[list[int]],
         "pending": list[int],
-        "options_": list[int],
+        "pending_options": list[int],
         "pieces": list[list[int]],
         "presence": list[list[int]],
         "destroyed_presence": list[int],
@@ -352,7 +352,7 @@ class SpiritIslandGame(PlainState, GameCore):
         self.loss_pending = ""
         self.end_reason = ""
         self.pending: list[int] = []
-        self.options_: list[int] = []
+        self.pending_options: list[int] = []
         # 7. the Invaders act first: Explore with the top card, which then goes to Build
         card = self.invader_deck.pop(0)
         self.invader_slots[2] = card
@@ -617,13 +617,13 @@ class SpiritIslandGame(PlainState, GameCore):
         return self.pending[0]
 
     def legal_options(self) -> list[int]:
-        return self.options_
+        return self.pending_options
 
     def _apply(self, action: int) -> None:
         option = action - LAYOUT.kind_segments[self.pending[0]].offset
         _, seat, purpose, *ctx = self.pending
         self.pending = []
-        self.options_ = []
+        self.pending_options = []
         self.decisions += 1
         self.resolve(PURPOSE_NAMES[purpose], seat, ctx, option)
         self.check_end()
@@ -662,7 +662,7 @@ class SpiritIslandGame(PlainState, GameCore):
             STEP_RUN[step[0]](self, *step[1:])
             self.check_end()
         if self.outcome:
-            self.pending, self.options_ = [], []
+            self.pending, self.pending_options = [], []
 
     def push(self, name: str, *args: int) -> None:
         """Queue step ``name`` (run by ``STEP_RUN``) to run next."""
@@ -678,7 +678,7 @@ class SpiritIslandGame(PlainState, GameCore):
             return
         kind = PURPOSES[purpose][0]
         self.pending = [int(kind), seat, PURPOSE[purpose], *ctx]
-        self.options_ = options
+        self.pending_options = options
 
     def options_for(self, purpose: str, seat: int, ctx: list[int]) -> list[int]:
         """The legal options of decision ``purpose`` (found in ``DECISIONS``)."""
