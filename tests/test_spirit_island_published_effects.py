@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
-from tabletop_envs.spirit_island import published, spec, text
+from tabletop_envs.spirit_island import invaders, phases, published, spec, text
+from tabletop_envs.spirit_island.observer import SCHEMA, view
 from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, STEP, SpiritIslandGame
 from tabletop_envs.spirit_island.spec import BLIGHT, CITY, CITY_1, CITY_2, DAHAN, DAHAN_1
 
@@ -229,6 +231,10 @@ FEAR: dict[tuple[str, int], dict[str, int]] = {
     ("Isolation", 2): {"A1 E": -1},
     ("Isolation", 3): {"A1 E": -1},
     ("Overseas Trade Seem Safer", 1): each_land("def", 3, "123"),
+    ("Overseas Trade Seem Safer", 2): {
+        **each_land("def", 6, "123"),
+        **each_land("skip", spec.NO_CITY_BUILD, "123"),
+    },  # the coastal lands: Defend 6, no City built there this turn
     ("Overseas Trade Seem Safer", 3): {**each_land("def", 9, "123"), **each_land("skip", 2, "123")},
     ("Retreat!", 1): {"A5 E": -2, "A1 E": 2},  # inland with Explorers: A5, up to 2 to A1
     ("Retreat!", 2): {"A5 E": -2, "A1 E": 2},  # the City stays
@@ -236,6 +242,7 @@ FEAR: dict[tuple[str, int], dict[str, int]] = {
     ("Scapegoats", 1): {"A2 E": -1},  # A2's Town destroys its Explorer; A6's has none
     ("Scapegoats", 2): {"A2 E": -1, "A5 E": -2},  # and A5's City 2 Explorers
     ("Scapegoats", 3): {"A2 E": -1, "A5 E": -2},  # all Explorers by Towns / Cities
+    ("Seek Safety", 1): {"A1 E": -1, "A2 E": 1},  # A1 (no Town / City) into A2 (a Town)
     ("Seek Safety", 2): {"A1 E": -1, "A2 E": 1},  # into A2 (a Town) from A1
     ("Seek Safety", 3): {"A1 E": -1},  # A1, no City: its one Explorer (up to 3 Health)
     ("Tall Tales of Savagery", 1): {"A2 E": -1},
@@ -320,6 +327,63 @@ def test_each_player_picks_a_different_land_where_the_card_says_so() -> None:
             game.apply(game.legal_actions()[0])
         assert PURPOSE_NAMES[game.pending[2]] == "spirit_land"
         assert game.pending_options == lands_for_lightning, case
+
+
+def test_seek_safety_pushes_only_into_a_land_with_more_towns_and_cities() -> None:
+    """Seek Safety, Terror Level 1, on the Fear island: from A8 (no Town or City) an Explorer
+    may go to A5 (a City) or A6 (a Town), not to A7 (none); from A2 (1 Town) to none of A1,
+    A3, A4 (none there), so picking A2 pushes nothing."""
+    effect = published.FEAR_EFFECTS["Seek Safety", 1]
+    for land, destinations in ((7, [4, 5]), (1, [])):
+        game = fear_island()
+        game.pending, game.pending_options = [], []
+        game.queue = [[STEP["turn"]], [STEP["effect"], spec.block_of(effect), 0, -1, 0, -1]]
+        game.run()
+        assert game.pending_options == [0, 1, 4, 7]  # the lands with Explorers
+        game.apply(spec.LAYOUT.kind_segments[spec.Decision.LAND].offset + land)
+        if not destinations:
+            assert PURPOSE_NAMES[game.pending[2]] == "growth"
+            continue
+        assert PURPOSE_NAMES[game.pending[2]] == "push_piece"
+        assert game.pending_options == [spec.EXPLORER, spec.PIECE_STOP]  # "may"
+        game.apply(spec.LAYOUT.kind_segments[spec.Decision.PIECE].offset + spec.EXPLORER)
+        assert PURPOSE_NAMES[game.pending[2]] == "push_dest"
+        assert game.pending_options == destinations
+
+
+def test_a_land_where_cities_are_not_built_builds_no_city_but_still_a_town() -> None:
+    """A Build in the coastal lands after Overseas Trade Seem Safer, Terror Level 2: A1 (1
+    Town, no City: a City would be built) gets nothing, A2 (made 1 Explorer: a Town is built)
+    its Town. Without the Fear card A1 gets its City."""
+    coastal_card = next(
+        c for c, card in enumerate(spec.INVADER_CARDS) if card.terrains == (spec.COASTAL,)
+    )
+    for fear_card, a1_cities in ((False, 1), (True, 0)):
+        game = fear_island()
+        game.pieces[0] = [0] * spec.KINDS
+        game.pieces[0][spec.TOWN] = 1
+        game.pieces[1] = [0] * spec.KINDS
+        game.pieces[1][spec.EXPLORER] = 1
+        if fear_card:
+            run_effect(game, published.FEAR_EFFECTS["Overseas Trade Seem Safer", 2], -1, -1)
+        game.invader_slots[1] = coastal_card
+        invaders.step_build(game)
+        assert (game.pieces[0][spec.TOWN], game.pieces[0][CITY]) == (1, a1_cities), fear_card
+        assert game.pieces[1][spec.TOWN] == 1
+
+
+def test_the_observation_shows_where_cities_are_not_built_until_time_passes() -> None:
+    """After Overseas Trade Seem Safer, level 2, at 2 players ``no_city_build`` marks the
+    coastal lands A1, A2, A3, B1, B2, B3 for every player, the fast encoder equal to the reference view; Time Passes clears
+    it."""
+    game = fear_island(2)
+    run_effect(game, published.FEAR_EFFECTS["Overseas Trade Seem Safer", 2], -1, -1)
+    for seat in (0, 1):
+        fields = SCHEMA.decode(game.observation(seat))
+        assert np.array_equal(SCHEMA.encode(view(game, seat)), game.observation(seat))
+        assert np.flatnonzero(fields["no_city_build"]).tolist() == [0, 1, 2, 8, 9, 10]
+    phases.step_time_passes(game)
+    assert SCHEMA.decode(game.observation(0))["no_city_build"].sum() == 0
 
 
 def test_each_dahan_strikes_a_different_invader() -> None:

@@ -54,7 +54,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "damage_each": ("n", "kinds"),  # n Damage to each Invader (of the kinds named) there
     "destroy": ("kinds", "n"),  # destroy up to n pieces (None: all)
     "remove": ("kinds", "n"),  # remove n pieces (no Fear, no Dahan counted as destroyed)
-    "push": ("kinds", "n", "upto"),  # push n pieces to neighbouring lands
+    "push": ("kinds", "n", "upto", "flag"),  # push n pieces to neighbouring lands (flag: only
+    # into a land with more Towns and Cities than the land they leave)
     "gather": ("kinds", "n", "upto"),  # gather n pieces from neighbouring lands
     "add": ("kind", "n"),  # add n pieces from the supply (Blight cascades)
     "remove_blight": ("n",),
@@ -76,6 +77,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "hasten": ("n",),  # the target Spirit may use n more Slow Powers as Fast this turn
     "repeat": ("n",),  # the target Spirit may repeat 1 Power card costing n or less this turn
     "spare_dahan": (),  # Ravaging Invaders deal no Damage to the land's Dahan this turn
+    "no_city_build": (),  # a Build in the land that would add a City adds nothing this turn
     "own_land": ("filter", "ops"),  # the target Spirit picks a land with its Presence
     "pick_land": ("filter", "ops"),  # the acting Spirit picks a land that matches
     "per": ("kinds", "ops"),  # the effect once per such piece in the land (counted first)
@@ -96,7 +98,7 @@ OPS: dict[str, tuple[str, ...]] = {
     # matches, moves up to n pieces of the land there, then the effect runs there
 }
 OPTIONAL: dict[str, tuple[Any, ...]] = {
-    "push": (False,),
+    "push": (False, False),
     "gather": (False,),
     "if": ((),),
     "damage_each": ("invader",),

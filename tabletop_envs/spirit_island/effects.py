@@ -20,14 +20,18 @@ from tabletop_envs.spirit_island.effect_language import OPS, Op
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     BLOCKS,
+    BUILDING_KINDS,
     DAHAN_KINDS,
     DAMAGED,
     FEAR_OF,
     INVADER_KINDS,
     LANDS_PER_BOARD,
     MAX_CARDS,
+    NO_CITY_BUILD,
     PIECE_STOP,
     PRESENCE_OPTION,
+    PUSH_TOWARD_BUILDINGS,
+    PUSH_UPTO,
     SKIP_BIT,
     SPARE_DAHAN,
     STEP,
@@ -185,9 +189,11 @@ def op_push(
     kinds: tuple[int, ...],
     n: int,
     upto: bool,
+    toward_buildings: bool,
 ) -> None:
     if land >= 0:
-        game.push("push", land, seat, kinds_mask(kinds), n, int(upto))
+        flags = PUSH_UPTO * upto | PUSH_TOWARD_BUILDINGS * toward_buildings
+        game.push("push", land, seat, kinds_mask(kinds), n, flags)
 
 
 def op_gather(
@@ -548,6 +554,13 @@ def op_spare_dahan(
         game.skips[land] |= SPARE_DAHAN
 
 
+def op_no_city_build(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
+) -> None:
+    if land >= 0:
+        game.skips[land] |= NO_CITY_BUILD
+
+
 def op_destroy_presence(
     game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int
 ) -> None:
@@ -594,6 +607,7 @@ OPERATIONS: dict[str, Callable[..., None]] = {
     "hasten": op_hasten,
     "repeat": op_repeat,
     "spare_dahan": op_spare_dahan,
+    "no_city_build": op_no_city_build,
     "own_land": op_own_land,
     "pick_land": op_pick_land,
     "per": op_per,
@@ -631,9 +645,9 @@ def step_remove(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int)
         game.ask("remove", seat, land, mask, n)
 
 
-def step_push(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int, upto: int) -> None:
+def step_push(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int, flags: int) -> None:
     if n > 0:
-        game.ask("push_piece", seat, land, mask, n, upto)
+        game.ask("push_piece", seat, land, mask, n, flags)
 
 
 def step_gather(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int, upto: int) -> None:
@@ -700,19 +714,29 @@ def opt_remove(game: SpiritIslandGame, seat: int, land: int, mask: int, n: int) 
     return invader_options(game, land, mask)
 
 
+def push_destinations(game: SpiritIslandGame, land: int, flags: int) -> list[int]:
+    """The lands a push from ``land`` may go to (with ``PUSH_TOWARD_BUILDINGS``: only those
+    with more Towns and Cities than ``land``)."""
+    lands = movable_to(game, land)
+    if flags & PUSH_TOWARD_BUILDINGS:
+        here = game.count(land, BUILDING_KINDS)
+        lands = [x for x in lands if game.count(x, BUILDING_KINDS) > here]
+    return lands
+
+
 def opt_push_piece(
-    game: SpiritIslandGame, seat: int, land: int, mask: int, n: int, upto: int
+    game: SpiritIslandGame, seat: int, land: int, mask: int, n: int, flags: int
 ) -> list[int]:
-    if not movable_to(game, land):
+    if not push_destinations(game, land, flags):
         return []
     options = invader_options(game, land, mask)
-    return [*options, PIECE_STOP] if options and upto else options
+    return [*options, PIECE_STOP] if options and flags & PUSH_UPTO else options
 
 
 def opt_push_dest(
-    game: SpiritIslandGame, seat: int, land: int, mask: int, n: int, upto: int, kind: int
+    game: SpiritIslandGame, seat: int, land: int, mask: int, n: int, flags: int, kind: int
 ) -> list[int]:
-    return movable_to(game, land) if game.pieces[land][kind] > 0 else []
+    return push_destinations(game, land, flags) if game.pieces[land][kind] > 0 else []
 
 
 def opt_gather_piece(
@@ -814,10 +838,10 @@ def res_remove(game: SpiritIslandGame, seat: int, kind: int, land: int, mask: in
 
 
 def res_push_piece(
-    game: SpiritIslandGame, seat: int, kind: int, land: int, mask: int, n: int, upto: int
+    game: SpiritIslandGame, seat: int, kind: int, land: int, mask: int, n: int, flags: int
 ) -> None:
     if kind != PIECE_STOP:
-        game.ask("push_dest", seat, land, mask, n, upto, kind)
+        game.ask("push_dest", seat, land, mask, n, flags, kind)
 
 
 def res_push_dest(
@@ -827,12 +851,12 @@ def res_push_dest(
     land: int,
     mask: int,
     n: int,
-    upto: int,
+    flags: int,
     kind: int,
 ) -> None:
     game.pieces[land][kind] -= 1
     game.pieces[dest][kind] += 1
-    game.push("push", land, seat, mask, n - 1, upto)
+    game.push("push", land, seat, mask, n - 1, flags)
 
 
 def res_gather_piece(

@@ -108,7 +108,7 @@ def check_counts(game: SpiritIslandGame) -> Problems:
         yield "presence", "each Spirit needs a count per land, none negative"
     if any(len(row) != len(spec.ELEMENTS) or min(row) < 0 for row in game.elements):
         yield "elements", "each Spirit needs a count per element, none negative"
-    if min(game.defend) < 0 or any(not 0 <= s < 16 for s in game.skips):
+    if min(game.defend) < 0 or any(not 0 <= s < spec.SKIP_FLAGS for s in game.skips):
         yield "defend", "Defend and skip flags out of range"
 
 
@@ -270,6 +270,8 @@ def arg_ok(game: SpiritIslandGame, kind: str, value: int) -> bool:
         return 0 < value < 1 << spec.BLIGHT
     if kind == "done":
         return 0 <= value < 1 << spec.MAX_GROWTH
+    if kind == "push_flags":
+        return 0 <= value <= spec.PUSH_UPTO | spec.PUSH_TOWARD_BUILDINGS
     if kind in ("flag", "speed", "track"):
         return value in (0, 1)
     if kind == "group":

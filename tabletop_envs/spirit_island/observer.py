@@ -33,6 +33,7 @@ from tabletop_envs.spirit_island.spec import (
     MAX_LANDS,
     MAX_PLAYERS,
     MAX_SPIRITS,
+    NO_CITY_BUILD,
     PURPOSE_NAMES,
     PURPOSES,
     SPARE_DAHAN,
@@ -102,6 +103,7 @@ SCHEMA = ObservationSchema(
         Field("slow_as_fast", (P,), ALLOWANCE_SCALE),
         Field("repeat_up_to", (P,), ALLOWANCE_SCALE),
         Field("dahan_spared", (L,)),
+        Field("no_city_build", (L,)),
     ]
 )
 
@@ -164,6 +166,7 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
             v["turn_flags"][land][action] = game.skips[land] >> action & 1
         v["turn_flags"][land][3] = game.isolated[land]
         v["dahan_spared"][land] = game.skips[land] >> 3 & 1
+        v["no_city_build"][land] = game.skips[land] >> 4 & 1
     for row, seat in enumerate(seats):
         for land in range(lands):
             v["presence"][row][land] = min(game.presence[seat][land], 6)
@@ -272,6 +275,8 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
             ones(at["turn_flags"] + 4 * land + 3)
         if skips & SPARE_DAHAN:
             ones(at["dahan_spared"] + land)
+        if skips & NO_CITY_BUILD:
+            ones(at["no_city_build"] + land)
     for row in range(n):
         seat = (player + row) % n
         base = at["presence"] + row * L

@@ -395,7 +395,7 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
         "Overseas Trade Seem Safer",
         (
             (("each_land", (("coastal",),), (("defend", 3),)),),
-            None,
+            (("each_land", (("coastal",),), (("defend", 6), ("no_city_build",))),),
             (("each_land", (("coastal",),), (("defend", 9), ("skip", "build"))),),
         ),
     ),
@@ -433,7 +433,13 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
     (
         "Seek Safety",
         (
-            None,
+            (
+                (
+                    "spirit_land",
+                    (("explorers", 1),),
+                    (("push", "explorer", 1, True, True),),
+                ),
+            ),
             (
                 (
                     "each_spirit",
@@ -505,10 +511,7 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
         ),
     ),
 )
-FEAR_UNEXPRESSED: dict[tuple[str, int], str] = {
-    ("Overseas Trade Seem Safer", 2): "stopping only the Builds of Cities",
-    ("Seek Safety", 1): "a push limited to lands with more Towns and Cities than the source",
-}
+FEAR_UNEXPRESSED: dict[tuple[str, int], str] = {}
 """(Fear card, Terror Level) -> what the language lacks for it."""
 
 POWER_BY_NAME: dict[str, dict[str, Any]] = {c["name"]: c for c in (*MINOR_CARDS, *MAJOR_CARDS)}

@@ -64,6 +64,7 @@ KIND_NAMES = (
 INVADER_KINDS = (EXPLORER, TOWN, TOWN_1, CITY, CITY_1, CITY_2)
 TOWN_KINDS = (TOWN, TOWN_1)
 CITY_KINDS = (CITY, CITY_1, CITY_2)
+BUILDING_KINDS = TOWN_KINDS + CITY_KINDS
 DAHAN_KINDS = (DAHAN, DAHAN_1)
 DAMAGED = {
     TOWN: TOWN_1,
@@ -1189,8 +1190,8 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "damage": (Decision.PIECE, ("land", "count")),
     "destroy": (Decision.PIECE, ("land", "mask", "count")),
     "remove": (Decision.PIECE, ("land", "mask", "count")),
-    "push_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
-    "push_dest": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
+    "push_piece": (Decision.PIECE, ("land", "mask", "count", "push_flags")),
+    "push_dest": (Decision.LAND, ("land", "mask", "count", "push_flags", "kind")),
     "gather_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
     "gather_source": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
     "cascade": (Decision.LAND, ("land",)),
@@ -1235,7 +1236,7 @@ STEPS: dict[str, tuple[str, ...]] = {
     "damage": ("land", "seat", "count"),
     "destroy": ("land", "seat", "mask", "count"),
     "remove": ("land", "seat", "mask", "count"),
-    "push": ("land", "seat", "mask", "count", "flag"),
+    "push": ("land", "seat", "mask", "count", "push_flags"),
     "gather": ("land", "seat", "mask", "count", "flag"),
     "add_blight": ("land",),
     "ravage_land": ("land",),
@@ -1261,6 +1262,14 @@ SKIP_BIT = {0: 1, 1: 2, 2: 4}
 """Per-land skip flags (``ACTIONS`` order): Ravage 1, Build 2, Explore 4."""
 SPARE_DAHAN = 8
 """Per-land flag: Ravaging Invaders deal no Damage to the Dahan there this turn."""
+NO_CITY_BUILD = 16
+"""Per-land flag: a Build there that would add a City adds nothing this turn."""
+SKIP_FLAGS = 32
+"""One more than the highest value of the per-land skip flags together."""
+PUSH_UPTO = 1
+"""Push / gather step flag: the Spirit may stop early."""
+PUSH_TOWARD_BUILDINGS = 2
+"""Push step flag: only into a land with more Towns and Cities than the one left."""
 
 
 def kinds_mask(kinds: tuple[int, ...]) -> int:

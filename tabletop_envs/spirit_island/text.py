@@ -17,6 +17,7 @@ from tabletop_envs.spirit_island.spec import (
     LAYOUT,
     MAX_CARDS,
     MAX_PLAYERS,
+    NO_CITY_BUILD,
     PIECE_STOP,
     POWER_PASS,
     PRESENCE_OPTION,
@@ -255,6 +256,8 @@ def render_text(game: SpiritIslandGame, viewer: int | None = None) -> str:
             if game.presence[s][land]
         )
         flags = [ACTIONS[a] for a in range(3) if game.skips[land] >> a & 1]
+        if game.skips[land] & NO_CITY_BUILD:
+            flags.append("city build")
         lines.append(
             f"  {land_name(land, game.island.boards)} {TERRAINS[game.island.terrain[land]]:<8}"
             f"{' coastal' if game.island.coastal[land] else '        '} "
