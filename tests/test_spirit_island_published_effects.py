@@ -46,10 +46,12 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
     "Drift Down into Slumber": ({"def": 1}, {}),  # not Jungle / Sands: Defend 1
     "Drought": ({"T": -1, "fear": 1, "C": -1, "c": 1, **BURN}, {}),
     "Drought (3 Sun)": ({"T": -1, "C": -1, "fear": 3, **BURN}, {"sun": 3}),  # + the City
+    "Elemental Boon": ({"el0": 3, "el1": 3}, {}),  # Lightning picks 3, River gains them too
     "Encompassing Ward": ({"dx": 2}, {}),  # Lightning's one land with Presence, B5
     "Enticing Splendor": ({"E": 1, "oE": -1}, {}),
     "Entrancing Apparitions": ({"def": 2}, {}),  # Invaders there: no gather
     "Gift of Living Energy": ({"en1": 3}, {}),  # 1, another Spirit 1, 2 Sacred Sites 1
+    "Gift of Constancy": ({"en1": 2, "keep0": 1, "keep1": 1}, {}),  # another Spirit: both keep
     "Gift of Power": ({"hand1": 1}, {}),  # Lightning keeps 1 of 4 Minors
     "Gnawing Rootbiters": ({"T": -1, "oT": 1}, {}),
     "Land of Haunts and Embers": (
@@ -62,6 +64,7 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
     "Purifying Flame": ({"E": -1}, {}),  # 1 Blight: 1 Damage (a Wetland: no choice)
     "Quicken the Earth's Struggles": ({"T": -1, "t": 1, "C": -1, "c": 1}, {}),
     "Rain of Blood": ({"fear": 3}, {}),  # a Town and a City: +1
+    "Reaching Grasp": ({"range1": 2}, {}),
     "Rouse the Trees and Stones": ({"E": -2}, {}),  # no Explorer left to push
     "Sap the Strength of Multitudes": ({"def": 5}, {}),
     "Savage Mawbeasts": ({"fear": 1, "E": -1}, {}),  # a Wetland
@@ -162,6 +165,11 @@ def summary(game: SpiritIslandGame) -> dict[str, int]:
         "skip": game.skips[A5],
         "P": game.presence[0][A5],
         "hand1": len(game.hand[1]),
+        "el0": sum(game.elements[0]),
+        "el1": sum(game.elements[1]),
+        "keep0": game.keep_cards[0],
+        "keep1": game.keep_cards[1],
+        "range1": game.range_bonus[1],
     }
 
 
@@ -374,8 +382,8 @@ def test_a_land_where_cities_are_not_built_builds_no_city_but_still_a_town() -> 
 
 def test_the_observation_shows_where_cities_are_not_built_until_time_passes() -> None:
     """After Overseas Trade Seem Safer, level 2, at 2 players ``no_city_build`` marks the
-    coastal lands A1, A2, A3, B1, B2, B3 for every player, the fast encoder equal to the reference view; Time Passes clears
-    it."""
+    coastal lands A1, A2, A3, B1, B2, B3 for every player, the fast encoder equal to the
+    reference view; Time Passes clears it."""
     game = fear_island(2)
     run_effect(game, published.FEAR_EFFECTS["Overseas Trade Seem Safer", 2], -1, -1)
     for seat in (0, 1):
@@ -426,3 +434,86 @@ def test_every_published_effect_keeps_the_invariants_and_names_its_options(last:
             assert not list(game.check_invariants()), name
     new_decisions = {"adjacent_land", "claim_track", "remove_health", "move_piece"}
     assert new_decisions | ({"push_piece"} if last else {"strike"}) <= seen
+
+
+def pick(game: SpiritIslandGame, kind: spec.Decision, option: int) -> None:
+    """Take ``option`` of the pending decision, of kind ``kind``."""
+    assert game.pending[0] == kind, PURPOSE_NAMES[game.pending[2]]
+    game.apply(spec.LAYOUT.kind_segments[kind].offset + option)
+
+
+def test_elemental_boon_gives_three_different_elements_the_target_chooses() -> None:
+    """Elemental Boon on Lightning: Lightning (not River) picks, each Element once (a picked
+    one leaves the options); River gains the same three. On River itself: gained once."""
+    water, earth, animal = (spec.ELEMENT_INDEX[e] for e in ("water", "earth", "animal"))
+    effect = published.EFFECTS["Elemental Boon"]
+    for target, river_gains in ((1, 1), (0, 1)):
+        game = prepared({})
+        game.pending, game.pending_options = [], []
+        game.queue = [[STEP["turn"]], [STEP["effect"], spec.block_of(effect), 0, -1, 0, target]]
+        game.run()
+        assert (PURPOSE_NAMES[game.pending[2]], game.pending[1]) == ("element", target)
+        assert game.pending_options == list(range(8))
+        pick(game, spec.Decision.ELEMENT, water)
+        assert water not in game.pending_options and len(game.pending_options) == 7
+        pick(game, spec.Decision.ELEMENT, earth)
+        pick(game, spec.Decision.ELEMENT, animal)
+        assert PURPOSE_NAMES[game.pending[2]] == "growth"
+        gained = [0] * 8
+        gained[water] = gained[earth] = gained[animal] = 1
+        assert game.elements[target] == gained
+        assert game.elements[0] == [river_gains * g for g in gained]
+
+
+def test_reaching_grasp_extends_every_range_of_the_spirit_for_the_turn() -> None:
+    """River with Presence only in A3 and Crops Wither and Fade (range 0): A3 alone; after
+    Reaching Grasp on River, range 2: A1 (via A2), A2, A3, A4, A5 (via A4); after Time Passes
+    A3 alone again."""
+    game = SpiritIslandGame(1, seed=0, spirits="river")
+    game.presence[0] = [0] * len(game.lands)
+    game.presence[0][2] = 1
+    crops = next(c for c, card in enumerate(spec.CARDS) if card.name == "Crops Wither and Fade")
+    assert game.targets(0, crops) == [2]
+    run_effect(game, published.EFFECTS["Reaching Grasp"], -1, 0)
+    assert game.targets(0, crops) == [0, 1, 2, 3, 4]
+    phases.step_time_passes(game)
+    assert game.targets(0, crops) == [2]
+
+
+def test_gift_of_constancy_keeps_a_played_card_in_hand_at_time_passes() -> None:
+    """River played two cards and may keep 1: the options are the two and "none"; the one
+    kept returns to the hand, the other goes to the discard. Declining keeps none."""
+    for keep_second, hand_gets, discarded in ((True, 1, 1), (False, 0, 2)):
+        game = SpiritIslandGame(1, seed=0, spirits="river")
+        first, second = sorted(game.hand[0])[:2]
+        game.hand[0] = [c for c in game.hand[0] if c not in (first, second)]
+        game.played[0] = [second, first]
+        game.keep_cards[0] = 1
+        before = len(game.hand[0])
+        game.pending, game.pending_options = [], []
+        game.queue = [[STEP["turn"]], [STEP["time_passes"]], [STEP["keep_played"], 0]]
+        game.run()
+        assert PURPOSE_NAMES[game.pending[2]] == "keep_played"
+        assert game.pending_options == [first, second, spec.CARD_DONE]
+        pick(game, spec.Decision.CARD, second if keep_second else spec.CARD_DONE)
+        assert len(game.hand[0]) - before == hand_gets
+        assert (second in game.hand[0]) == keep_second
+        assert len(game.discard[0]) == discarded and game.keep_cards[0] == 0
+
+
+def test_the_observation_shows_range_bonus_and_cards_to_keep_until_time_passes() -> None:
+    """After Reaching Grasp and Gift of Constancy on Lightning by River, ``range_bonus`` shows
+    2 for Lightning and ``keep_cards`` 1 for each (relative rows), the fast encoder equal to
+    the reference view; Time Passes clears both."""
+    game = prepared({})
+    run_effect(game, published.EFFECTS["Reaching Grasp"], -1, 1)
+    run_effect(game, published.EFFECTS["Gift of Constancy"], -1, 1)
+    for seat, lightning_row in ((0, 1), (1, 0)):
+        fields = SCHEMA.decode(game.observation(seat))
+        assert np.array_equal(SCHEMA.encode(view(game, seat)), game.observation(seat))
+        assert fields["range_bonus"][lightning_row] == 2
+        assert fields["range_bonus"][1 - lightning_row] == 0
+        assert list(fields["keep_cards"][:2]) == [1, 1]
+    phases.step_time_passes(game)
+    fields = SCHEMA.decode(game.observation(0))
+    assert fields["range_bonus"].sum() == fields["keep_cards"].sum() == 0

@@ -76,6 +76,11 @@ OPS: dict[str, tuple[str, ...]] = {
     "forget": (),  # the Spirit forgets a Power card
     "hasten": ("n",),  # the target Spirit may use n more Slow Powers as Fast this turn
     "repeat": ("n",),  # the target Spirit may repeat 1 Power card costing n or less this turn
+    "range_bonus": ("n",),  # the target Spirit's Powers reach n lands further this turn
+    "keep_played": (),  # at Time Passes the target Spirit may keep 1 played card in hand
+    "gain_elements": ("n",),  # the target Spirit gains n different Elements of its choice,
+    # and so does the acting Spirit when it targets another
+    "you": ("ops",),  # the effect for the acting Spirit (not its target)
     "spare_dahan": (),  # Ravaging Invaders deal no Damage to the land's Dahan this turn
     "no_city_build": (),  # a Build in the land that would add a City adds nothing this turn
     "own_land": ("filter", "ops"),  # the target Spirit picks a land with its Presence

@@ -547,6 +547,30 @@ def op_repeat(
     game.repeat_cost[who] = max(game.repeat_cost[who], n)
 
 
+def op_range_bonus(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int
+) -> None:
+    game.range_bonus[target if target >= 0 else seat] += n
+
+
+def op_keep_played(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
+) -> None:
+    game.keep_cards[target if target >= 0 else seat] += 1
+
+
+def op_gain_elements(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int
+) -> None:
+    game.ask("element", target if target >= 0 else seat, n, 0, seat)
+
+
+def op_you(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, ops: Any
+) -> None:
+    frame(game, ops, land, seat, -1)
+
+
 def op_spare_dahan(
     game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
 ) -> None:
@@ -607,6 +631,10 @@ OPERATIONS: dict[str, Callable[..., None]] = {
     "hasten": op_hasten,
     "repeat": op_repeat,
     "spare_dahan": op_spare_dahan,
+    "range_bonus": op_range_bonus,
+    "keep_played": op_keep_played,
+    "gain_elements": op_gain_elements,
+    "you": op_you,
     "no_city_build": op_no_city_build,
     "own_land": op_own_land,
     "pick_land": op_pick_land,
@@ -758,7 +786,10 @@ def opt_spirit_land(
 ) -> list[int]:
     op = BLOCKS[block][pc]
     own = op[0] == "own_land"
-    lands = game.in_range(seat, op[3], op[4]) if op[0] == "land_in_range" else game.lands
+    if op[0] == "land_in_range":
+        lands = game.in_range(seat, op[3] + game.range_bonus[seat], op[4])
+    else:
+        lands = game.lands
     return [
         x
         for x in lands
@@ -805,6 +836,10 @@ def opt_choose(
     game: SpiritIslandGame, seat: int, block: int, pc: int, land: int, target: int
 ) -> list[int]:
     return list(range(len(BLOCKS[block][pc]) - 1))
+
+
+def opt_element(game: SpiritIslandGame, seat: int, n: int, chosen: int, giver: int) -> list[int]:
+    return [e for e in range(len(spec.ELEMENTS)) if not chosen >> e & 1] if n > 0 else []
 
 
 def opt_destroy_presence(game: SpiritIslandGame, seat: int, n: int) -> list[int]:
@@ -928,6 +963,16 @@ def res_choose(
     game: SpiritIslandGame, seat: int, which: int, block: int, pc: int, land: int, target: int
 ) -> None:
     frame(game, BLOCKS[block][pc][1 + which], land, seat, target)
+
+
+def res_element(
+    game: SpiritIslandGame, seat: int, element: int, n: int, chosen: int, giver: int
+) -> None:
+    """``seat`` gains the Element, and so does ``giver`` when it is another Spirit."""
+    game.elements[seat][element] += 1
+    if giver != seat:
+        game.elements[giver][element] += 1
+    game.ask("element", seat, n - 1, chosen | 1 << element, giver)
 
 
 def res_destroy_presence(game: SpiritIslandGame, seat: int, land: int, n: int) -> None:

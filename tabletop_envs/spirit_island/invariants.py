@@ -82,6 +82,8 @@ def check_sizes(game: SpiritIslandGame) -> Problems:
         "hastened": game.hastened,
         "hasten": game.hasten,
         "repeat_cost": game.repeat_cost,
+        "range_bonus": game.range_bonus,
+        "keep_cards": game.keep_cards,
     }
     for name, value in per_seat.items():
         if len(value) != n:
@@ -128,6 +130,10 @@ def check_seat(game: SpiritIslandGame, seat: int) -> Problems:
         yield "hastened", f"player_{seat}: more Slow Powers used as Fast than allowed"
     if not -1 <= game.repeat_cost[seat] <= 99:
         yield "repeat_cost", f"player_{seat}: {game.repeat_cost[seat]} out of range"
+    if not 0 <= game.range_bonus[seat] <= 99:
+        yield "range_bonus", f"player_{seat}: {game.range_bonus[seat]} out of range"
+    if not 0 <= game.keep_cards[seat] <= len(CARDS):
+        yield "keep_cards", f"player_{seat}: {game.keep_cards[seat]} out of range"
     if not 0 <= game.energy_track[seat] < len(spirit.energy_track):
         yield "energy_track", f"player_{seat}: {game.energy_track[seat]} outside the track"
     if not 0 <= game.card_track[seat] < len(spirit.card_track):
@@ -270,6 +276,8 @@ def arg_ok(game: SpiritIslandGame, kind: str, value: int) -> bool:
         return 0 < value < 1 << spec.BLIGHT
     if kind == "done":
         return 0 <= value < 1 << spec.MAX_GROWTH
+    if kind == "elements":
+        return 0 <= value < 1 << len(spec.ELEMENTS)
     if kind == "push_flags":
         return 0 <= value <= spec.PUSH_UPTO | spec.PUSH_TOWARD_BUILDINGS
     if kind in ("flag", "speed", "track"):

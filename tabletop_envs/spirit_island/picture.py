@@ -380,6 +380,8 @@ DECISION_WORDS = {
     "remove_health": "remove Invaders worth up to {count} Health from {land}",
     "strike": "{count} Dahan strike Invaders in {land}: choose the next",
     "move_piece": "move up to {count}: {kinds} from {land}",
+    "keep_played": "keep a played card in hand instead of discarding it",
+    "element": "gain {count} more different Elements",
 }
 
 

@@ -105,6 +105,7 @@ STEP_HANDLERS: dict[str, Callable[..., None]] = {
     "remove_health": effects.step_remove_health,
     "strike": effects.step_strike,
     "move": effects.step_move,
+    "keep_played": phases.step_keep_played,
 }
 """Each step of the queue (``spec.STEPS``) -> the function that runs it (game, *arguments)."""
 if STEP_HANDLERS.keys() != spec.STEPS.keys():
@@ -131,6 +132,7 @@ BETWEEN_EFFECTS = frozenset(
         "explore",
         "advance",
         "time_passes",
+        "keep_played",
     )
 )
 """The steps that run between effects: when one of them is next (and no decision waits),
@@ -167,6 +169,8 @@ DECISIONS: dict[str, tuple[Callable[..., list[int]], Callable[..., None]]] = {
     "remove_health": (effects.opt_remove_health, effects.res_remove_health),
     "strike": (effects.opt_strike, effects.res_strike),
     "move_piece": (effects.opt_move_piece, effects.res_move_piece),
+    "keep_played": (phases.opt_keep_played, phases.res_keep_played),
+    "element": (effects.opt_element, effects.res_element),
 }
 """Each decision (``spec.PURPOSES``) -> (its legal options: game, seat, *context; carrying out
 the chosen one: game, seat, option, *context)."""
@@ -236,6 +240,8 @@ class SpiritIslandGame(PlainState, GameCore):
         "hastened": list[list[int]],
         "hasten": list[int],
         "repeat_cost": list[int],
+        "range_bonus": list[int],
+        "keep_cards": list[int],
         "forgotten": list[int],
         "minor_deck": list[int],
         "minor_discard": list[int],
@@ -335,6 +341,8 @@ class SpiritIslandGame(PlainState, GameCore):
         self.hastened: list[list[int]] = [[] for _ in range(n)]
         self.hasten = [0] * n
         self.repeat_cost = [-1] * n
+        self.range_bonus = [0] * n
+        self.keep_cards = [0] * n
         for seat in range(n):
             for terrain, count in self.spirit(seat).setup:
                 board_lands = self.board_lands(seat)
@@ -570,6 +578,7 @@ class SpiritIslandGame(PlainState, GameCore):
             h >= n for h, n in zip(self.elements[seat], power.extend[0], strict=True)
         ):
             distance = power.extend[1]
+        distance += self.range_bonus[seat]
         return self.in_range(seat, distance, power.source_sacred, power.source_terrain)
 
     def shadows_pay(self, seat: int, option: int, land: int) -> bool:

@@ -1171,6 +1171,7 @@ class Decision(IntEnum):
     PIECE = 8  # which piece (kind) to damage, push, gather, destroy, remove; or stop
     CHOICE = 9  # which of 2 to 4 effects
     SPIRIT = 10  # which Spirit a Power targets
+    ELEMENT = 11  # which Element to gain
 
 
 # ----- what a pending decision is for: its kind and the kinds of its context ----------------
@@ -1205,6 +1206,8 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "remove_health": (Decision.PIECE, ("land", "count")),
     "strike": (Decision.PIECE, ("land", "count", "struck")),
     "move_piece": (Decision.PIECE, ("land", "land", "mask", "count")),
+    "keep_played": (Decision.CARD, ()),
+    "element": (Decision.ELEMENT, ("count", "elements", "seat")),
 }
 PENDING_OPS = {
     "choose": ("choose",),
@@ -1252,6 +1255,7 @@ STEPS: dict[str, tuple[str, ...]] = {
     "remove_health": ("land", "seat", "count"),
     "strike": ("land", "seat", "count", "struck"),
     "move": ("land", "land", "seat", "mask", "count"),
+    "keep_played": ("seat",),
 }
 """A saved queue entry is [its step's number in this order, *its arguments]."""
 STEP_NAMES = tuple(STEPS)
@@ -1304,6 +1308,7 @@ LAYOUT = ActionLayout.for_decisions(
         Decision.PIECE: 16,
         Decision.CHOICE: MAX_CHOICE,
         Decision.SPIRIT: MAX_SPIRITS,
+        Decision.ELEMENT: len(ELEMENTS),
     },
 )
 

@@ -98,6 +98,8 @@ def _plain(segment: str, option: int) -> str:
         return f"take Presence from {TRACKS[option]}"
     if segment == "spirit":
         return f"target player_{option}'s Spirit"
+    if segment == "element" and option < len(ELEMENTS):
+        return f"gain {ELEMENTS[option].capitalize()}"
     return f"{segment.replace('_', ' ')} {option + 1}"
 
 
@@ -134,6 +136,10 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
         return f"keep {card_name(drawn)}" if drawn is not None else f"keep drawn card {o + 1}"
     if purpose == "forget":
         return f"forget {card_name(o)}"
+    if purpose == "keep_played":
+        return "keep no more cards" if o == CARD_DONE else f"keep {card_name(o)} in hand"
+    if purpose == "element":
+        return f"gain {ELEMENTS[o].capitalize()} ({ctx[0]} to choose)"
     if purpose == "reclaim":
         return "reclaim nothing" if o == CARD_DONE else f"reclaim {card_name(o)}"
     if purpose == "damage":
