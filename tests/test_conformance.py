@@ -343,6 +343,15 @@ CONSTANT_FIELDS: dict[tuple[str, str], str] = {
     ("spirit_island_v1", "repeat_up_to"): "rare, not dead: only Gift of Strength (Earth's "
     "innate, Sun 1 Earth 2 Plant 2) allows a repeat, which these few random games seldom reach; "
     "tests/test_spirit_island_env.py shows it varying",
+    ("spirit_island_v1", "no_city_build"): "only a published Fear card (Overseas Trade Seem "
+    "Safer, level 2) sets it, and the game deals the published Fear deck only once every "
+    "published deck can be dealt; tests/test_spirit_island_published_effects.py shows it varying",
+    ("spirit_island_v1", "range_bonus"): "only a published Minor (Reaching Grasp) sets it, and "
+    "the game deals the published Minors only once every published deck can be dealt; "
+    "tests/test_spirit_island_published_effects.py shows it varying",
+    ("spirit_island_v1", "keep_cards"): "only a published Minor (Gift of Constancy) sets it, "
+    "and the game deals the published Minors only once every published deck can be dealt; "
+    "tests/test_spirit_island_published_effects.py shows it varying",
 }
 """Fields allowed one value along the random games below, each with its reason."""
 VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {

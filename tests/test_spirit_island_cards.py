@@ -167,7 +167,7 @@ def test_each_card_does_what_its_text_says(name: str) -> None:
     before = summary(game)
     target = 1 if card.target == spec.TARGETS_SPIRIT else -1
     land = -1 if card.target == spec.TARGETS_SPIRIT else A5
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], [STEP["effect"], spec.block_of(card.effect), 0, land, 0, target]]
     game.run()
     while game.pending and PURPOSE_NAMES[game.pending[2]] != "growth":

@@ -39,7 +39,7 @@ def test_actions_read_as_a_person_would_say_them() -> None:
     game = SpiritIslandGame(1, seed=0)
     game.pieces[A["A5"]][EXPLORER] = 1
     game.pieces[A["A5"]][TOWN] = 1
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue.append([STEP["push"], A["A5"], 0, 1 << EXPLORER | 1 << TOWN, 1, 0])
     game.run()
     assert PURPOSE_NAMES[game.pending[2]] == "push_piece"
@@ -100,7 +100,7 @@ def test_gather_presence_moves_the_spirits_own_presence() -> None:
     game = SpiritIslandGame(1, seed=0)
     game.presence[0][A["A7"]] = 1
     game.energy_track[0] = 1
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue.append([STEP["gather_presence"], A["A5"], 0, 1])
     game.run()
     assert PURPOSE_NAMES[game.pending[2]] == "presence_more"

@@ -123,7 +123,7 @@ def summary(game: SpiritIslandGame) -> dict[str, int]:
 def apply(effect: tuple) -> dict[str, int]:
     game = prepared()
     before = summary(game)
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], [STEP["effect"], spec.block_of(effect), 0, -1, 0, -1]]
     game.run()
     while game.pending and PURPOSE_NAMES[game.pending[2]] != "growth":

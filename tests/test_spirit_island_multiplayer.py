@@ -56,7 +56,7 @@ def test_the_board_owner_decides_about_its_lands() -> None:
     game.pieces[land][spec.TOWN] = 1
     game.pieces[land][spec.DAHAN] = 2
     game.defend[land] = 5
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue.append([STEP["dahan_fight"], land])
     game.run()
     # the Dahan in B5 fight back; player_1 (board B) splits their 4 Damage
@@ -89,7 +89,7 @@ def test_the_rulebooks_fast_power_example_with_two_players() -> None:
     for seat, card in ((0, beckon), (1, call)):
         game.minor_deck.remove(card)
         game.played[seat] = [card]
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], [STEP["powers_start"], spec.FAST]]
     game.run()
     choose(game, 0, "power", beckon)

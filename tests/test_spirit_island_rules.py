@@ -60,7 +60,7 @@ def quiet_game(seed: int = 0, **options: object) -> SpiritIslandGame:
 def run_steps(game: SpiritIslandGame, *steps: list[int]) -> None:
     """Run the given steps (first listed runs first) and whatever they push, stopping at a
     decision, as the engine does."""
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     saved = game.queue
     game.queue = [list(step) for step in reversed(steps)]
     while game.queue and not game.pending and not game.outcome:
@@ -487,7 +487,7 @@ def test_every_step_decision_and_operation_is_handled_by_the_function_of_its_nam
 def effect_in_progress(game: SpiritIslandGame, *steps: list[int]) -> None:
     """Queue the steps an effect has left (first listed runs first) above the Fast phase's
     next Power, as a Power's effect leaves them, and run."""
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], [STEP["powers"], spec.FAST, 0], *reversed(steps)]
     game.run()
 
@@ -534,7 +534,7 @@ def test_a_fear_card_that_removes_the_last_town_wins_in_the_invader_phase() -> N
         where = earned.index(second_thoughts)
         earned[0], earned[where] = earned[where], earned[0]
     game.blighted, game.blight_pool = True, 1  # a Ravage in A6 would lose
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.invader_slots = [invader_card(1, spec.M), -1, -1]
     game.queue = [[STEP["turn"]], [STEP["ravage"]], [STEP["fear"]]]
     game.run()

@@ -110,7 +110,7 @@ def resolve_to_powers(game: SpiritIslandGame, cards: list[int]) -> None:
             game.hand[0].append(card)
     game.energy[0] = 10
     game.plays_left[0] = len(cards)
-    game.options_ = phases.opt_play(game, 0)
+    game.pending_options = phases.opt_play(game, 0)
     for card in cards:
         choose(game, card, "play")
     if purpose(game) == "play":

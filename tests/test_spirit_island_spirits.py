@@ -34,7 +34,7 @@ def solo(spirit: str, seed: int = 0) -> SpiritIslandGame:
 
 def steps(game: SpiritIslandGame, *queued: list[int]) -> None:
     """Run ``queued`` (the first runs first) and then the game on to its next choice."""
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], *reversed(queued)]
     game.run()
 
@@ -46,7 +46,7 @@ def effect(name: str, land: int, seat: int, target: int) -> list[int]:
 def empty_island(game: SpiritIslandGame) -> None:
     game.pieces = [[0] * spec.KINDS for _ in game.lands]
     game.pieces[A["A1"]][spec.CITY] = 1  # an Invader far away: no victory yet
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
 
 
 @pytest.mark.parametrize(
@@ -240,7 +240,7 @@ def test_the_teaching_game_gains_powers_from_the_progression_in_order() -> None:
     assert river[:4] == ["Rising Mist", "Tidal Reach", "Mending Rain", "Flood of Ages"]
     for seat in range(2):  # the progression cards are set aside from the decks
         assert not set(game.progression[seat]) & set(game.minor_deck + game.major_deck)
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], [STEP["gain"], 0]]
     game.run()
     assert spec.CARDS[game.hand[0][-1]].name == "Rising Mist"  # no draw, no choice
@@ -314,7 +314,7 @@ def test_darkness_swallows_gives_1_fear_per_explorer_its_second_tier_destroys(
     game.elements[0][spec.ELEMENT_INDEX["fire"]] = 2
     innate = spec.MAX_CARDS + 0
     assert land in game.targets(0, innate)  # A8 holds 2 of Shadows' Presence: a Sacred Site
-    game.pending, game.options_ = [], []
+    game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]]]
     res_target_land(game, 0, land, innate)
     game.run()

@@ -32,17 +32,30 @@ LAND_CONDITIONS = {
     "buildings": 1,  # at least n Towns and Cities together
     "terrain": -1,  # one of the terrains listed
     "dahan_outnumber": 0,  # Invaders there, and more Dahan than Invaders
+    "dahan_outnumber_buildings": 0,  # more Dahan than Towns and Cities
+    "no_cities": 0,
+    "invaders_at_most": 1,  # 1 to n Invaders
+    "presence": 0,  # the acting Spirit's Presence
+    "sacred_site": 0,  # the acting Spirit's Sacred Site
+    "any_presence": 0,  # some Spirit's Presence
 }
-OTHER_CONDITIONS = {"elements": -1, "target_self": 0, "target_other": 0, "terror": 1}
+OTHER_CONDITIONS = {
+    "elements": -1,
+    "target_self": 0,
+    "target_other": 0,
+    "terror": 1,
+    "sacred_sites": 1,  # the acting Spirit has at least n Sacred Sites
+}
 
 # op name -> (argument kinds); "kinds" is a piece word or a tuple of them, "n" a count,
 # "ops" a nested effect, "filter" a tuple of land conditions, "cond" one condition
 OPS: dict[str, tuple[str, ...]] = {
     "damage": ("n",),  # n Damage to Invaders in the land, split by the Spirit
-    "damage_each": ("n",),  # n Damage to each Invader in the land
+    "damage_each": ("n", "kinds"),  # n Damage to each Invader (of the kinds named) there
     "destroy": ("kinds", "n"),  # destroy up to n pieces (None: all)
     "remove": ("kinds", "n"),  # remove n pieces (no Fear, no Dahan counted as destroyed)
-    "push": ("kinds", "n", "upto"),  # push n pieces to neighbouring lands
+    "push": ("kinds", "n", "upto", "flag"),  # push n pieces to neighbouring lands (flag: only
+    # into a land with more Towns and Cities than the land they leave)
     "gather": ("kinds", "n", "upto"),  # gather n pieces from neighbouring lands
     "add": ("kind", "n"),  # add n pieces from the supply (Blight cascades)
     "remove_blight": ("n",),
@@ -53,19 +66,51 @@ OPS: dict[str, tuple[str, ...]] = {
     "isolate": (),
     "skip": ("action",),  # skip one Invader action in the land this turn
     "dahan_damage": ("n",),  # each Dahan in the land deals n Damage to Invaders
-    "if": ("cond", "ops"),
+    "if": ("cond", "ops", "ops"),  # the second effect (optional) runs otherwise
     "choose": ("ops", "ops"),  # the Spirit chooses one of 2 to MAX_CHOICE effects
     "each_land": ("filter", "ops"),  # in every land that matches
-    "spirit_land": ("filter", "ops"),  # each Spirit picks one land that matches
+    "spirit_land": ("filter", "ops", "flag"),  # each Spirit picks a land (flag: a different one)
     "each_spirit": ("ops",),  # each Spirit does the effect
     "destroy_presence": ("n",),  # the Spirit destroys n of its Presence (its choice of land)
     "gather_presence": ("n",),  # the Spirit moves up to n of its Presence in from neighbours
     "forget": (),  # the Spirit forgets a Power card
     "hasten": ("n",),  # the target Spirit may use n more Slow Powers as Fast this turn
     "repeat": ("n",),  # the target Spirit may repeat 1 Power card costing n or less this turn
+    "range_bonus": ("n",),  # the target Spirit's Powers reach n lands further this turn
+    "keep_played": (),  # at Time Passes the target Spirit may keep 1 played card in hand
+    "gain_elements": ("n",),  # the target Spirit gains n different Elements of its choice,
+    # and so does the acting Spirit when it targets another
+    "you": ("ops",),  # the effect for the acting Spirit (not its target)
     "spare_dahan": (),  # Ravaging Invaders deal no Damage to the land's Dahan this turn
+    "no_city_build": (),  # a Build in the land that would add a City adds nothing this turn
     "own_land": ("filter", "ops"),  # the target Spirit picks a land with its Presence
+    "pick_land": ("filter", "ops"),  # the acting Spirit picks a land that matches
+    "per": ("kinds", "ops"),  # the effect once per such piece in the land (counted first)
+    "per_adjacent": ("kinds", "ops"),  # once per such piece in the neighbouring lands
+    "target_lands": ("ops",),  # in each land with the target Spirit's Presence
+    "each_adjacent": ("ops",),  # in each neighbouring land
+    "adjacent": ("ops",),  # in one neighbouring land the Spirit picks
+    "board_lands": ("filter", "ops"),  # in each other matching land of the land's board
+    "gain_minor": (),  # the target Spirit gains a Minor Power (draw 4, keep 1)
+    "seat_lands": ("filter", "ops"),  # in each land that matches for the acting Spirit
+    "land_in_range": ("filter", "ops", "n", "flag"),  # the Spirit picks a land within range n
+    # of its Presence (flag: of its Sacred Sites), as a Power repeated on a new target
+    "add_presence": (),  # the Spirit adds 1 Presence from a track of its choice to the land
+    "remove_health": ("n", "flag"),  # remove Invaders worth up to n Health (flag: n per
+    # Presence of the acting Spirit there); each counts its printed Health
+    "dahan_strike": (),  # each Dahan deals 1 Damage to a different Invader
+    "move_to_land": ("filter", "ops", "kinds", "n"),  # the Spirit picks another land that
+    # matches, moves up to n pieces of the land there, then the effect runs there
 }
+OPTIONAL: dict[str, tuple[Any, ...]] = {
+    "push": (False, False),
+    "gather": (False,),
+    "if": ((),),
+    "damage_each": ("invader",),
+    "spirit_land": (False,),
+    "remove_health": (False,),
+}
+"""Arguments an operation may leave out at its end, and their values then."""
 
 Op = tuple[Any, ...]
 
@@ -159,8 +204,9 @@ class EffectCompiler:
         shape = OPS[name]
         if name == "choose" and 2 <= len(args) <= self.words.max_choice:
             shape = ("ops",) * len(args)
-        if name in ("push", "gather") and len(args) == 2:
-            args = [*args, False]
+        missing = len(shape) - len(args)
+        if 0 < missing <= len(OPTIONAL.get(name, ())):
+            args = [*args, *OPTIONAL[name][-missing:]]
         if len(args) != len(shape):
             raise CardError(f"{card}: {name} takes {len(shape)} argument(s) {shape}, got {args!r}")
         return (
@@ -179,9 +225,9 @@ class EffectCompiler:
             return self.kinds(arg, card)
         if kind == "kind":
             return self.kinds(arg, card)[0]
-        if kind == "upto":
+        if kind in ("upto", "flag"):
             if not isinstance(arg, bool):
-                raise CardError(f"{card}: {name}'s 'up to' flag must be a bool")
+                raise CardError(f"{card}: {name}'s {kind!r} flag must be a bool")
             return arg
         if kind == "action":
             if arg not in self.words.actions:

@@ -14,19 +14,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tabletop_envs.spirit_island import spec
+from tabletop_envs.spirit_island import phases, spec
 from tabletop_envs.spirit_island.blight_fear import add_fear, destroy_presence
 from tabletop_envs.spirit_island.effect_language import OPS, Op
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     BLOCKS,
+    BUILDING_KINDS,
     DAHAN_KINDS,
     DAMAGED,
     FEAR_OF,
     INVADER_KINDS,
+    LANDS_PER_BOARD,
     MAX_CARDS,
+    NO_CITY_BUILD,
     PIECE_STOP,
     PRESENCE_OPTION,
+    PUSH_TOWARD_BUILDINGS,
+    PUSH_UPTO,
     SKIP_BIT,
     SPARE_DAHAN,
     STEP,
@@ -128,13 +133,20 @@ def op_damage(
 
 
 def op_damage_each(
-    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    n: int,
+    kinds: tuple[int, ...],
 ) -> None:
     if land < 0:
         return
     row = game.pieces[land]
-    before = [row[k] for k in INVADER_KINDS]
-    for kind, count in zip(INVADER_KINDS, before, strict=True):
+    before = [row[k] for k in kinds]
+    for kind, count in zip(kinds, before, strict=True):
         for _ in range(count):
             damage_piece(game, land, kind, n)
 
@@ -177,9 +189,11 @@ def op_push(
     kinds: tuple[int, ...],
     n: int,
     upto: bool,
+    toward_buildings: bool,
 ) -> None:
     if land >= 0:
-        game.push("push", land, seat, kinds_mask(kinds), n, int(upto))
+        flags = PUSH_UPTO * upto | PUSH_TOWARD_BUILDINGS * toward_buildings
+        game.push("push", land, seat, kinds_mask(kinds), n, flags)
 
 
 def op_gather(
@@ -283,9 +297,10 @@ def op_if(
     pc: int,
     cond: tuple[Any, ...],
     ops: tuple[Op, ...],
+    otherwise: tuple[Op, ...],
 ) -> None:
-    if game.condition(cond, land, seat, target):
-        frame(game, ops, land, seat, target)
+    chosen = ops if game.condition(cond, land, seat, target) else otherwise
+    frame(game, chosen, land, seat, target)
 
 
 def op_choose(
@@ -317,9 +332,9 @@ def op_spirit_land(
     pc: int,
     conditions: Any,
     ops: Any,
+    different: bool,
 ) -> None:
-    for each in reversed(range(game.num_players)):
-        game.push("spirit_land", block, pc, each)
+    game.push("spirit_land", block, pc, 0, 0)
 
 
 def op_own_land(
@@ -332,7 +347,171 @@ def op_own_land(
     conditions: Any,
     ops: Any,
 ) -> None:
-    game.push("spirit_land", block, pc, target if target >= 0 else seat)
+    game.push("spirit_land", block, pc, target if target >= 0 else seat, 0)
+
+
+def op_pick_land(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    conditions: Any,
+    ops: Any,
+) -> None:
+    game.push("spirit_land", block, pc, seat, 0)
+
+
+def op_seat_lands(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    conditions: Any,
+    ops: Any,
+) -> None:
+    for each in reversed([x for x in game.lands if game.land_matches(x, conditions, seat)]):
+        frame(game, ops, each, seat, target)
+
+
+def op_land_in_range(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    conditions: Any,
+    ops: Any,
+    distance: int,
+    sacred: bool,
+) -> None:
+    game.push("spirit_land", block, pc, seat, 0)
+
+
+def op_move_to_land(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    conditions: Any,
+    ops: Any,
+    kinds: Any,
+    n: int,
+) -> None:
+    if land >= 0:  # the land the pieces leave is the one "taken" land: no destination
+        game.push("spirit_land", block, pc, seat, 1 << land)
+
+
+def op_per(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    kinds: Any,
+    ops: Any,
+) -> None:
+    if land >= 0:
+        for _ in range(game.count(land, kinds)):
+            frame(game, ops, land, seat, target)
+
+
+def op_per_adjacent(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    kinds: Any,
+    ops: Any,
+) -> None:
+    if land >= 0:
+        for _ in range(sum(game.count(x, kinds) for x in game.island.neighbours[land])):
+            frame(game, ops, land, seat, target)
+
+
+def op_target_lands(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, ops: Any
+) -> None:
+    who = target if target >= 0 else seat
+    for each in reversed([x for x in game.lands if game.presence[who][x] > 0]):
+        frame(game, ops, each, seat, target)
+
+
+def op_each_adjacent(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, ops: Any
+) -> None:
+    if land >= 0:
+        for each in reversed(game.island.neighbours[land]):
+            frame(game, ops, each, seat, target)
+
+
+def op_adjacent(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, ops: Any
+) -> None:
+    if land >= 0:
+        game.ask("adjacent_land", seat, block, pc, land, target)
+
+
+def op_board_lands(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    conditions: Any,
+    ops: Any,
+) -> None:
+    if land < 0:
+        return
+    board = land // LANDS_PER_BOARD
+    same_board = [x for x in game.lands if x // LANDS_PER_BOARD == board and x != land]
+    for each in reversed([x for x in same_board if game.land_matches(x, conditions, seat)]):
+        frame(game, ops, each, seat, target)
+
+
+def op_gain_minor(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
+) -> None:
+    phases.res_deck(game, target if target >= 0 else seat, 0)
+
+
+def op_add_presence(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
+) -> None:
+    if land >= 0:
+        game.ask("claim_track", seat, land)
+
+
+def op_remove_health(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    n: int,
+    per_presence: bool,
+) -> None:
+    if land >= 0:
+        health = n * game.presence[seat][land] if per_presence else n
+        game.push("remove_health", land, seat, health)
+
+
+def op_dahan_strike(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
+) -> None:
+    if land >= 0:
+        game.push("strike", land, seat, game.count(land, DAHAN_KINDS), 0)
 
 
 def op_each_spirit(
@@ -368,11 +547,42 @@ def op_repeat(
     game.repeat_cost[who] = max(game.repeat_cost[who], n)
 
 
+def op_range_bonus(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int
+) -> None:
+    game.range_bonus[target if target >= 0 else seat] += n
+
+
+def op_keep_played(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
+) -> None:
+    game.keep_cards[target if target >= 0 else seat] += 1
+
+
+def op_gain_elements(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int
+) -> None:
+    game.ask("element", target if target >= 0 else seat, n, 0, seat)
+
+
+def op_you(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, ops: Any
+) -> None:
+    frame(game, ops, land, seat, -1)
+
+
 def op_spare_dahan(
     game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
 ) -> None:
     if land >= 0:
         game.skips[land] |= SPARE_DAHAN
+
+
+def op_no_city_build(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
+) -> None:
+    if land >= 0:
+        game.skips[land] |= NO_CITY_BUILD
 
 
 def op_destroy_presence(
@@ -421,7 +631,26 @@ OPERATIONS: dict[str, Callable[..., None]] = {
     "hasten": op_hasten,
     "repeat": op_repeat,
     "spare_dahan": op_spare_dahan,
+    "range_bonus": op_range_bonus,
+    "keep_played": op_keep_played,
+    "gain_elements": op_gain_elements,
+    "you": op_you,
+    "no_city_build": op_no_city_build,
     "own_land": op_own_land,
+    "pick_land": op_pick_land,
+    "per": op_per,
+    "per_adjacent": op_per_adjacent,
+    "target_lands": op_target_lands,
+    "each_adjacent": op_each_adjacent,
+    "adjacent": op_adjacent,
+    "board_lands": op_board_lands,
+    "gain_minor": op_gain_minor,
+    "seat_lands": op_seat_lands,
+    "land_in_range": op_land_in_range,
+    "add_presence": op_add_presence,
+    "remove_health": op_remove_health,
+    "dahan_strike": op_dahan_strike,
+    "move_to_land": op_move_to_land,
 }
 """Each operation of the effect language -> the function that runs it."""
 if OPERATIONS.keys() != OPS.keys():
@@ -444,9 +673,9 @@ def step_remove(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int)
         game.ask("remove", seat, land, mask, n)
 
 
-def step_push(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int, upto: int) -> None:
+def step_push(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int, flags: int) -> None:
     if n > 0:
-        game.ask("push_piece", seat, land, mask, n, upto)
+        game.ask("push_piece", seat, land, mask, n, flags)
 
 
 def step_gather(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int, upto: int) -> None:
@@ -454,8 +683,40 @@ def step_gather(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int,
         game.ask("gather_piece", seat, land, mask, n, upto)
 
 
-def step_spirit_land(game: SpiritIslandGame, block: int, pc: int, seat: int) -> None:
-    game.ask("spirit_land", seat, block, pc)
+def step_spirit_land(game: SpiritIslandGame, block: int, pc: int, seat: int, taken: int) -> None:
+    """``seat`` picks its land (``taken``: the lands picked before it, as bits); for "each
+    Spirit picks", the next Spirit picks once this one's effect has run."""
+    if opt_spirit_land(game, seat, block, pc, taken):
+        game.ask("spirit_land", seat, block, pc, taken)
+    else:
+        next_pick(game, block, pc, seat, taken)
+
+
+def next_pick(game: SpiritIslandGame, block: int, pc: int, seat: int, taken: int) -> None:
+    """Queue the next Spirit's pick of an "each Spirit picks a land" operation."""
+    if BLOCKS[block][pc][0] == "spirit_land" and seat + 1 < game.num_players:
+        game.push("spirit_land", block, pc, seat + 1, taken)
+
+
+def step_remove_health(game: SpiritIslandGame, land: int, seat: int, n: int) -> None:
+    if n > 0:
+        game.ask("remove_health", seat, land, n)
+
+
+def step_strike(game: SpiritIslandGame, land: int, seat: int, n: int, struck: int) -> None:
+    """Pick the next Invader a Dahan strikes; once all have, deal the Damage (the most
+    damaged kinds first, so no piece is struck twice)."""
+    if n > 0 and opt_strike(game, seat, land, n, struck):
+        game.ask("strike", seat, land, n, struck)
+        return
+    for index in reversed(range(len(INVADER_KINDS))):
+        for _ in range(struck >> spec.STRIKE_BITS * index & (1 << spec.STRIKE_BITS) - 1):
+            damage_piece(game, land, INVADER_KINDS[index])
+
+
+def step_move(game: SpiritIslandGame, land: int, to: int, seat: int, mask: int, n: int) -> None:
+    if n > 0:
+        game.ask("move_piece", seat, land, to, mask, n)
 
 
 def step_destroy_presence(game: SpiritIslandGame, seat: int, count: int) -> None:
@@ -481,19 +742,29 @@ def opt_remove(game: SpiritIslandGame, seat: int, land: int, mask: int, n: int) 
     return invader_options(game, land, mask)
 
 
+def push_destinations(game: SpiritIslandGame, land: int, flags: int) -> list[int]:
+    """The lands a push from ``land`` may go to (with ``PUSH_TOWARD_BUILDINGS``: only those
+    with more Towns and Cities than ``land``)."""
+    lands = movable_to(game, land)
+    if flags & PUSH_TOWARD_BUILDINGS:
+        here = game.count(land, BUILDING_KINDS)
+        lands = [x for x in lands if game.count(x, BUILDING_KINDS) > here]
+    return lands
+
+
 def opt_push_piece(
-    game: SpiritIslandGame, seat: int, land: int, mask: int, n: int, upto: int
+    game: SpiritIslandGame, seat: int, land: int, mask: int, n: int, flags: int
 ) -> list[int]:
-    if not movable_to(game, land):
+    if not push_destinations(game, land, flags):
         return []
     options = invader_options(game, land, mask)
-    return [*options, PIECE_STOP] if options and upto else options
+    return [*options, PIECE_STOP] if options and flags & PUSH_UPTO else options
 
 
 def opt_push_dest(
-    game: SpiritIslandGame, seat: int, land: int, mask: int, n: int, upto: int, kind: int
+    game: SpiritIslandGame, seat: int, land: int, mask: int, n: int, flags: int, kind: int
 ) -> list[int]:
-    return movable_to(game, land) if game.pieces[land][kind] > 0 else []
+    return push_destinations(game, land, flags) if game.pieces[land][kind] > 0 else []
 
 
 def opt_gather_piece(
@@ -510,20 +781,65 @@ def opt_gather_source(
     return [x for x in movable_to(game, land) if game.pieces[x][kind] > 0]
 
 
-def opt_spirit_land(game: SpiritIslandGame, seat: int, block: int, pc: int) -> list[int]:
+def opt_spirit_land(
+    game: SpiritIslandGame, seat: int, block: int, pc: int, taken: int
+) -> list[int]:
     op = BLOCKS[block][pc]
     own = op[0] == "own_land"
+    if op[0] == "land_in_range":
+        lands = game.in_range(seat, op[3] + game.range_bonus[seat], op[4])
+    else:
+        lands = game.lands
     return [
         x
-        for x in game.lands
-        if game.land_matches(x, op[1]) and (not own or game.presence[seat][x] > 0)
+        for x in lands
+        if game.land_matches(x, op[1], seat)
+        and (not own or game.presence[seat][x] > 0)
+        and not taken >> x & 1
     ]
+
+
+def opt_adjacent_land(
+    game: SpiritIslandGame, seat: int, block: int, pc: int, land: int, target: int
+) -> list[int]:
+    return list(game.island.neighbours[land])
+
+
+def opt_claim_track(game: SpiritIslandGame, seat: int, land: int) -> list[int]:
+    return [t for t in (0, 1) if phases.track_open(game, seat, t)]
+
+
+def opt_remove_health(game: SpiritIslandGame, seat: int, land: int, n: int) -> list[int]:
+    row = game.pieces[land]
+    options = [k for k in INVADER_KINDS if row[k] and spec.PRINTED_HEALTH[k] <= n]
+    return [*options, PIECE_STOP] if options else []
+
+
+def opt_strike(game: SpiritIslandGame, seat: int, land: int, n: int, struck: int) -> list[int]:
+    row = game.pieces[land]
+    width = (1 << spec.STRIKE_BITS) - 1
+    return [
+        k
+        for index, k in enumerate(INVADER_KINDS)
+        if min(row[k], width) > struck >> spec.STRIKE_BITS * index & width
+    ]
+
+
+def opt_move_piece(
+    game: SpiritIslandGame, seat: int, land: int, to: int, mask: int, n: int
+) -> list[int]:
+    options = invader_options(game, land, mask)
+    return [*options, PIECE_STOP] if options else []
 
 
 def opt_choose(
     game: SpiritIslandGame, seat: int, block: int, pc: int, land: int, target: int
 ) -> list[int]:
     return list(range(len(BLOCKS[block][pc]) - 1))
+
+
+def opt_element(game: SpiritIslandGame, seat: int, n: int, chosen: int, giver: int) -> list[int]:
+    return [e for e in range(len(spec.ELEMENTS)) if not chosen >> e & 1] if n > 0 else []
 
 
 def opt_destroy_presence(game: SpiritIslandGame, seat: int, n: int) -> list[int]:
@@ -557,10 +873,10 @@ def res_remove(game: SpiritIslandGame, seat: int, kind: int, land: int, mask: in
 
 
 def res_push_piece(
-    game: SpiritIslandGame, seat: int, kind: int, land: int, mask: int, n: int, upto: int
+    game: SpiritIslandGame, seat: int, kind: int, land: int, mask: int, n: int, flags: int
 ) -> None:
     if kind != PIECE_STOP:
-        game.ask("push_dest", seat, land, mask, n, upto, kind)
+        game.ask("push_dest", seat, land, mask, n, flags, kind)
 
 
 def res_push_dest(
@@ -570,12 +886,12 @@ def res_push_dest(
     land: int,
     mask: int,
     n: int,
-    upto: int,
+    flags: int,
     kind: int,
 ) -> None:
     game.pieces[land][kind] -= 1
     game.pieces[dest][kind] += 1
-    game.push("push", land, seat, mask, n - 1, upto)
+    game.push("push", land, seat, mask, n - 1, flags)
 
 
 def res_gather_piece(
@@ -600,14 +916,63 @@ def res_gather_source(
     game.push("gather", land, seat, mask, n - 1, upto)
 
 
-def res_spirit_land(game: SpiritIslandGame, seat: int, land: int, block: int, pc: int) -> None:
-    frame(game, BLOCKS[block][pc][2], land, seat, -1)
+def res_spirit_land(
+    game: SpiritIslandGame, seat: int, land: int, block: int, pc: int, taken: int
+) -> None:
+    op = BLOCKS[block][pc]
+    different = op[0] == "spirit_land" and op[3]
+    next_pick(game, block, pc, seat, taken | (1 << land if different else 0))
+    frame(game, op[2], land, seat, -1)
+    if op[0] == "move_to_land":  # the pieces move before the effect runs there
+        game.push("move", taken.bit_length() - 1, land, seat, kinds_mask(op[3]), op[4])
+
+
+def res_adjacent_land(
+    game: SpiritIslandGame, seat: int, chosen: int, block: int, pc: int, land: int, target: int
+) -> None:
+    frame(game, BLOCKS[block][pc][1], chosen, seat, target)
+
+
+def res_claim_track(game: SpiritIslandGame, seat: int, track: int, land: int) -> None:
+    phases.place_presence(game, seat, land, track)
+
+
+def res_remove_health(game: SpiritIslandGame, seat: int, kind: int, land: int, n: int) -> None:
+    if kind != PIECE_STOP:
+        game.pieces[land][kind] -= 1
+        game.push("remove_health", land, seat, n - spec.PRINTED_HEALTH[kind])
+
+
+def res_strike(
+    game: SpiritIslandGame, seat: int, kind: int, land: int, n: int, struck: int
+) -> None:
+    index = INVADER_KINDS.index(kind)
+    game.push("strike", land, seat, n - 1, struck + (1 << spec.STRIKE_BITS * index))
+
+
+def res_move_piece(
+    game: SpiritIslandGame, seat: int, kind: int, land: int, to: int, mask: int, n: int
+) -> None:
+    if kind != PIECE_STOP:
+        game.pieces[land][kind] -= 1
+        game.pieces[to][kind] += 1
+        game.push("move", land, to, seat, mask, n - 1)
 
 
 def res_choose(
     game: SpiritIslandGame, seat: int, which: int, block: int, pc: int, land: int, target: int
 ) -> None:
     frame(game, BLOCKS[block][pc][1 + which], land, seat, target)
+
+
+def res_element(
+    game: SpiritIslandGame, seat: int, element: int, n: int, chosen: int, giver: int
+) -> None:
+    """``seat`` gains the Element, and so does ``giver`` when it is another Spirit."""
+    game.elements[seat][element] += 1
+    if giver != seat:
+        game.elements[giver][element] += 1
+    game.ask("element", seat, n - 1, chosen | 1 << element, giver)
 
 
 def res_destroy_presence(game: SpiritIslandGame, seat: int, land: int, n: int) -> None:

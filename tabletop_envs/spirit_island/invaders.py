@@ -95,12 +95,15 @@ def step_dahan_fight(game: SpiritIslandGame, land: int) -> None:
 # ----- Build and Explore -----------------------------------------------------------------------
 def step_build(game: SpiritIslandGame) -> None:
     """A Town in each land of the Build card with Invaders, a City where Towns outnumber
-    Cities."""
+    Cities (none where Cities are not built this turn)."""
     for land in lands_of(game, game.invader_slots[1]):
         if game.invaders(land) and not game.skips[land] & SKIP_BIT[1]:
             towns = game.count(land, TOWN_KINDS)
             cities = game.count(land, CITY_KINDS)
-            game.pieces[land][spec.CITY if towns > cities else TOWN] += 1
+            if towns <= cities:
+                game.pieces[land][TOWN] += 1
+            elif not game.skips[land] & spec.NO_CITY_BUILD:
+                game.pieces[land][spec.CITY] += 1
 
 
 def step_explore(game: SpiritIslandGame) -> None:

@@ -28,6 +28,7 @@ from tabletop_envs.spirit_island.spec import (
     MAJORS,
     MAX_CARDS,
     MINORS,
+    PENDING_OPS,
     PURPOSE_NAMES,
     PURPOSES,
     STEP,
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
 
 Problems = Iterator[tuple[str, str]]
 MAX_TURNS = len(INVADER_DECK_STAGES) + 1
-LAND_PICKS = ("spirit_land", "own_land")
-"""The operations whose land a Spirit picks (a ``spirit_land`` step and decision)."""
 
 
 def check_all(game: SpiritIslandGame) -> Problems:
@@ -83,6 +82,8 @@ def check_sizes(game: SpiritIslandGame) -> Problems:
         "hastened": game.hastened,
         "hasten": game.hasten,
         "repeat_cost": game.repeat_cost,
+        "range_bonus": game.range_bonus,
+        "keep_cards": game.keep_cards,
     }
     for name, value in per_seat.items():
         if len(value) != n:
@@ -109,7 +110,7 @@ def check_counts(game: SpiritIslandGame) -> Problems:
         yield "presence", "each Spirit needs a count per land, none negative"
     if any(len(row) != len(spec.ELEMENTS) or min(row) < 0 for row in game.elements):
         yield "elements", "each Spirit needs a count per element, none negative"
-    if min(game.defend) < 0 or any(not 0 <= s < 16 for s in game.skips):
+    if min(game.defend) < 0 or any(not 0 <= s < spec.SKIP_FLAGS for s in game.skips):
         yield "defend", "Defend and skip flags out of range"
 
 
@@ -129,6 +130,10 @@ def check_seat(game: SpiritIslandGame, seat: int) -> Problems:
         yield "hastened", f"player_{seat}: more Slow Powers used as Fast than allowed"
     if not -1 <= game.repeat_cost[seat] <= 99:
         yield "repeat_cost", f"player_{seat}: {game.repeat_cost[seat]} out of range"
+    if not 0 <= game.range_bonus[seat] <= 99:
+        yield "range_bonus", f"player_{seat}: {game.range_bonus[seat]} out of range"
+    if not 0 <= game.keep_cards[seat] <= len(CARDS):
+        yield "keep_cards", f"player_{seat}: {game.keep_cards[seat]} out of range"
     if not 0 <= game.energy_track[seat] < len(spirit.energy_track):
         yield "energy_track", f"player_{seat}: {game.energy_track[seat]} outside the track"
     if not 0 <= game.card_track[seat] < len(spirit.card_track):
@@ -227,7 +232,7 @@ def check_flow(game: SpiritIslandGame) -> Problems:
         yield "outcome", "must be -1, 0 or 1"
     if game.outcome == 0 and not game.pending:
         yield "pending", "a game that goes on waits for a decision"
-    if game.outcome != 0 and (game.pending or game.options_):
+    if game.outcome != 0 and (game.pending or game.pending_options):
         yield "pending", "a finished game has no decision"
     if game.loss_pending and game.outcome == 0 and waits_between_effects(game):
         yield "loss_pending", "a defeat that did not end the game once its effect resolved"
@@ -263,10 +268,18 @@ def arg_ok(game: SpiritIslandGame, kind: str, value: int) -> bool:
         return 0 <= value < 16
     if kind in ("count", "range"):
         return 0 <= value <= 99
+    if kind == "taken":
+        return 0 <= value < 1 << len(game.pieces)
+    if kind == "struck":
+        return 0 <= value < 1 << spec.STRIKE_BITS * len(INVADER_KINDS)
     if kind == "mask":
         return 0 < value < 1 << spec.BLIGHT
     if kind == "done":
         return 0 <= value < 1 << spec.MAX_GROWTH
+    if kind == "elements":
+        return 0 <= value < 1 << len(spec.ELEMENTS)
+    if kind == "push_flags":
+        return 0 <= value <= spec.PUSH_UPTO | spec.PUSH_TOWARD_BUILDINGS
     if kind in ("flag", "speed", "track"):
         return value in (0, 1)
     if kind == "group":
@@ -293,7 +306,7 @@ def check_step(game: SpiritIslandGame, code: int, args: list[int]) -> str:
         block, pc = args[0], args[1]
         if pc >= len(BLOCKS[block]):
             return f"{name}: no operation {pc} in effect {block}"
-        if name == "spirit_land" and BLOCKS[block][pc][0] not in LAND_PICKS:
+        if name == "spirit_land" and BLOCKS[block][pc][0] not in PENDING_OPS["spirit_land"]:
             return "spirit_land: the operation picks no land"
     if name == "growth_steps":
         if args[1] >= len(game.spirit(args[0]).growth):
@@ -335,10 +348,9 @@ def pending_problem(game: SpiritIslandGame) -> str:
         arg_ok(game, k, v) for k, v in zip(arg_kinds, ctx, strict=True)
     ):
         return f"{name}: context out of range"
-    if name in ("choose", "spirit_land"):
+    if name in PENDING_OPS:
         block, pc = ctx[0], ctx[1]
-        allowed = LAND_PICKS if name == "spirit_land" else ("choose",)
-        if pc >= len(BLOCKS[block]) or BLOCKS[block][pc][0] not in allowed:
+        if pc >= len(BLOCKS[block]) or BLOCKS[block][pc][0] not in PENDING_OPS[name]:
             return f"{name}: the operation does not match"
     if name == "growth_step" and (
         ctx[0] >= len(game.spirit(seat).growth)
@@ -372,5 +384,5 @@ def check_pending(game: SpiritIslandGame) -> Problems:
         return
     _, seat, purpose, *ctx = game.pending
     options = game.options_for(PURPOSE_NAMES[purpose], seat, ctx)
-    if options != game.options_ or len(options) < 2:
-        yield "options_", "the legal options do not follow from the state"
+    if options != game.pending_options or len(options) < 2:
+        yield "pending_options", "the legal options do not follow from the state"

@@ -33,6 +33,7 @@ from tabletop_envs.spirit_island.spec import (
     MAX_LANDS,
     MAX_PLAYERS,
     MAX_SPIRITS,
+    NO_CITY_BUILD,
     PURPOSE_NAMES,
     PURPOSES,
     SPARE_DAHAN,
@@ -54,8 +55,9 @@ TRACK_SCALE = max(len(track) for s in SPIRITS for track in (s.energy_track, s.ca
 """The furthest place a presence track can be uncovered to (its last index)."""
 MAX_TURNS = len(INVADER_DECK_STAGES) + 1
 ALLOWANCE_SCALE = 16
-"""Slow Powers still usable as Fast, and 1 + the highest cost a repeat allows, shown up to
-this (never reached in random games at 1-4 players: tests)."""
+"""Slow Powers still usable as Fast, 1 + the highest cost a repeat allows, the range bonus and
+the played cards a Spirit may keep, shown up to this (never reached in random games at 1-4
+players: tests)."""
 CONTEXT_LAND = ("land",)
 
 SCHEMA = ObservationSchema(
@@ -102,6 +104,9 @@ SCHEMA = ObservationSchema(
         Field("slow_as_fast", (P,), ALLOWANCE_SCALE),
         Field("repeat_up_to", (P,), ALLOWANCE_SCALE),
         Field("dahan_spared", (L,)),
+        Field("no_city_build", (L,)),
+        Field("range_bonus", (P,), ALLOWANCE_SCALE),
+        Field("keep_cards", (P,), ALLOWANCE_SCALE),
     ]
 )
 
@@ -164,6 +169,7 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
             v["turn_flags"][land][action] = game.skips[land] >> action & 1
         v["turn_flags"][land][3] = game.isolated[land]
         v["dahan_spared"][land] = game.skips[land] >> 3 & 1
+        v["no_city_build"][land] = game.skips[land] >> 4 & 1
     for row, seat in enumerate(seats):
         for land in range(lands):
             v["presence"][row][land] = min(game.presence[seat][land], 6)
@@ -188,6 +194,8 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
         allowance = air + game.hasten[seat] - len(game.hastened[seat])
         v["slow_as_fast"][row] = min(allowance, ALLOWANCE_SCALE)
         v["repeat_up_to"][row] = min(game.repeat_cost[seat] + 1, ALLOWANCE_SCALE)
+        v["range_bonus"][row] = min(game.range_bonus[seat], ALLOWANCE_SCALE)
+        v["keep_cards"][row] = min(game.keep_cards[seat], ALLOWANCE_SCALE)
     for card in game.forgotten:
         v["forgotten"][card] = 1
     for card in game.minor_discard + game.major_discard:
@@ -272,6 +280,8 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
             ones(at["turn_flags"] + 4 * land + 3)
         if skips & SPARE_DAHAN:
             ones(at["dahan_spared"] + land)
+        if skips & NO_CITY_BUILD:
+            ones(at["no_city_build"] + land)
     for row in range(n):
         seat = (player + row) % n
         base = at["presence"] + row * L
@@ -287,6 +297,8 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
             ("destroyed_presence", game.destroyed_presence[seat], 13),
             ("slow_as_fast", game.swift_left(seat), ALLOWANCE_SCALE),
             ("repeat_up_to", game.repeat_cost[seat] + 1, ALLOWANCE_SCALE),
+            ("range_bonus", game.range_bonus[seat], ALLOWANCE_SCALE),
+            ("keep_cards", game.keep_cards[seat], ALLOWANCE_SCALE),
         ):
             if value:
                 put(at[name] + row, min(value, cap))

@@ -34,6 +34,8 @@ def step_turn(game: SpiritIslandGame) -> None:
     game.turn += 1
     game.push("turn")
     game.push("time_passes")
+    for seat in reversed(range(game.num_players)):
+        game.push("keep_played", seat)
     game.push("powers_start", spec.SLOW)
     for name in ("advance", "explore", "build", "ravage", "fear", "blighted"):
         game.push(name)
@@ -66,6 +68,12 @@ def step_play(game: SpiritIslandGame, seat: int) -> None:
 
 def step_reclaim_one(game: SpiritIslandGame, seat: int) -> None:
     game.ask("reclaim", seat)
+
+
+def step_keep_played(game: SpiritIslandGame, seat: int) -> None:
+    """Before Time Passes, a Spirit allowed to keep played cards picks one (or none)."""
+    if game.keep_cards[seat] and game.played[seat]:
+        game.ask("keep_played", seat)
 
 
 def step_presence(game: SpiritIslandGame, seat: int, distance: int) -> None:
@@ -131,6 +139,8 @@ def step_time_passes(game: SpiritIslandGame) -> None:
         game.hastened[seat] = []
         game.hasten[seat] = 0
         game.repeat_cost[seat] = -1
+        game.range_bonus[seat] = 0
+        game.keep_cards[seat] = 0
     for land in game.lands:
         row = game.pieces[land]
         for damaged, healthy in HEALED.items():
@@ -204,6 +214,10 @@ def opt_forget(game: SpiritIslandGame, seat: int) -> list[int]:
     return sorted(game.hand[seat] + game.played[seat] + game.discard[seat])
 
 
+def opt_keep_played(game: SpiritIslandGame, seat: int) -> list[int]:
+    return [*sorted(game.played[seat]), CARD_DONE]
+
+
 def opt_reclaim(game: SpiritIslandGame, seat: int) -> list[int]:
     return [*sorted(game.discard[seat]), CARD_DONE] if game.discard[seat] else []
 
@@ -239,6 +253,11 @@ def res_track(game: SpiritIslandGame, seat: int, track: int, distance: int) -> N
 def res_presence_land(
     game: SpiritIslandGame, seat: int, land: int, distance: int, track: int
 ) -> None:
+    place_presence(game, seat, land, track)
+
+
+def place_presence(game: SpiritIslandGame, seat: int, land: int, track: int) -> None:
+    """One Presence from the top of ``track`` (0 Energy, 1 card plays) into ``land``."""
     if track == 0:
         game.energy_track[seat] += 1
     else:
@@ -315,6 +334,17 @@ def res_forget(game: SpiritIslandGame, seat: int, card: int) -> None:
         game.major_discard.append(card)
     else:
         game.forgotten.append(card)
+
+
+def res_keep_played(game: SpiritIslandGame, seat: int, card: int) -> None:
+    """A played card back to the hand instead of the discard (none: the allowance is gone)."""
+    if card == CARD_DONE:
+        game.keep_cards[seat] = 0
+        return
+    game.played[seat].remove(card)
+    game.hand[seat].append(card)
+    game.keep_cards[seat] -= 1
+    game.push("keep_played", seat)
 
 
 def res_reclaim(game: SpiritIslandGame, seat: int, card: int) -> None:

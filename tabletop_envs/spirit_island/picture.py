@@ -375,6 +375,13 @@ DECISION_WORDS = {
     "destroy_presence": "destroy {count} of its Presence",
     "presence_more": "move up to {count} Presence into {land}",
     "presence_source": "move Presence to {land}: choose where from",
+    "adjacent_land": "choose a land next to {land}",
+    "claim_track": "add Presence to {land}: choose the track",
+    "remove_health": "remove Invaders worth up to {count} Health from {land}",
+    "strike": "{count} Dahan strike Invaders in {land}: choose the next",
+    "move_piece": "move up to {count}: {kinds} from {land}",
+    "keep_played": "keep a played card in hand instead of discarding it",
+    "element": "gain {count} more different Elements",
 }
 
 

@@ -27,7 +27,14 @@ import numpy as np
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
-from tabletop_envs.spirit_island import blight_fear, effects, invaders, phases, spec
+from tabletop_envs.spirit_island import (  # published: numbers its decks' effect blocks
+    blight_fear,
+    effects,
+    invaders,
+    phases,
+    published,  # noqa: F401
+    spec,
+)
 from tabletop_envs.spirit_island.invariants import check_all
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
@@ -95,6 +102,10 @@ STEP_HANDLERS: dict[str, Callable[..., None]] = {
     "reclaim_one": phases.step_reclaim_one,
     "destroy_presence": effects.step_destroy_presence,
     "gather_presence": effects.step_gather_presence,
+    "remove_health": effects.step_remove_health,
+    "strike": effects.step_strike,
+    "move": effects.step_move,
+    "keep_played": phases.step_keep_played,
 }
 """Each step of the queue (``spec.STEPS``) -> the function that runs it (game, *arguments)."""
 if STEP_HANDLERS.keys() != spec.STEPS.keys():
@@ -121,6 +132,7 @@ BETWEEN_EFFECTS = frozenset(
         "explore",
         "advance",
         "time_passes",
+        "keep_played",
     )
 )
 """The steps that run between effects: when one of them is next (and no decision waits),
@@ -152,6 +164,13 @@ DECISIONS: dict[str, tuple[Callable[..., list[int]], Callable[..., None]]] = {
     "destroy_presence": (effects.opt_destroy_presence, effects.res_destroy_presence),
     "presence_more": (effects.opt_presence_more, effects.res_presence_more),
     "presence_source": (effects.opt_presence_source, effects.res_presence_source),
+    "adjacent_land": (effects.opt_adjacent_land, effects.res_adjacent_land),
+    "claim_track": (effects.opt_claim_track, effects.res_claim_track),
+    "remove_health": (effects.opt_remove_health, effects.res_remove_health),
+    "strike": (effects.opt_strike, effects.res_strike),
+    "move_piece": (effects.opt_move_piece, effects.res_move_piece),
+    "keep_played": (phases.opt_keep_played, phases.res_keep_played),
+    "element": (effects.opt_element, effects.res_element),
 }
 """Each decision (``spec.PURPOSES``) -> (its legal options: game, seat, *context; carrying out
 the chosen one: game, seat, option, *context)."""
@@ -203,7 +222,7 @@ class SpiritIslandGame(PlainState, GameCore):
     STATE_FIELDS: ClassVar = {
         "queue": list[list[int]],
         "pending": list[int],
-        "options_": list[int],
+        "pending_options": list[int],
         "pieces": list[list[int]],
         "presence": list[list[int]],
         "destroyed_presence": list[int],
@@ -221,6 +240,8 @@ class SpiritIslandGame(PlainState, GameCore):
         "hastened": list[list[int]],
         "hasten": list[int],
         "repeat_cost": list[int],
+        "range_bonus": list[int],
+        "keep_cards": list[int],
         "forgotten": list[int],
         "minor_deck": list[int],
         "minor_discard": list[int],
@@ -320,6 +341,8 @@ class SpiritIslandGame(PlainState, GameCore):
         self.hastened: list[list[int]] = [[] for _ in range(n)]
         self.hasten = [0] * n
         self.repeat_cost = [-1] * n
+        self.range_bonus = [0] * n
+        self.keep_cards = [0] * n
         for seat in range(n):
             for terrain, count in self.spirit(seat).setup:
                 board_lands = self.board_lands(seat)
@@ -337,7 +360,7 @@ class SpiritIslandGame(PlainState, GameCore):
         self.loss_pending = ""
         self.end_reason = ""
         self.pending: list[int] = []
-        self.options_: list[int] = []
+        self.pending_options: list[int] = []
         # 7. the Invaders act first: Explore with the top card, which then goes to Build
         card = self.invader_deck.pop(0)
         self.invader_slots[2] = card
@@ -430,21 +453,34 @@ class SpiritIslandGame(PlainState, GameCore):
             or (wetland and self.presence[seat][land] and self.island.terrain[land] == spec.W)
         ]
 
-    def in_range(self, seat: int, distance: int, sacred: bool = False) -> list[int]:
-        sources = (
-            self.sacred_sites(seat)
-            if sacred
-            else [land for land in self.lands if self.presence[seat][land]]
-        )
+    def in_range(
+        self, seat: int, distance: int, sacred: bool = False, terrain: int = -1
+    ) -> list[int]:
+        """The lands within ``distance`` of ``seat``'s Presence (or Sacred Sites), counting
+        only sources of ``terrain`` when one is given."""
+        sources = [
+            land
+            for land in (
+                self.sacred_sites(seat)
+                if sacred
+                else [land for land in self.lands if self.presence[seat][land]]
+            )
+            if terrain < 0 or self.island.terrain[land] == terrain
+        ]
         table = self.island.distance
         return [land for land in self.lands if any(table[s][land] <= distance for s in sources)]
 
-    def land_matches(self, land: int, conditions: tuple[tuple[Any, ...], ...]) -> bool:
-        return all(self.land_condition(land, c) for c in conditions)
+    def land_matches(
+        self, land: int, conditions: tuple[tuple[Any, ...], ...], seat: int = -1
+    ) -> bool:
+        """Whether ``land`` meets every condition (``seat``: the Spirit they speak of)."""
+        return all(self.land_condition(land, c, seat) for c in conditions)
 
-    def land_condition(self, land: int, condition: tuple[Any, ...]) -> bool:
+    def land_condition(self, land: int, condition: tuple[Any, ...], seat: int = -1) -> bool:
         name = condition[0]
         row = self.pieces[land]
+        if name in ("presence", "sacred_site", "any_presence"):
+            return self.presence_condition(land, name, seat)
         if name == "coastal":
             return self.island.coastal[land]
         if name == "inland":
@@ -472,7 +508,23 @@ class SpiritIslandGame(PlainState, GameCore):
         if name == "dahan_outnumber":
             invaders = self.invaders(land)
             return 0 < invaders < self.count(land, DAHAN_KINDS)
+        if name == "dahan_outnumber_buildings":
+            return self.count(land, TOWN_KINDS + CITY_KINDS) < self.count(land, DAHAN_KINDS)
+        if name == "no_cities":
+            return self.count(land, CITY_KINDS) == 0
+        if name == "invaders_at_most":
+            return 0 < self.invaders(land) <= condition[1]
         raise ValueError(f"unknown land condition {name!r}")
+
+    def presence_condition(self, land: int, name: str, seat: int) -> bool:
+        """The conditions on Presence: any Spirit's, ``seat``'s, ``seat``'s Sacred Site."""
+        if name == "any_presence":
+            return any(self.presence[s][land] for s in range(self.num_players))
+        if seat < 0:
+            raise ValueError(f"the condition {name!r} needs a Spirit")
+        if name == "presence":
+            return self.presence[seat][land] > 0
+        return land in self.sacred_sites(seat)
 
     def condition(self, condition: tuple[Any, ...], land: int, seat: int, target: int) -> bool:
         name = condition[0]
@@ -485,7 +537,9 @@ class SpiritIslandGame(PlainState, GameCore):
             return target not in (seat, NO_SEAT)
         if name == "terror":
             return self.terror_level() >= condition[1]
-        return land >= 0 and self.land_condition(land, condition)
+        if name == "sacred_sites":
+            return len(self.sacred_sites(seat)) >= condition[1]
+        return land >= 0 and self.land_condition(land, condition, seat)
 
     def power_of(self, seat: int, option: int) -> Power:
         if option < MAX_CARDS:
@@ -511,17 +565,28 @@ class SpiritIslandGame(PlainState, GameCore):
             if power.spirit_target == "other":
                 return [s for s in seats if s != seat]
             return list(seats)
-        lands = set(self.in_range(seat, power.range, power.source_sacred))
+        lands = set(self.reach(seat, power))
         if self.spirit(seat).special == "shadows" and self.energy[seat] >= 1:
             lands |= {x for x in self.lands if self.count(x, DAHAN_KINDS)}
-        return [land for land in sorted(lands) if self.land_matches(land, power.filter)]
+        return [land for land in sorted(lands) if self.land_matches(land, power.filter, seat)]
+
+    def reach(self, seat: int, power: Power) -> list[int]:
+        """The lands ``power`` reaches from ``seat``'s Presence (or Sacred Sites), counting
+        only sources in the card's source terrain and the range its Elements extend to."""
+        distance = power.range
+        if power.extend and all(
+            h >= n for h, n in zip(self.elements[seat], power.extend[0], strict=True)
+        ):
+            distance = power.extend[1]
+        distance += self.range_bonus[seat]
+        return self.in_range(seat, distance, power.source_sacred, power.source_terrain)
 
     def shadows_pay(self, seat: int, option: int, land: int) -> bool:
         """Whether Shadows pays 1 Energy to reach ``land`` (a Dahan land out of range)."""
         power = self.power_of(seat, option)
         if self.spirit(seat).special != "shadows":
             return False
-        return land not in self.in_range(seat, power.range, power.source_sacred)
+        return land not in self.reach(seat, power)
 
     def usable(self, seat: int, option: int, speed: int = -1) -> bool:
         power = self.power_of(seat, option)
@@ -561,13 +626,13 @@ class SpiritIslandGame(PlainState, GameCore):
         return self.pending[0]
 
     def legal_options(self) -> list[int]:
-        return self.options_
+        return self.pending_options
 
     def _apply(self, action: int) -> None:
         option = action - LAYOUT.kind_segments[self.pending[0]].offset
         _, seat, purpose, *ctx = self.pending
         self.pending = []
-        self.options_ = []
+        self.pending_options = []
         self.decisions += 1
         self.resolve(PURPOSE_NAMES[purpose], seat, ctx, option)
         self.check_end()
@@ -606,7 +671,7 @@ class SpiritIslandGame(PlainState, GameCore):
             STEP_RUN[step[0]](self, *step[1:])
             self.check_end()
         if self.outcome:
-            self.pending, self.options_ = [], []
+            self.pending, self.pending_options = [], []
 
     def push(self, name: str, *args: int) -> None:
         """Queue step ``name`` (run by ``STEP_RUN``) to run next."""
@@ -622,7 +687,7 @@ class SpiritIslandGame(PlainState, GameCore):
             return
         kind = PURPOSES[purpose][0]
         self.pending = [int(kind), seat, PURPOSE[purpose], *ctx]
-        self.options_ = options
+        self.pending_options = options
 
     def options_for(self, purpose: str, seat: int, ctx: list[int]) -> list[int]:
         """The legal options of decision ``purpose`` (found in ``DECISIONS``)."""

@@ -64,6 +64,7 @@ KIND_NAMES = (
 INVADER_KINDS = (EXPLORER, TOWN, TOWN_1, CITY, CITY_1, CITY_2)
 TOWN_KINDS = (TOWN, TOWN_1)
 CITY_KINDS = (CITY, CITY_1, CITY_2)
+BUILDING_KINDS = TOWN_KINDS + CITY_KINDS
 DAHAN_KINDS = (DAHAN, DAHAN_1)
 DAMAGED = {
     TOWN: TOWN_1,
@@ -77,6 +78,10 @@ DAMAGED = {
 }
 """The kind a piece becomes after 1 damage (None: destroyed)."""
 HEALED = {TOWN_1: TOWN, CITY_1: CITY, CITY_2: CITY, DAHAN_1: DAHAN}
+PRINTED_HEALTH = {EXPLORER: 1, TOWN: 2, TOWN_1: 2, CITY: 3, CITY_1: 3, CITY_2: 3}
+"""Each Invader's Health as printed, whatever its damage (for "Health worth of Invaders")."""
+STRIKE_BITS = 5
+"""Bits per Invader kind in a ``strike`` step's count of pieces struck so far."""
 HEALTH = {EXPLORER: 1, TOWN: 2, TOWN_1: 1, CITY: 3, CITY_1: 2, CITY_2: 1, DAHAN: 2, DAHAN_1: 1}
 """Health left of each kind (full health: Explorer 1, Town 2, City 3, Dahan 2)."""
 INVADER_DAMAGE = {EXPLORER: 1, TOWN: 2, TOWN_1: 2, CITY: 3, CITY_1: 3, CITY_2: 3}
@@ -383,10 +388,16 @@ class Power(NamedTuple):
     effect: tuple[Op, ...]
     tiers: tuple[tuple[tuple[int, ...], bool, tuple[Op, ...]], ...] = ()
     """Innates: (element threshold, replaces the tiers below, effect) per tier."""
+    source_terrain: int = -1
+    """Range counted only from Presence in this terrain (-1: any)."""
+    extend: tuple[tuple[int, ...], int] | None = None
+    """(Elements needed, the range they give): a range the card's Elements raise."""
 
 
 MAX_RANGE = 3
 CARD_FIELDS = ("name", "cost", "speed", "target", "elements", "effect")
+FRAME_EXTRAS = ("range", "tiers", "source_terrain", "extend")
+"""Fields a card may have besides CARD_FIELDS."""
 
 
 def load_power(data: dict[str, Any], kind: int) -> Power:
@@ -398,7 +409,7 @@ def load_power(data: dict[str, Any], kind: int) -> Power:
     ]
     if missing:
         raise CardError(f"{name}: missing field(s) {missing}")
-    unknown = sorted(set(data) - {*CARD_FIELDS, "range", "tiers"})
+    unknown = sorted(set(data) - {*CARD_FIELDS, *FRAME_EXTRAS})
     if unknown:
         raise CardError(f"{name}: unknown field(s) {unknown}")
     if data["speed"] not in ("fast", "slow"):
@@ -440,6 +451,7 @@ def load_power(data: dict[str, Any], kind: int) -> Power:
         threshold = EFFECTS.elements(needs, name)
         tiers.append((threshold, bool(replaces), compile_effect(ops, name)))
     effect = compile_effect(data.get("effect", ()), name)
+    source_terrain, extend = _range_extras(data, name, target_kind)
     return Power(
         name,
         kind,
@@ -453,7 +465,27 @@ def load_power(data: dict[str, Any], kind: int) -> Power:
         tuple(elements),
         effect,
         tuple(tiers),
+        source_terrain,
+        extend,
     )
+
+
+def _range_extras(
+    data: dict[str, Any], name: str, target_kind: int
+) -> tuple[int, tuple[tuple[int, ...], int] | None]:
+    """A card's source terrain and range extension, checked."""
+    if target_kind != TARGETS_LAND and ("source_terrain" in data or "extend" in data):
+        raise CardError(f"{name}: a Power targeting a Spirit has no range to qualify")
+    terrain = data.get("source_terrain")
+    if terrain is not None and terrain not in TERRAIN_CODE:
+        raise CardError(f"{name}: source_terrain must be one of {sorted(TERRAIN_CODE)}")
+    extend = None
+    if "extend" in data:
+        needs, distance = data["extend"]
+        if not isinstance(distance, int) or not 0 <= distance <= MAX_RANGE:
+            raise CardError(f"{name}: bad extended range {distance!r} (0..{MAX_RANGE})")
+        extend = (EFFECTS.elements(needs, name), distance)
+    return (-1 if terrain is None else TERRAIN_CODE[terrain]), extend
 
 
 # ----- the Spirits ------------------------------------------------------------------------
@@ -1139,6 +1171,7 @@ class Decision(IntEnum):
     PIECE = 8  # which piece (kind) to damage, push, gather, destroy, remove; or stop
     CHOICE = 9  # which of 2 to 4 effects
     SPIRIT = 10  # which Spirit a Power targets
+    ELEMENT = 11  # which Element to gain
 
 
 # ----- what a pending decision is for: its kind and the kinds of its context ----------------
@@ -1158,17 +1191,30 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "damage": (Decision.PIECE, ("land", "count")),
     "destroy": (Decision.PIECE, ("land", "mask", "count")),
     "remove": (Decision.PIECE, ("land", "mask", "count")),
-    "push_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
-    "push_dest": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
+    "push_piece": (Decision.PIECE, ("land", "mask", "count", "push_flags")),
+    "push_dest": (Decision.LAND, ("land", "mask", "count", "push_flags", "kind")),
     "gather_piece": (Decision.PIECE, ("land", "mask", "count", "flag")),
     "gather_source": (Decision.LAND, ("land", "mask", "count", "flag", "kind")),
     "cascade": (Decision.LAND, ("land",)),
-    "spirit_land": (Decision.LAND, ("block", "pc")),
+    "spirit_land": (Decision.LAND, ("block", "pc", "taken")),
     "choose": (Decision.CHOICE, ("block", "pc", "land?", "seat?")),
     "destroy_presence": (Decision.LAND, ("count",)),
     "presence_more": (Decision.PIECE, ("land", "count")),
     "presence_source": (Decision.LAND, ("land", "count")),
+    "adjacent_land": (Decision.LAND, ("block", "pc", "land", "seat?")),
+    "claim_track": (Decision.TRACK, ("land",)),
+    "remove_health": (Decision.PIECE, ("land", "count")),
+    "strike": (Decision.PIECE, ("land", "count", "struck")),
+    "move_piece": (Decision.PIECE, ("land", "land", "mask", "count")),
+    "keep_played": (Decision.CARD, ()),
+    "element": (Decision.ELEMENT, ("count", "elements", "seat")),
 }
+PENDING_OPS = {
+    "choose": ("choose",),
+    "spirit_land": ("spirit_land", "own_land", "pick_land", "land_in_range", "move_to_land"),
+    "adjacent_land": ("adjacent",),
+}
+"""The decisions (and steps) that point at an operation, and the operations they may name."""
 PURPOSE_NAMES = tuple(PURPOSES)
 PURPOSE = {name: code for code, name in enumerate(PURPOSE_NAMES)}
 
@@ -1193,19 +1239,23 @@ STEPS: dict[str, tuple[str, ...]] = {
     "damage": ("land", "seat", "count"),
     "destroy": ("land", "seat", "mask", "count"),
     "remove": ("land", "seat", "mask", "count"),
-    "push": ("land", "seat", "mask", "count", "flag"),
+    "push": ("land", "seat", "mask", "count", "push_flags"),
     "gather": ("land", "seat", "mask", "count", "flag"),
     "add_blight": ("land",),
     "ravage_land": ("land",),
     "ravage_dahan": ("land", "count"),
     "dahan_fight": ("land",),
-    "spirit_land": ("block", "pc", "seat"),
+    "spirit_land": ("block", "pc", "seat", "taken"),
     "presence": ("seat", "range"),
     "gain": ("seat",),
     "forget": ("seat",),
     "reclaim_one": ("seat",),
     "destroy_presence": ("seat", "count"),
     "gather_presence": ("land", "seat", "count"),
+    "remove_health": ("land", "seat", "count"),
+    "strike": ("land", "seat", "count", "struck"),
+    "move": ("land", "land", "seat", "mask", "count"),
+    "keep_played": ("seat",),
 }
 """A saved queue entry is [its step's number in this order, *its arguments]."""
 STEP_NAMES = tuple(STEPS)
@@ -1216,6 +1266,14 @@ SKIP_BIT = {0: 1, 1: 2, 2: 4}
 """Per-land skip flags (``ACTIONS`` order): Ravage 1, Build 2, Explore 4."""
 SPARE_DAHAN = 8
 """Per-land flag: Ravaging Invaders deal no Damage to the Dahan there this turn."""
+NO_CITY_BUILD = 16
+"""Per-land flag: a Build there that would add a City adds nothing this turn."""
+SKIP_FLAGS = 32
+"""One more than the highest value of the per-land skip flags together."""
+PUSH_UPTO = 1
+"""Push / gather step flag: the Spirit may stop early."""
+PUSH_TOWARD_BUILDINGS = 2
+"""Push step flag: only into a land with more Towns and Cities than the one left."""
 
 
 def kinds_mask(kinds: tuple[int, ...]) -> int:
@@ -1250,6 +1308,7 @@ LAYOUT = ActionLayout.for_decisions(
         Decision.PIECE: 16,
         Decision.CHOICE: MAX_CHOICE,
         Decision.SPIRIT: MAX_SPIRITS,
+        Decision.ELEMENT: len(ELEMENTS),
     },
 )
 
@@ -1281,3 +1340,9 @@ for _name, _tiers in FEAR_CARDS:
         _register(_tier)
 for _name, _per, _effect in BLIGHT_CARDS:
     _register(_effect)
+
+
+def register_effect(ops: tuple[Op, ...]) -> None:
+    """Number effect ``ops`` and its nested effects (content loaded after the spec's own,
+    whose numbers stay as they are)."""
+    _register(ops)

@@ -17,6 +17,7 @@ from tabletop_envs.spirit_island.spec import (
     LAYOUT,
     MAX_CARDS,
     MAX_PLAYERS,
+    NO_CITY_BUILD,
     PIECE_STOP,
     POWER_PASS,
     PRESENCE_OPTION,
@@ -97,6 +98,8 @@ def _plain(segment: str, option: int) -> str:
         return f"take Presence from {TRACKS[option]}"
     if segment == "spirit":
         return f"target player_{option}'s Spirit"
+    if segment == "element" and option < len(ELEMENTS):
+        return f"gain {ELEMENTS[option].capitalize()}"
     return f"{segment.replace('_', ' ')} {option + 1}"
 
 
@@ -133,6 +136,10 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
         return f"keep {card_name(drawn)}" if drawn is not None else f"keep drawn card {o + 1}"
     if purpose == "forget":
         return f"forget {card_name(o)}"
+    if purpose == "keep_played":
+        return "keep no more cards" if o == CARD_DONE else f"keep {card_name(o)} in hand"
+    if purpose == "element":
+        return f"gain {ELEMENTS[o].capitalize()} ({ctx[0]} to choose)"
     if purpose == "reclaim":
         return "reclaim nothing" if o == CARD_DONE else f"reclaim {card_name(o)}"
     if purpose == "damage":
@@ -165,6 +172,18 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
         return f"move 1 of your Presence from {ln(o)} to {ln(ctx[0])}"
     if purpose == "destroy_presence":
         return f"destroy 1 of your Presence in {ln(o)}"
+    if purpose == "adjacent_land":
+        return f"the effect again in {ln(o)}, next to {ln(ctx[2])}"
+    if purpose == "claim_track":
+        return f"add Presence to {ln(ctx[0])} from {TRACKS[o]}"
+    if purpose in ("remove_health", "move_piece") and o == PIECE_STOP:
+        return f"{purpose.split('_')[0]} nothing more from {ln(ctx[0])}"
+    if purpose == "remove_health":
+        return f"Remove 1 {piece_name(o)} from {ln(ctx[0])} ({ctx[1]} Health left)"
+    if purpose == "strike":
+        return f"a Dahan strikes 1 {piece_name(o)} in {ln(ctx[0])}"
+    if purpose == "move_piece":
+        return f"Move 1 {piece_name(o)} from {ln(ctx[0])} to {ln(ctx[1])}"
     return _plain(Decision(game.pending[0]).name.lower(), o)
 
 
@@ -243,6 +262,8 @@ def render_text(game: SpiritIslandGame, viewer: int | None = None) -> str:
             if game.presence[s][land]
         )
         flags = [ACTIONS[a] for a in range(3) if game.skips[land] >> a & 1]
+        if game.skips[land] & NO_CITY_BUILD:
+            flags.append("city build")
         lines.append(
             f"  {land_name(land, game.island.boards)} {TERRAINS[game.island.terrain[land]]:<8}"
             f"{' coastal' if game.island.coastal[land] else '        '} "
