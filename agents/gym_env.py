@@ -22,8 +22,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from tabletop_envs.agents.advice import Advisor, advised_size, seat_advisors
-from tabletop_envs.agents.base import Agent
-from tabletop_envs.agents.loading import make_agent
+from tabletop_envs.agents.base import Agent, InformationSet
+from tabletop_envs.agents.loading import describe_accepted, make_agent
 
 import tabletop_envs
 from tabletop_envs.core.env import ILLEGAL_ACTION_MODES
@@ -31,7 +31,6 @@ from tabletop_envs.core.game import GameCore, action_index
 
 ILLEGAL_ACTION_REWARD = -1.0
 """The learner's reward for an unmasked action under ``illegal_action="terminate"``."""
-OPPONENT_NAMES = ("random", "heuristic")
 
 
 class Opponent:
@@ -41,6 +40,12 @@ class Opponent:
 
     label: str
     advised: bool = False
+    plans: bool = False
+    """Whether it is shown the seats' information sets (:meth:`see`) before it acts."""
+
+    def see(self, informations: Sequence[InformationSet]) -> None:
+        """The information sets of the seats :meth:`act` is about to be asked for, in its
+        row order (only for an opponent that ``plans``)."""
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -52,18 +57,24 @@ DrawOpponent = Callable[[], Opponent]
 class BotOpponent(Opponent):
     """A bot from ``agents`` (anything with ``act(observation_dict, agent)``), asked per row."""
 
+    plans = True
+
     def __init__(self, agent: Agent, label: str) -> None:
         self.agent = agent
         self.label = label
+        self.informations: list[InformationSet] = []
+
+    def see(self, informations: Sequence[InformationSet]) -> None:
+        self.informations = list(informations)
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return np.array(
-            [
-                self.agent.act({"observation": obs, "action_mask": mask}, self.label)
-                for obs, mask in zip(observations, masks, strict=True)
-            ],
-            dtype=np.int64,
-        )
+        actions = np.empty(len(observations), dtype=np.int64)
+        for row, (obs, mask) in enumerate(zip(observations, masks, strict=True)):
+            if row < len(self.informations):
+                self.agent.see(self.informations[row])  # a search bot plans on it
+            actions[row] = self.agent.act({"observation": obs, "action_mask": mask}, self.label)
+        self.informations = []
+        return actions
 
 
 class SeatGame:
@@ -160,6 +171,8 @@ def advance_opponents(tables: Sequence[SeatGame]) -> None:
             observations, masks = zip(
                 *(table.mover_observation(opponent.advised) for table in waiting), strict=True
             )
+            if opponent.plans:
+                opponent.see([InformationSet(t.game, t.game.current_player) for t in waiting])
             actions = opponent.act(np.stack(observations), np.stack(masks))
             for table, action in zip(waiting, actions, strict=True):
                 table.game.apply(int(action))
@@ -175,16 +188,13 @@ def spaces_for(game_name: str, advice: str = "") -> tuple[spaces.Box, spaces.Dis
 
 
 def opponent_agent(opponent: str | Path | Agent, game: str, players: int) -> Agent:
-    """The bot for the other seats: ``random``, ``heuristic``, a policy file or an Agent."""
+    """The bot for the other seats: an Agent, or any spec the commands accept (``random``,
+    ``heuristic``, ``pretrained``, a search bot, a policy file); a ValueError names them."""
     if isinstance(opponent, Agent):
         return opponent
-    accepted = f"{OPPONENT_NAMES[0]!r}, {OPPONENT_NAMES[1]!r}, a policy .npz file or an Agent"
     if not isinstance(opponent, (str, Path)):
-        raise ValueError(f"opponent={opponent!r}; expected {accepted}")
-    spec = str(opponent)
-    if spec not in OPPONENT_NAMES and not Path(spec).is_file():
-        raise ValueError(f"opponent={spec!r} (no such bot or file); expected {accepted}")
-    return make_agent(spec, game, players=players)
+        raise ValueError(f"opponent={opponent!r}; expected an Agent or {describe_accepted()}")
+    return make_agent(str(opponent), game, players=players)
 
 
 def check_illegal_action(mode: str) -> str:
@@ -245,8 +255,6 @@ class SingleSeatEnv(gymnasium.Env):
         table = self.table
         if self.forfeited or table.game.is_terminal:
             raise ValueError("the episode is over; call reset() before step()")
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action[()]  # a 0-d array, as Discrete.sample() and predict() may give
         choice = action_index(action, table.game.LAYOUT.total)
         mask = table.game.legal_mask()
         if not mask[choice]:

@@ -100,8 +100,8 @@ def test_an_action_out_of_range_is_bad_input_in_both_modes(mode: str) -> None:
     ("kwargs", "message"),
     [
         ({"illegal_action": "lose"}, r"illegal_action='lose'; expected one of \('terminate'"),
-        ({"opponent": "ismcts:10"}, "expected 'random', 'heuristic', a policy .npz file"),
-        ({"opponent": 3}, "expected 'random', 'heuristic'"),
+        ({"opponent": "ismcts:ten"}, "ismcts"),
+        ({"opponent": 3}, "expected an Agent or 'random', 'heuristic', 'pretrained'"),
         ({"num_players": 9}, "takes 2 to 5 players"),
         ({"colour": "red"}, "unknown option"),
     ],
@@ -158,6 +158,17 @@ def test_a_policy_file_plays_the_other_seats(tmp_path: Path) -> None:
     assert len(trajectory(env, seed=3)) > 40
     with pytest.raises(ValueError, match="players 2 \\(expected 3\\)"):
         gymnasium.make("tabletop_envs/Vaalbara-v1", num_players=3, opponent=path)
+
+
+def test_every_agent_spec_the_commands_take_plays_the_other_seats() -> None:
+    """``pretrained`` and a search spec, as in tabletop-eval; a bad spec names the accepted."""
+    for opponent in ("pretrained", "pimc:2,depth=5"):
+        env = gymnasium.make("tabletop_envs/Vaalbara-v1", num_players=2, opponent=opponent)
+        assert len(trajectory(env, seed=3, steps=12)) >= 2 + 2 * 12
+    with pytest.raises(ValueError, match="'random', 'heuristic', 'pretrained'"):
+        gymnasium.make("tabletop_envs/Vaalbara-v1", opponent="champion")
+    with pytest.raises(ValueError, match="no pretrained policy for vaalbara_v1 with 3 players"):
+        gymnasium.make("tabletop_envs/Vaalbara-v1", num_players=3, opponent="pretrained")
 
 
 def test_cooperative_games_give_the_learner_every_seat() -> None:
