@@ -30,6 +30,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 from tabletop_envs.agents.base import InformationSet, SearchGuide, SeededAgent
@@ -38,6 +39,7 @@ from tabletop_envs.core.game import GameCore
 from tabletop_envs.core.rewards import score_margin_returns
 from tabletop_envs.core.rng import make_rng
 
+NumberT = TypeVar("NumberT", int, float)
 RolloutPolicy = Callable[[GameCore, np.random.Generator], int]
 Value = Callable[[GameCore], np.ndarray]
 Within = Callable[[GameCore], bool]
@@ -97,7 +99,7 @@ class Budget:
         if iterations < 1:
             raise ValueError(f"a search needs at least 1 iteration, not {iterations}")
         self.iterations = iterations
-        self.milliseconds = milliseconds
+        self.milliseconds = None if milliseconds is None else checked_setting("ms", milliseconds)
 
     def runs(self) -> range | _Timed:
         if self.milliseconds is None:
@@ -209,7 +211,7 @@ class ISMCTSAgent(SearchAgent):
     ) -> None:
         super().__init__(seed, rollout_policy, depth, value, guide)
         self.budget = Budget(iterations, milliseconds)
-        self.exploration = exploration
+        self.exploration = checked_setting("c", exploration)
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
         root = Node(seat=information.seat)
@@ -290,7 +292,7 @@ class PIMCAgent(SearchAgent):
     ) -> None:
         super().__init__(seed, rollout_policy, depth, value, guide)
         self.budget = Budget(worlds, milliseconds)
-        self.rollouts = rollouts
+        self.rollouts = checked_setting("rollouts", rollouts)
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
         if self.guide is not None:
@@ -339,6 +341,36 @@ _KEYWORDS = {"ms": "milliseconds", "c": "exploration"}
 """Settings whose keyword argument has another name."""
 
 
+NUMBER_RANGES = {
+    "ms": (0.0, False, "must be a positive number of milliseconds"),
+    "c": (0.0, True, "must be an exploration constant of 0 or more"),
+    "rollouts": (1, True, "must be at least 1 rollout"),
+    "depth": (1, True, "must be at least 1 decision"),
+}
+"""Numeric setting -> (bound, whether the bound itself is allowed, what is accepted)."""
+
+
+def setting_problem(key: str, value: object) -> str:
+    """What is wrong with a numeric search setting ('' if nothing): below its bound, or not
+    finite."""
+    if key not in NUMBER_RANGES:
+        return ""
+    bound, inclusive, accepted = NUMBER_RANGES[key]
+    number = float(value)  # type: ignore[arg-type]
+    if not math.isfinite(number) or number < bound or (number == bound and not inclusive):
+        return accepted
+    return ""
+
+
+def checked_setting(key: str, value: NumberT) -> NumberT:
+    """``value`` if it suits the numeric setting ``key`` (a spec's key), else a ValueError
+    naming the keyword argument and what it accepts."""
+    problem = setting_problem(key, value)
+    if problem:
+        raise ValueError(f"{_KEYWORDS.get(key, key)}={value} {problem}")
+    return value
+
+
 def heuristic_rollout(game_name: str, seed: int | None) -> RolloutPolicy:
     """A rollout policy playing the game's scripted bot for every seat."""
     from tabletop_envs.agents.heuristics import heuristic_agent
@@ -380,8 +412,10 @@ def parse_search_spec(spec: str) -> tuple[str, int, dict[str, object]]:
         raise ValueError(f"bad search bot {spec!r}: rollout must be 'random' or 'heuristic'")
     if settings.get("value", "win") not in VALUES:
         raise ValueError(f"bad search bot {spec!r}: value must be one of {sorted(VALUES)}")
-    if settings.get("depth", 1) < 1:
-        raise ValueError(f"bad search bot {spec!r}: depth must be at least 1")
+    for key, value in settings.items():
+        problem = setting_problem(key, value)
+        if problem:
+            raise ValueError(f"bad search bot {spec!r}: {key}={value} {problem}")
     if "guide" in settings:
         _check_guided(spec, settings)
     return kind, budget, settings

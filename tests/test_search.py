@@ -100,11 +100,29 @@ def test_the_move_depends_only_on_the_seats_view(make_bot) -> None:
         ("pimc:10,c=2", "unknown setting 'c'"),
         ("ismcts:10,ms=fast", "ms='fast' is not a number"),
         ("pimc:5,rollout=greedy", "rollout must be 'random' or 'heuristic'"),
+        ("ismcts:10,c=-1", "c=-1.0 must be an exploration constant of 0 or more"),
+        ("ismcts:10,ms=-5", "ms=-5.0 must be a positive number of milliseconds"),
+        ("ismcts:10,ms=nan", "ms=nan must be a positive number"),
+        ("pimc:3,rollouts=0", "rollouts=0 must be at least 1 rollout"),
+        ("pimc:3,depth=0", "depth=0 must be at least 1 decision"),
     ],
 )
 def test_bad_search_specs_name_the_problem(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         agent_factory(spec, "highcard_v0")
+
+
+@pytest.mark.parametrize(
+    ("make_bot", "message"),
+    [
+        (lambda: ISMCTSAgent(iterations=5, exploration=-1.0), "exploration=-1.0 must be"),
+        (lambda: ISMCTSAgent(iterations=5, milliseconds=0.0), "milliseconds=0.0 must be"),
+        (lambda: PIMCAgent(worlds=2, rollouts=0), "rollouts=0 must be at least 1"),
+    ],
+)
+def test_search_bots_built_in_python_refuse_settings_out_of_range(make_bot, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_bot()
 
 
 def test_search_specs_build_configured_bots() -> None:
@@ -154,7 +172,7 @@ def test_search_specs_take_a_cut_off_and_a_value() -> None:
     bot = agent_factory("ismcts:3", "highcard_v0")(0)
     assert (bot.depth, bot.value) == (None, outcome)
     for spec, message in [
-        ("ismcts:10,depth=0", "depth must be at least 1"),
+        ("ismcts:10,depth=0", "depth=0 must be at least 1 decision"),
         ("ismcts:10,value=score", "value must be one of \\['margin', 'win'\\]"),
         ("pimc:10,depth=x", "depth='x' is not a number"),
     ]:
