@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 import numpy as np
+import tabletop_envs.agents.pretrained as pretrained
 from pettingzoo import AECEnv
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.files import check_output_file, write_atomic
@@ -63,7 +64,12 @@ class Setup:
 def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help=f"environment name, one of {sorted(GAMES)}")
-    parser.add_argument("--players", type=positive_int, help="players (default: the game's)")
+    parser.add_argument(
+        "--players",
+        type=positive_int,
+        help="players (default: a count with a shipped policy, and in a cooperative game at "
+        "least 2, so a bot team plays beside you)",
+    )
     parser.add_argument("--seat", type=int, default=0, help="your seat, from 0")
     parser.add_argument("--opponents", default="heuristic", help=describe_accepted())
     parser.add_argument(
@@ -72,7 +78,11 @@ def build_parser() -> OneLineParser:
     parser.add_argument(
         "--save",
         type=Path,
-        help="write the game here as a replay when it ends or you stop (default: not kept)",
+        help="write the game here as a replay when it ends or you stop (default: not kept); "
+        "missing folders are made",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="let --save replace an existing file"
     )
     parser.add_argument(
         "--load",
@@ -113,7 +123,7 @@ def check_setup(args: argparse.Namespace) -> Setup:
         name = resolve_name(args.game)
         game_class = game_module(name).Game
         saved = None if args.load is None else read_saved(args.load, name)
-        players = args.players or (saved.num_players if saved else game_class.DEFAULT_PLAYERS)
+        players = args.players or (saved.num_players if saved else default_players(name))
         count = game_class.check_players(players)
         if saved is not None and saved.num_players != count:
             raise ValueError(f"--load {args.load} is a {saved.num_players}-player game")
@@ -121,10 +131,32 @@ def check_setup(args: argparse.Namespace) -> Setup:
             raise ValueError(f"--seat {args.seat} is not a seat; expected 0 to {count - 1}")
         agent_factory(args.opponents, name, count)
         if args.save is not None:
-            check_output_file(args.save, "--save")
+            check_save(args.save, args.load, args.overwrite)
     except ValueError as error:
         raise UsageError(str(error)) from None
     return Setup(name, count, args.seat, args.opponents, args.seed, args.save, saved)
+
+
+def default_players(name: str) -> int:
+    """The game's own count if a policy ships for it, else the smallest count with one; in a
+    cooperative game at least 2 (you and a bot team)."""
+    game_class = game_module(name).Game
+    shipped = sorted(entry["players"] for entry in pretrained.shipped() if entry["env"] == name)
+    players = game_class.DEFAULT_PLAYERS
+    if shipped and players not in shipped:
+        players = shipped[0]
+    if game_class.COOPERATIVE:
+        players = max(players, 2, game_class.MIN_PLAYERS)
+    return players
+
+
+def check_save(save: Path, load: Path | None, overwrite: bool) -> None:
+    """Refuse a --save that cannot be written, or that would replace a file (other than the
+    game being continued) without --overwrite."""
+    check_output_file(save, "--save")
+    same_as_load = load is not None and save.exists() and save.resolve() == load.resolve()
+    if save.exists() and not (overwrite or same_as_load):
+        raise ValueError(f"--save {save} exists; pass --overwrite to replace it")
 
 
 def seat_name(game: GameCore, seat: int) -> str:
@@ -203,6 +235,7 @@ def keep(env: TabletopAECEnv, labels: list[str], save: Path | None) -> str:
     if save is None:
         return "nothing was saved (--save FILE keeps a game)"
     game = env.game
+    save.parent.mkdir(parents=True, exist_ok=True)
     if env.recording:
         write_atomic(save, env.replay(labels).to_json())
         kind = "replay"

@@ -8,6 +8,7 @@ import pytest
 from tabletop_envs.agents.human import EnvSeatWindow, HumanAgent, QuitGame
 from tabletop_envs.agents.play import describe_move, main
 
+import tabletop_envs
 from tabletop_envs import make
 from tabletop_envs.core.replay import Replay
 from tabletop_envs.vaalbara_v1 import Game
@@ -150,6 +151,44 @@ def test_play_bad_input_is_one_line_exit_2(capsys, args, message) -> None:
     assert main(args, stdin=io.StringIO(""), stdout=io.StringIO()) == 2
     error = capsys.readouterr().err
     assert message in error and error.count("\n") == 1
+
+
+def test_save_refuses_an_existing_file_before_play_unless_overwrite(tmp_path, capsys) -> None:
+    saved = tmp_path / "game.json"
+    saved.write_text("keep me")
+    args = ["vaalbara", "--players", "2", "--seed", "1", "--save", str(saved)]
+    assert main(args, stdin=io.StringIO("q\n"), stdout=io.StringIO()) == 2
+    assert "exists; pass --overwrite to replace it" in capsys.readouterr().err
+    assert saved.read_text() == "keep me"
+    assert main([*args, "--overwrite"], stdin=io.StringIO("q\n"), stdout=io.StringIO()) == 0
+    assert Replay.load(saved).num_players == 2
+
+
+def test_save_into_a_missing_folder_makes_it(tmp_path) -> None:
+    saved = tmp_path / "new" / "deeper" / "game.json"
+    args = ["vaalbara", "--players", "2", "--seed", "1", "--save", str(saved)]
+    assert main(args, stdin=io.StringIO("1\nq\n"), stdout=io.StringIO()) == 0
+    assert Replay.load(saved).num_players == 2
+
+
+def test_continuing_a_game_may_save_over_the_file_it_loaded(tmp_path) -> None:
+    saved = tmp_path / "game.json"
+    args = ["vaalbara", "--players", "2", "--seed", "1", "--save", str(saved)]
+    assert main(args, stdin=io.StringIO("1\nq\n"), stdout=io.StringIO()) == 0
+    again = ["vaalbara", "--load", str(saved), "--save", str(saved)]
+    assert main(again, stdin=io.StringIO("1\nq\n"), stdout=io.StringIO()) == 0
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("spirit_island", 2), ("valiant_wars", 2), ("vaalbara", 4), ("valenor", 3)],
+)
+def test_play_defaults_to_a_bot_team_and_a_count_with_a_shipped_policy(
+    game: str, players: int
+) -> None:
+    from tabletop_envs.agents.play import default_players
+
+    assert default_players(tabletop_envs.resolve_name(game)) == players
 
 
 def test_play_negative_seed_names_the_flag(capsys) -> None:
