@@ -172,6 +172,7 @@ def play_games(
 def _records(
     match: MatchSpec, games: int, workers: int, replays: frozenset[int]
 ) -> Iterator[GameRecord]:
+    workers = min(workers, games)  # a process with no game to play is not started
     if workers <= 1:
         table = Table(match, replays)
         for index in range(games):

@@ -27,7 +27,16 @@ from tabletop_envs.tools.report import summarise
 
 from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
 from tabletop_envs import GAMES, game_module, resolve_name
-from tabletop_envs.cli import OneLineParser, UsageError, fail, positive_int, seed_int
+from tabletop_envs.cli import (
+    OneLineParser,
+    UsageError,
+    add_workers_flags,
+    check_workers,
+    cpu_count,
+    fail,
+    positive_int,
+    seed_int,
+)
 
 PROG = "python -m benchmarks.strength"
 SECTION = "strength"
@@ -149,7 +158,7 @@ def build_parser() -> OneLineParser:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=positive_int, default=40, help="games per row")
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed, from 0")
-    parser.add_argument("--workers", type=positive_int, default=2, help="processes per row")
+    add_workers_flags(parser, min(2, cpu_count()), "processes per row")
     parser.add_argument(
         "--only", nargs="+", metavar="GAME", help=f"only these games (default: all of {GAMES})"
     )
@@ -175,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         rows = table_rows(chosen_envs(args.only))
+        check_workers(args)
     except UsageError as error:
         return fail(PROG, str(error))
     load_at_start = load_average()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 from typing import Any, NoReturn
@@ -57,6 +58,37 @@ class OneLineParser(argparse.ArgumentParser):
 def fail(prog: str, message: str, code: int = EXIT_USAGE) -> int:
     print(f"{prog}: error: {message}", file=sys.stderr)
     return code
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def add_workers_flags(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+    """``--workers N`` (``what`` says what a worker is) and ``--oversubscribe``, which lets N
+    exceed the CPUs (see :func:`check_workers`)."""
+    parser.add_argument("--workers", type=positive_int, default=default, help=what)
+    parser.add_argument(
+        "--oversubscribe",
+        action="store_true",
+        help="allow more --workers than this machine's CPUs",
+    )
+
+
+def check_workers(args: argparse.Namespace) -> int:
+    """``args.workers``, unless it exceeds the CPUs without ``--oversubscribe`` (a UsageError
+    naming both)."""
+    cpus = cpu_count()
+    if args.workers > cpus and not args.oversubscribe:
+        raise UsageError(
+            f"--workers {args.workers} is more than the {cpus} CPUs here; use at most {cpus}, "
+            "or pass --oversubscribe"
+        )
+    return args.workers
 
 
 def positive_int(text: str) -> int:

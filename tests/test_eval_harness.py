@@ -156,6 +156,10 @@ def test_cli_writes_all_outputs(tmp_path, capsys) -> None:
         ([TOY, "--agents", "random", "random", "--players", "5"], "takes 2 to 4 players"),
         ([TOY, "--agents", "random", "random", "--players", "3"], "3 players need 3 agents"),
         ([TOY, "--agents", "random"], "takes 2 to 4 players"),
+        (
+            [TOY, "--agents", "random", "random", "--workers", "500"],
+            "--workers 500 is more than the",
+        ),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(tmp_path, capsys, args, message) -> None:
@@ -314,7 +318,8 @@ def test_cli_results_are_the_same_for_any_worker_count(tmp_path) -> None:
     for workers in ("1", "2"):
         out = tmp_path / f"w{workers}"
         args = ["vaalbara", "--agents", "heuristic", "random", "random", "--games", "6"]
-        assert main([*args, "--workers", workers, "--seed", "9", "--out", str(out)]) == 0
+        flags = ["--workers", workers, "--oversubscribe", "--seed", "9", "--out", str(out)]
+        assert main([*args, *flags]) == 0
         runs.append(json.loads((out / "results.json").read_text()))
     assert runs[0] == runs[1]
     assert [r["lineup"] for r in runs[0]["records"]][:3] == [[0, 1, 2], [2, 0, 1], [1, 2, 0]]

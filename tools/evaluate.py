@@ -18,7 +18,6 @@ also keeps N games drawn from ``--seed`` (the same games for the same seed and g
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,6 +33,9 @@ from tabletop_envs.cli import (
     EXIT_INTERRUPTED,
     OneLineParser,
     UsageError,
+    add_workers_flags,
+    check_workers,
+    cpu_count,
     fail,
     positive_int,
     seed_int,
@@ -70,11 +72,8 @@ def build_parser() -> OneLineParser:
     )
     parser.add_argument("--games", type=positive_int, default=100, help="games to play")
     parser.add_argument("--players", type=positive_int, help="players (default: one per agent)")
-    parser.add_argument(
-        "--workers",
-        type=positive_int,
-        default=os.cpu_count() or 1,
-        help="parallel processes (default: the CPU count, here %(default)s)",
+    add_workers_flags(
+        parser, cpu_count(), "parallel processes (default: the CPUs here, %(default)s)"
     )
     parser.add_argument(
         "--backend",
@@ -231,6 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         replay_dir = args.replay_dir or args.out / REPLAY_FOLDER
         check_out(args.out, replay_dir if replays else None)
         check_backend(args.backend, args.address)
+        check_workers(args)
     except UsageError as error:
         return fail(PROG, str(error))
     try:
