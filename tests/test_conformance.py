@@ -495,6 +495,39 @@ def play_on(game: GameCore, rng: np.random.Generator) -> None:
     raise AssertionError(f"a loaded game ran past MAX_DECISIONS ({game.MAX_DECISIONS})")
 
 
+FAR_BEYOND_PLAY = (10**9, 10**30)
+"""Numbers no rules reach: VP, counts, turns, pieces or Energy this large are hand edits."""
+
+
+def int_paths(data: object) -> list[tuple]:
+    """The paths of every whole number in a save's state (its generator left out)."""
+    found = []
+    for path in json_paths(data):
+        value = data
+        for key in path:
+            value = value[key]
+        if type(value) is int:
+            found.append(path)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
+def test_a_save_with_a_number_beyond_what_play_reaches_is_refused_on_load(name: str) -> None:
+    """Every whole number of a save, set far beyond what the rules can reach, is refused
+    with a ValueError when loaded (not loaded, nor an OverflowError later)."""
+    cls = game_class(name)
+    for game in mid_game_states(name, cls.MAX_PLAYERS, 2, seed=17):
+        save = json.loads(game.to_json())
+        for path in int_paths(save["state"]):
+            for value in FAR_BEYOND_PLAY:
+                text = json.dumps(
+                    {"game": save["game"], "state": edited(save["state"], path, value)}
+                )
+                with pytest.raises(ValueError):
+                    cls.from_json(text)
+                    raise AssertionError(f"loaded with {path} = {value}")
+
+
 @pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
 def test_hand_edited_saves_are_refused_or_play_to_the_end(name: str) -> None:
     """A save that breaks an invariant is refused with a ValueError when loaded; one that

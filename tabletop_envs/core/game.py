@@ -69,6 +69,10 @@ def is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+SAVE_KEYS = frozenset({"game", "state"})
+"""The top-level keys of a save written by :meth:`GameCore.to_json`."""
+
+
 def action_index(action: Any, total: int) -> int:
     """``action`` as an ``int`` in ``0..total-1``; anything else raises a ValueError.
 
@@ -263,6 +267,12 @@ class GameCore(ABC):
             raise ValueError(f"saved game is {found!r}, expected {cls.NAME!r}")
         if not isinstance(data.get("state"), Mapping):
             raise ValueError(f"corrupt saved {cls.NAME} game: no state mapping")
+        unknown = sorted(set(data) - SAVE_KEYS)
+        if unknown:
+            raise ValueError(
+                f"corrupt saved {cls.NAME} game: unknown keys {unknown}; a save holds "
+                f"{sorted(SAVE_KEYS)}"
+            )
         return cls.load_state(data["state"])
 
     @classmethod
@@ -272,7 +282,7 @@ class GameCore(ABC):
             game = cls.from_state_dict(data)
         except StateError as error:
             raise ValueError(f"corrupt saved {cls.NAME} game: {error}") from None
-        except (KeyError, TypeError, IndexError, AttributeError) as error:
+        except (KeyError, TypeError, IndexError, AttributeError, OverflowError) as error:
             raise ValueError(f"corrupt saved {cls.NAME} game: {error!r}") from None
         game.validate()
         return game
@@ -286,7 +296,14 @@ class GameCore(ABC):
             problems = list(self.check_invariants()) or list(self._pending_problems())
         except StateError as error:
             problems = [(error.field, str(error))]
-        except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
+        except (
+            KeyError,
+            TypeError,
+            IndexError,
+            ValueError,
+            AttributeError,
+            OverflowError,
+        ) as error:
             problems = [("state", f"inconsistent ({error!r})")]
         if problems:
             field, problem = problems[0]

@@ -20,6 +20,7 @@ from tabletop_envs.spirit_island.spec import (
     FEAR_CARDS,
     FEAR_DECK_SIZE,
     FEAR_PER_PLAYER,
+    HEALTHY_PER_PLAYER,
     INVADER_CARDS,
     INVADER_DECK_STAGES,
     INVADER_KINDS,
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
 
 Problems = Iterator[tuple[str, str]]
 MAX_TURNS = len(INVADER_DECK_STAGES) + 1
+COUNT_CAP = 10_000
+"""Above any count the rules reach (pieces in a land, Presence, Elements, Defend, Energy): a
+game lasts at most MAX_TURNS turns, in each of which a land gains a few pieces and a Spirit a
+few Energy and Elements; a save above it is a hand edit."""
 
 
 def check_all(game: SpiritIslandGame) -> Problems:
@@ -112,6 +117,11 @@ def check_counts(game: SpiritIslandGame) -> Problems:
         yield "elements", "each Spirit needs a count per element, none negative"
     if min(game.defend) < 0 or any(not 0 <= s < spec.SKIP_FLAGS for s in game.skips):
         yield "defend", "Defend and skip flags out of range"
+    for name in ("pieces", "presence", "elements", "defend", "energy"):
+        values = getattr(game, name)
+        rows = values if values and isinstance(values[0], list) else [values]
+        if any(count > COUNT_CAP for row in rows for count in row):
+            yield name, f"a count above {COUNT_CAP}, which no game reaches"
 
 
 def check_seat(game: SpiritIslandGame, seat: int) -> Problems:
@@ -220,6 +230,9 @@ def check_fear_and_blight(game: SpiritIslandGame) -> Problems:
         yield "fear_pool", f"outside 1..{FEAR_PER_PLAYER * game.num_players}"
     if not 0 <= game.blight_card < len(BLIGHT_CARDS):
         yield "blight_card", "no such Blight card"
+    most = max(HEALTHY_PER_PLAYER + 1, max(card[1] for card in BLIGHT_CARDS)) * game.num_players
+    if game.blight_pool > most:
+        yield "blight_pool", f"{game.blight_pool} is more than a Blight card holds ({most})"
     if game.blight_pool < 0 or (
         game.blight_pool == 0 and game.outcome == 0 and not game.loss_pending
     ):
@@ -238,6 +251,8 @@ def check_flow(game: SpiritIslandGame) -> Problems:
         yield "loss_pending", "a defeat that did not end the game once its effect resolved"
     if not 0 <= game.turn <= MAX_TURNS or game.decisions < 0:
         yield "turn", f"outside 0..{MAX_TURNS}"
+    if game.decisions > game.MAX_DECISIONS:
+        yield "decisions", f"{game.decisions} is beyond a game's {game.MAX_DECISIONS}"
 
 
 def waits_between_effects(game: SpiritIslandGame) -> bool:

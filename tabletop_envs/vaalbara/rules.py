@@ -28,6 +28,7 @@ from tabletop_envs.vaalbara.spec import (
     LAND_TYPES,
     LAYOUT,
     MAX_PLAYERS,
+    MAX_VP_PER_ROUND,
     OMEN_BACKS,
     OMEN_RANK,
     ROUNDS,
@@ -309,6 +310,9 @@ class VaalbaraGame(PlainState, GameCore):
             yield "round", f"{self.round} is outside 0..{ROUNDS - 1}"
         if any(vp < 0 for vp in self.vp):
             yield "vp", "VP cannot be negative"
+        reachable = STARTING_VP + MAX_VP_PER_ROUND * (self.round + 1)
+        if any(vp > reachable for vp in self.vp):
+            yield "vp", f"{max(self.vp)} VP is more than {self.round + 1} rounds can give"
         for name in ("hands", "discards", "known_in_hand"):
             if any(not 0 <= mask < bit(CHARACTER_COUNT) for mask in getattr(self, name)):
                 yield name, f"a character set outside 0..{bit(CHARACTER_COUNT) - 1}"

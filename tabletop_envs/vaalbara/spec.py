@@ -101,6 +101,11 @@ MOUNTAIN_BONUS = {2: 10, 4: 20}
 """Mountain reward by which Mountain of the realm this is (the 2nd, the 4th)."""
 TYPE_BONUS = {5: 5, 6: 10}
 """End-of-game bonus by number of different land types in a realm."""
+MAX_VP_PER_ROUND = 200
+"""More than any seat can gain in one round: a realm holds at most 9 lands, so the richest
+land is a River worth 6 per River (54), doubled by the Farmer (108); the Carpenter's Forests
+give at most 27, and each other seat's Bard and Fighter 3 (12 with 5 players); a saved VP
+above ``STARTING_VP + MAX_VP_PER_ROUND * rounds begun`` cannot come from play."""
 
 
 def land_reward(kind: int, own_counts: list[int], neighbour_meadows: int, initiative: int) -> int:

@@ -681,6 +681,9 @@ class ValenorGame(PlainState, GameCore):
         for name in ("known_bottom", "turn", "decisions", "defeated_value"):
             if getattr(self, name) < 0:
                 yield name, f"{getattr(self, name)} is negative"
+        for name in ("turn", "decisions"):  # every turn asks at least one decision
+            if getattr(self, name) > self.MAX_DECISIONS:
+                yield name, f"{getattr(self, name)} is beyond a game's {self.MAX_DECISIONS}"
         if not 0 <= self.active < n:
             yield "active", f"{self.active} is not a seat of {n} players"
 
