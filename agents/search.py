@@ -92,7 +92,7 @@ def rollout(
     return value(game)
 
 
-class Budget:
+class SearchBudget:
     """Iterations per move, optionally capped by wall-clock milliseconds."""
 
     def __init__(self, iterations: int, milliseconds: float | None = None) -> None:
@@ -210,7 +210,7 @@ class ISMCTSAgent(SearchAgent):
         guide: SearchGuide | None = None,
     ) -> None:
         super().__init__(seed, rollout_policy, depth, value, guide)
-        self.budget = Budget(iterations, milliseconds)
+        self.budget = SearchBudget(iterations, milliseconds)
         self.exploration = checked_setting("c", exploration)
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
@@ -291,7 +291,7 @@ class PIMCAgent(SearchAgent):
         guide: SearchGuide | None = None,
     ) -> None:
         super().__init__(seed, rollout_policy, depth, value, guide)
-        self.budget = Budget(worlds, milliseconds)
+        self.budget = SearchBudget(worlds, milliseconds)
         self.rollouts = checked_setting("rollouts", rollouts)
 
     def search(self, information: InformationSet, legal: list[int]) -> int:

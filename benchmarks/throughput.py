@@ -91,7 +91,7 @@ CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time
 
 
 @dataclass(frozen=True)
-class Budget:
+class MeasurementBudget:
     """How long each measurement runs, on which clock."""
 
     seconds: float
@@ -138,7 +138,7 @@ def play_core(game_class: type[GameCore], players: int, seed: int, rng: np.rando
     return decisions
 
 
-def games_for(budget: Budget, play: Callable[[int], int]) -> tuple[int, int, float]:
+def games_for(budget: MeasurementBudget, play: Callable[[int], int]) -> tuple[int, int, float]:
     """Play games ``0, 1, ...`` until the budget is spent: (games, decisions, elapsed)."""
     games = decisions = 0
     start = budget.now()
@@ -150,7 +150,7 @@ def games_for(budget: Budget, play: Callable[[int], int]) -> tuple[int, int, flo
             return games, decisions, elapsed
 
 
-def calls_per_second(budget: Budget, call: Callable[[int], object]) -> float:
+def calls_per_second(budget: MeasurementBudget, call: Callable[[int], object]) -> float:
     """How often ``call(i)`` runs per second, in batches until the budget is spent."""
     calls, batch = 0, 16
     start = budget.now()
@@ -181,7 +181,7 @@ def positions(target: Target, count: int = 24, seed: int = 0) -> list[GameCore]:
     return found
 
 
-def measure_once(target: Target, budget: Budget, seed: int, into: Measures) -> None:
+def measure_once(target: Target, budget: MeasurementBudget, seed: int, into: Measures) -> None:
     """One repetition of every throughput figure of ``target``."""
     for path, make in (("env", target.make_env), ("raw", target.make_raw)):
         play = aec_games(make(), seed, np.random.default_rng(seed))
@@ -355,7 +355,9 @@ def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def run(targets: list[Target], repeats: int, budget: Budget, harness: bool) -> dict[str, Any]:
+def run(
+    targets: list[Target], repeats: int, budget: MeasurementBudget, harness: bool
+) -> dict[str, Any]:
     """All figures: per-target medians and ratios, memory, harness scaling, the machine."""
     measures = {target.label: Measures() for target in targets}
     for repeat in range(repeats):
@@ -536,7 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(f"python -m benchmarks.throughput: error: {error}", file=sys.stderr)
         return 2
-    budget = Budget(args.seconds, args.clock)
+    budget = MeasurementBudget(args.seconds, args.clock)
     load_at_start = load_average()
     report = run(targets, args.repeats, budget, harness=not args.no_harness)
     command = "python -m benchmarks.throughput " + " ".join(sys.argv[1:] if argv is None else argv)

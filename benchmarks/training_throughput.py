@@ -104,9 +104,11 @@ def selfplay_rate(
     """Our rate against snapshots of the learner only, or against the config's opponent mix
     (its random and heuristic bot shares, the rest snapshots) as ``tabletop-train`` plays."""
     config = load_config(tabletop_envs.game_module(game).Game.NAME)
-    shares = (config.random_share, config.heuristic_share) if config_opponents else (0.0, 0.0)
-    pool = OpponentPool(game, 0, random_share=shares[0], heuristic_share=shares[1])
-    env = selfplay_env(game, players, config.n_envs, pool, config.env_workers, seed=0)
+    if not config_opponents:
+        config = config.replace(random_share=0.0, heuristic_share=0.0)
+    config = config.replace(players=players, game_options={})
+    pool = OpponentPool.from_config(game, config, seed=0)
+    env = selfplay_env(game, config, pool, seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=config.n_steps, **kwargs)
     pool.add_snapshot(export_actor(model.policy, config.activation, {}), "self")
     try:

@@ -29,9 +29,10 @@ from tabletop_envs.training.config import TrainConfig
 from tabletop_envs.training.distil import main as distil_main
 from tabletop_envs.training.export import export_actor
 from tabletop_envs.training.opponents import OpponentPool
+from tabletop_envs.training.sb3 import build_model
 from tabletop_envs.training.selfplay import SelfPlayVecEnv
-from tabletop_envs.training.train import build_model
 from tabletop_envs.training.warmstart import (
+    Cloning,
     clone_into,
     collect,
     every_game,
@@ -159,9 +160,8 @@ def test_each_seat_is_advised_by_its_own_advisor(monkeypatch) -> None:
 @pytest.mark.parametrize(("game", "players"), GAMES)
 def test_warm_start_demonstrations_carry_the_advice(game: str, players: int) -> None:
     size = core_of(game).SCHEMA.size
-    labelled = label_games(
-        game, players, {}, "heuristic", 300, 5, every_game(follow_label), "heuristic"
-    )
+    cloning = Cloning(game, players, "heuristic", advice="heuristic")
+    labelled = label_games(cloning, 300, 5, every_game(follow_label))
     advice = labelled.data.observations[:, size:]
     assert (advice.sum(axis=1) == 1).all()
     np.testing.assert_array_equal(advice.argmax(axis=1), labelled.data.actions)
@@ -169,7 +169,10 @@ def test_warm_start_demonstrations_carry_the_advice(game: str, players: int) -> 
 
 def test_an_advised_warm_start_teaches_the_critic_and_leaves_the_actor(tmp_path: Path) -> None:
     policy = fresh_advised_model("valiant_wars_v3", 2, tmp_path).policy
-    data = collect("valiant_wars_v3", 2, {}, "heuristic", 600, 0, "heuristic")
+    cloning = Cloning(
+        "valiant_wars_v3", 2, "heuristic", epochs=4, batch_size=64, advice="heuristic"
+    )
+    data = collect(cloning, 600)
     actor = [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
     before = [weight.detach().clone() for weight in actor]
 
@@ -180,7 +183,7 @@ def test_an_advised_warm_start_teaches_the_critic_and_leaves_the_actor(tmp_path:
         return float(((values - torch.as_tensor(data.returns)) ** 2).mean())
 
     error = value_error()
-    accuracy = clone_into(policy, data, 4, 64, 0, actor=False)
+    accuracy = clone_into(policy, data, cloning, actor=False)
     assert accuracy == 1.0  # the advised actor still plays every demonstrated move
     assert all(torch.equal(a, b) for a, b in zip(actor, before, strict=True))
     assert value_error() < 0.5 * error

@@ -26,6 +26,7 @@ from tabletop_envs.training.export import export_actor
 import tabletop_envs
 
 GAME = "valiant_wars_v3"
+HEURISTIC_GAMES = warmstart.Cloning(GAME, 2, "heuristic")
 CORE = tabletop_envs.game_module(GAME).Game
 LAYOUT = CORE.LAYOUT
 
@@ -56,7 +57,7 @@ def test_the_network_plays_one_seat_per_game_in_turn() -> None:
     """Replaying each game with the network at seat ``g % 2`` and the labels elsewhere meets
     exactly the recorded observations."""
     network = small_network()
-    labelled = warmstart.label_games(GAME, 2, {}, "heuristic", 200, 4, one_seat_driver(network, 2))
+    labelled = warmstart.label_games(HEURISTIC_GAMES, 200, 4, one_seat_driver(network, 2))
     data, index = labelled.data, 0
     for game in sorted(set(labelled.games.tolist())):
         state = CORE(2, seed=4 * 100_003 + game)
@@ -84,7 +85,7 @@ def segment_holding(mask: np.ndarray) -> str:
 
 def test_expert_keeps_the_originals_choice_only_on_kept_kinds() -> None:
     original = small_network()
-    labelled = warmstart.label_games(GAME, 2, {}, "heuristic", 300, 5, one_seat_driver(original, 2))
+    labelled = warmstart.label_games(HEURISTIC_GAMES, 300, 5, one_seat_driver(original, 2))
     data = labelled.data
     kinds = np.array([segment_holding(mask) for mask in data.masks])
     assert np.array_equal(decision_kinds(data.masks, LAYOUT), kinds)
@@ -97,9 +98,7 @@ def test_expert_keeps_the_originals_choice_only_on_kept_kinds() -> None:
 
 
 def agreement_with_teacher(network: PolicyNetwork, seed: int) -> float:
-    labelled = warmstart.label_games(
-        GAME, 2, {}, "heuristic", 600, seed, one_seat_driver(network, 2)
-    )
+    labelled = warmstart.label_games(HEURISTIC_GAMES, 600, seed, one_seat_driver(network, 2))
     chosen = network.choose(labelled.data.observations, labelled.data.masks, None)
     return float((chosen == labelled.data.actions).mean())
 
@@ -118,7 +117,7 @@ def test_keeping_every_kind_keeps_the_originals_choices() -> None:
     polished, rounds = polish_policy(original, settings(set(LAYOUT.names)))
     assert rounds[0].agreement == 1.0, "every label is the original's own choice"
     assert sum(count for count, _ in rounds[0].by_kind.values()) == rounds[0].decisions
-    labelled = warmstart.label_games(GAME, 2, {}, "heuristic", 400, 9, one_seat_driver(original, 2))
+    labelled = warmstart.label_games(HEURISTIC_GAMES, 400, 9, one_seat_driver(original, 2))
     data = labelled.data
     same = original.choose(data.observations, data.masks, None) == polished.choose(
         data.observations, data.masks, None

@@ -47,7 +47,7 @@ def test_env_raw_and_core_loops_play_whole_games(name: str) -> None:
 
 def test_one_repetition_gives_every_figure_and_ratios() -> None:
     targets = throughput.choose_targets(["valiant_wars"])[:3]
-    report = throughput.run(targets, 1, throughput.Budget(0.01, "wall"), harness=False)
+    report = throughput.run(targets, 1, throughput.MeasurementBudget(0.01, "wall"), harness=False)
     reference, floor, game = report["rows"]
     assert floor["decisions_per_game"] == throughput.NullCore.DECISIONS
     assert reference["env_vs_reference"] == 1.0 and "core_steps_per_s" not in reference

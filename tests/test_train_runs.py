@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 import torch
 from tabletop_envs.agents.policy import read_policy
-from tabletop_envs.training import train as train_module
+from tabletop_envs.training import sb3
+from tabletop_envs.training.run import step_of
 from tabletop_envs.training.train import main as train_main
 
 TINY = """
@@ -236,14 +237,14 @@ def test_resume_refuses_flags_that_contradict_the_run_and_touches_nothing(
 def test_ctrl_c_saves_a_checkpoint_and_the_run_resumes_with_its_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = train_module.SelfPlayCallback._on_rollout_end
+    original = sb3.SelfPlayCallback._on_rollout_end
 
     def press_ctrl_c(self) -> None:
         original(self)
         if self.rollouts == 3:
             signal.raise_signal(signal.SIGINT)
 
-    monkeypatch.setattr(train_module.SelfPlayCallback, "_on_rollout_end", press_ctrl_c)
+    monkeypatch.setattr(sb3.SelfPlayCallback, "_on_rollout_end", press_ctrl_c)
     out = tmp_path / "run"
     config = tiny_config(tmp_path)
     args = ["vaalbara", "--players", "2", "--steps", "100000", "--config", str(config)]
@@ -255,7 +256,7 @@ def test_ctrl_c_saves_a_checkpoint_and_the_run_resumes_with_its_settings(
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     settings = (out / "config.json").read_text()
 
-    monkeypatch.setattr(train_module.SelfPlayCallback, "_on_rollout_end", original)
+    monkeypatch.setattr(sb3.SelfPlayCallback, "_on_rollout_end", original)
     code, stdout, err = run_train(["vaalbara", "--resume", "--out", str(out), "--steps", "128"])
     assert code == 0, err
     assert "resuming" in stdout and "at step 388 for 128 PPO steps more" in stdout
@@ -272,7 +273,7 @@ def test_ctrl_c_during_the_warm_start_exits_130_without_a_traceback(
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(train_module.warmstart, "collect", interrupted)
+    monkeypatch.setattr(sb3.warmstart, "collect", interrupted)
     config = tiny_config(tmp_path, 'warm_start_bot = "random"\n').read_text()
     (tmp_path / "tiny.toml").write_text(
         config.replace("warm_start_decisions = 0", "warm_start_decisions = 50")
@@ -310,9 +311,9 @@ def test_a_warm_start_that_eats_the_budget_is_shown_and_labelled(tmp_path: Path)
 def test_only_the_last_checkpoints_and_the_best_are_kept(finished) -> None:
     out = finished[0]
     best = json.loads((out / "checkpoints" / "best.json").read_text())
-    kept = sorted(int(p.stem[11:]) for p in (out / "checkpoints").glob("checkpoint_*.pt"))
+    kept = sorted(step_of(p) for p in (out / "checkpoints").glob("checkpoint_*.pt"))
     assert kept == sorted({448, 512, best["steps"]}), "checkpoints every 64 steps, 2 kept + best"
-    policies = sorted(int(p.stem[7:]) for p in (out / "checkpoints").glob("policy_*.npz"))
+    policies = sorted(step_of(p) for p in (out / "checkpoints").glob("policy_*.npz"))
     assert policies == kept
     assert len(list((out / "pool").glob("snapshot_*.npz"))) == 3
     assert best["steps"] % 128 == 0 and (out / "checkpoints" / best["policy"]).is_file()

@@ -251,12 +251,13 @@ def test_make_demo_runs_with_a_tiny_budget(tmp_path: Path) -> None:
 def test_warm_start_clones_the_bot_into_the_policy() -> None:
     from tabletop_envs.training import warmstart
 
-    data = warmstart.collect(GAME, 2, {}, "heuristic", 400, seed=0)
+    cloning = warmstart.Cloning(GAME, 2, "heuristic", epochs=8, batch_size=64)
+    data = warmstart.collect(cloning, 400)
     assert len(data.actions) >= 400 and set(np.unique(data.returns)) == {-1.0, 1.0}
     assert data.masks[np.arange(len(data.actions)), data.actions].all(), "bot moves are legal"
     vec = SelfPlayVecEnv(GAME, 2, 2, random_opponent)
     model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1, seed=0)
     network = export_actor(model.policy, "tanh", {})
     before = (network.choose(data.observations, data.masks, None) == data.actions).mean()
-    after = warmstart.clone_into(model.policy, data, epochs=8, batch_size=64, seed=0)
+    after = warmstart.clone_into(model.policy, data, cloning)
     assert after > before + 0.2, (before, after)

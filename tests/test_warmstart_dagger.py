@@ -6,6 +6,7 @@ import contextlib
 import inspect
 import io
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -29,9 +30,8 @@ def lowest_legal(_seat: int, _observation: np.ndarray, mask: np.ndarray, _label:
 
 def test_labels_are_the_bots_choices_on_the_states_the_driver_reached() -> None:
     """Valenor's heuristic keeps a plan, so it must be asked at every decision of its seat."""
-    labelled = warmstart.label_games(
-        "valenor_v2", 3, {}, "heuristic", 150, 7, lambda _game: lowest_legal
-    )
+    cloning = warmstart.Cloning("valenor_v2", 3, "heuristic")
+    labelled = warmstart.label_games(cloning, 150, 7, lambda _game: lowest_legal)
     data = labelled.data
     state = tabletop_envs.game_module("valenor_v2").Game(3, seed=7 * 100_003)
     bots = [make_agent("heuristic", "valenor_v2", seed=7 + seat, players=3) for seat in range(3)]
@@ -46,7 +46,7 @@ def test_labels_are_the_bots_choices_on_the_states_the_driver_reached() -> None:
     assert len(data.actions) >= 150
     assert labelled.agreed == int((data.actions == data.masks.argmax(axis=1)).sum())
     assert 0 < labelled.agreement < 1, "the bot does not always play the lowest action"
-    own = warmstart.collect("valenor_v2", 3, {}, "heuristic", 150, 7)
+    own = warmstart.collect(warmstart.Cloning("valenor_v2", 3, "heuristic", seed=7), 150)
     steps = min(len(own.actions), len(data.actions))
     assert not np.array_equal(own.observations[:steps], data.observations[:steps]), (
         "the labelled states are the driver's, not the bot's own trajectory"
@@ -62,10 +62,12 @@ def policy():
 def test_each_round_plays_the_policy_greedily_and_clones_on_all_data(policy, monkeypatch) -> None:
     """The agreement is the greedy policy's own; every re-clone sees all earlier data."""
     network = export_actor(policy, "tanh", {})
-    first = warmstart.collect("vaalbara_v1", 2, {}, "heuristic", 60, seed=0)
+    first = warmstart.collect(warmstart.Cloning("vaalbara_v1", 2, "heuristic"), 60)
     seen: list[warmstart.Demonstrations] = []
     monkeypatch.setattr(warmstart, "clone_into", lambda _p, data, *_: seen.append(data))
-    cloning = warmstart.Cloning("vaalbara_v1", 2, {}, "heuristic", "tanh", 1, 32, seed=0)
+    cloning = warmstart.Cloning(
+        "vaalbara_v1", 2, "heuristic", activation="tanh", epochs=1, batch_size=32
+    )
     data, agreements = warmstart.dagger(policy, first, cloning, rounds=3, decisions=50)
     sizes = [len(d.actions) for d in seen]
     assert len(seen) == 3 and sizes[0] >= len(first.actions) + 50
@@ -112,7 +114,9 @@ def test_bad_dagger_settings_are_refused_by_name(key: str, value: object, accept
 def test_search_bots_can_label_since_each_is_shown_its_information_set() -> None:
     """A search bot refuses to act before ``see``; labelling shows it the seat's view first."""
     driver = warmstart.every_game(warmstart.follow_label)
-    labelled = warmstart.label_games("valiant_wars_v3", 2, {}, "pimc:2,rollouts=1", 40, 1, driver)
+    labelled = warmstart.label_games(
+        warmstart.Cloning("valiant_wars_v3", 2, "pimc:2,rollouts=1"), 40, 1, driver
+    )
     data = labelled.data
     assert len(data.actions) >= 40 and labelled.agreement == 1.0
     assert all(data.masks[i, action] for i, action in enumerate(data.actions))
@@ -125,8 +129,9 @@ def test_returns_are_discounted_once_per_decision_the_learner_still_makes(
     """PPO's critic target for a decision k learner decisions before the end is gamma^k R: in
     a cooperative game the learner makes every decision, in a competitive one its seat's."""
     driver, gamma = warmstart.every_game(warmstart.follow_label), 0.9
-    plain = warmstart.label_games(game, players, {}, "heuristic", 300, 3, driver)
-    discounted = warmstart.label_games(game, players, {}, "heuristic", 300, 3, driver, gamma=gamma)
+    cloning = warmstart.Cloning(game, players, "heuristic")
+    plain = warmstart.label_games(cloning, 300, 3, driver)
+    discounted = warmstart.label_games(replace(cloning, gamma=gamma), 300, 3, driver)
     assert np.array_equal(plain.data.actions, discounted.data.actions)
     cooperative = tabletop_envs.game_module(game).Game.COOPERATIVE
     learners = [None] if cooperative else range(players)
@@ -152,7 +157,7 @@ def test_a_runs_gamma_discounts_its_warm_start_and_dagger_returns(
 
     def spy(*args, **kwargs):
         bound = inspect.signature(label_games).bind(*args, **kwargs)
-        gammas.append(bound.arguments.get("gamma", 1.0))
+        gammas.append(bound.arguments["cloning"].gamma)
         return label_games(*args, **kwargs)
 
     monkeypatch.setattr(warmstart, "label_games", spy)

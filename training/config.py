@@ -21,49 +21,6 @@ else:  # pragma: no cover - Python 3.10
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
 
 
-@dataclass
-class TrainConfig:
-    """Defaults suit a small game on a laptop; each game's TOML file overrides them."""
-
-    players: int = 2
-    game_options: dict = field(default_factory=dict)
-    n_envs: int = 16
-    env_workers: int = 1  # processes the n_envs tables are spread over (1: this one)
-    n_steps: int = 256
-    batch_size: int = 1024
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.01
-    clip_range: float = 0.2
-    net_arch: list[int] = field(default_factory=lambda: [256, 256])
-    activation: str = "relu"
-    snapshot_every: int = 4
-    newest_prob: float = 0.5
-    random_share: float = 0.1
-    heuristic_share: float = 0.15
-    max_snapshots: int = 20
-    eval_every: int = 40_000
-    eval_games: int = 200
-    checkpoint_every: int = 40_000
-    final_eval_games: int = 1000
-    advice: str = ""
-    advice_weight: float = 3.0
-    warm_start_bot: str = ""
-    warm_start_decisions: int = 0
-    warm_start_epochs: int = 6
-    warm_start_dagger_rounds: int = 0
-    warm_start_dagger_decisions: int = 10_000
-    keep_checkpoints: int = 3
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    def replace(self, **changes: Any) -> TrainConfig:
-        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
-
-
 @dataclass(frozen=True)
 class Rule:
     """What a setting accepts, in words and as a test."""
@@ -92,47 +49,69 @@ def number(low: float, high: float, low_open: bool = False) -> Rule:
     )
 
 
-RULES: dict[str, Rule] = {
-    "players": whole(1),
-    "game_options": Rule("a table of the game's options", lambda v: isinstance(v, dict)),
-    "n_envs": whole(1),
-    "env_workers": whole(1),
-    "n_steps": whole(1),
-    "batch_size": whole(2),
-    "n_epochs": whole(1),
-    "learning_rate": number(0, 1, low_open=True),
-    "gamma": number(0, 1, low_open=True),
-    "gae_lambda": number(0, 1),
-    "ent_coef": number(0, 1),
-    "clip_range": number(0, 1, low_open=True),
-    "net_arch": Rule(
-        "a list of whole numbers >= 1 (hidden layer widths)",
-        lambda v: isinstance(v, list) and all(is_whole(w) and w >= 1 for w in v),
-    ),
-    "activation": Rule(f"one of {sorted(ACTIVATIONS)}", lambda v: v in ACTIVATIONS),
-    "snapshot_every": whole(1),
-    "newest_prob": number(0, 1),
-    "random_share": number(0, 1),
-    "heuristic_share": number(0, 1),
-    "max_snapshots": whole(1),
-    "eval_every": whole(1),
-    "eval_games": whole(1),
-    "checkpoint_every": whole(1),
-    "final_eval_games": whole(1),
-    "advice": Rule(
-        f"'' (a plain policy) or one of {list(ADVICE_NAMES)} (its move is part of the input)",
-        is_advice,
-    ),
-    "advice_weight": number(0, 50),
-    "warm_start_bot": Rule(
-        "'' (none), 'random', 'heuristic' or a policy file", lambda v: isinstance(v, str)
-    ),
-    "warm_start_decisions": whole(0),
-    "warm_start_epochs": whole(1),
-    "warm_start_dagger_rounds": whole(0),
-    "warm_start_dagger_decisions": whole(1),
-    "keep_checkpoints": whole(1),
-}
+def setting(default: Any, rule: Rule) -> Any:
+    """A TrainConfig field: its default and what it accepts, declared together."""
+    return field(default=default, metadata={"rule": rule})
+
+
+GAME_OPTIONS = Rule("a table of the game's options", lambda v: isinstance(v, dict))
+NET_ARCH = Rule(
+    "a list of whole numbers >= 1 (hidden layer widths)",
+    lambda v: isinstance(v, list) and all(is_whole(w) and w >= 1 for w in v),
+)
+ACTIVATION = Rule(f"one of {sorted(ACTIVATIONS)}", lambda v: v in ACTIVATIONS)
+ADVICE = Rule(
+    f"'' (a plain policy) or one of {list(ADVICE_NAMES)} (its move is part of the input)",
+    is_advice,
+)
+BOT = Rule("'' (none), 'random', 'heuristic' or a policy file", lambda v: isinstance(v, str))
+
+
+@dataclass
+class TrainConfig:
+    """Defaults suit a small game on a laptop; each game's TOML file overrides them."""
+
+    players: int = setting(2, whole(1))
+    game_options: dict = field(default_factory=dict, metadata={"rule": GAME_OPTIONS})
+    n_envs: int = setting(16, whole(1))
+    env_workers: int = setting(1, whole(1))  # processes the n_envs tables are spread over
+    n_steps: int = setting(256, whole(1))
+    batch_size: int = setting(1024, whole(2))
+    n_epochs: int = setting(4, whole(1))
+    learning_rate: float = setting(3e-4, number(0, 1, low_open=True))
+    gamma: float = setting(0.995, number(0, 1, low_open=True))
+    gae_lambda: float = setting(0.95, number(0, 1))
+    ent_coef: float = setting(0.01, number(0, 1))
+    clip_range: float = setting(0.2, number(0, 1, low_open=True))
+    net_arch: list[int] = field(default_factory=lambda: [256, 256], metadata={"rule": NET_ARCH})
+    activation: str = setting("relu", ACTIVATION)
+    snapshot_every: int = setting(4, whole(1))
+    newest_prob: float = setting(0.5, number(0, 1))
+    random_share: float = setting(0.1, number(0, 1))
+    heuristic_share: float = setting(0.15, number(0, 1))
+    max_snapshots: int = setting(20, whole(1))
+    eval_every: int = setting(40_000, whole(1))
+    eval_games: int = setting(200, whole(1))
+    checkpoint_every: int = setting(40_000, whole(1))
+    final_eval_games: int = setting(1000, whole(1))
+    advice: str = setting("", ADVICE)
+    advice_weight: float = setting(3.0, number(0, 50))
+    warm_start_bot: str = setting("", BOT)
+    warm_start_decisions: int = setting(0, whole(0))
+    warm_start_epochs: int = setting(6, whole(1))
+    warm_start_dagger_rounds: int = setting(0, whole(0))
+    warm_start_dagger_decisions: int = setting(10_000, whole(1))
+    keep_checkpoints: int = setting(3, whole(1))
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def replace(self, **changes: Any) -> TrainConfig:
+        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+RULES: dict[str, Rule] = {f.name: f.metadata["rule"] for f in dataclasses.fields(TrainConfig)}
+"""What each setting accepts, read from the fields."""
 
 
 def check_config(config: TrainConfig, source: str) -> TrainConfig:
@@ -162,7 +141,8 @@ def config_from_mapping(values: dict[str, Any], source: str) -> TrainConfig:
     return check_config(TrainConfig(**values), source)
 
 
-def read_settings(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """The table in the TOML file at ``path``; ValueError naming the file if it cannot be read."""
     try:
         return tomllib.loads(path.read_text())
     except OSError as error:
@@ -174,9 +154,9 @@ def read_settings(path: Path) -> dict[str, Any]:
 def load_config(game_name: str, overrides: Path | None = None) -> TrainConfig:
     """The game's settings (its file in ``training/configs``), overlaid by ``overrides``."""
     own = CONFIG_DIR / f"{game_name}.toml"
-    values = read_settings(own) if own.is_file() else {}
+    values = read_toml(own) if own.is_file() else {}
     if overrides is not None:
-        extra = read_settings(overrides)
+        extra = read_toml(overrides)
         options = {**values.get("game_options", {}), **extra.pop("game_options", {})}
         values.update(extra)
         if options:

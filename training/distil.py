@@ -176,14 +176,9 @@ def polish_policy(original: PolicyNetwork, polish: Polish) -> tuple[PolicyNetwor
     current = original
     for number in range(1, polish.rounds + 1):
         seed = polish.seed + number
+        cloning = warmstart.Cloning(game, players, polish.teacher)
         labelled = warmstart.label_games(
-            game,
-            players,
-            {},
-            polish.teacher,
-            polish.decisions,
-            seed,
-            one_seat_driver(current, players),
+            cloning, polish.decisions, seed, one_seat_driver(current, players)
         )
         data = labelled.data
         kinds = decision_kinds(data.masks, layout)
@@ -267,7 +262,7 @@ def build_parser() -> OneLineParser:
     return parser
 
 
-def read_settings(argv: Sequence[str] | None) -> tuple[PolicyNetwork, Polish, Path]:
+def parse_polish_args(argv: Sequence[str] | None) -> tuple[PolicyNetwork, Polish, Path]:
     """The policy, the polishing settings and the output path; ValueError names a bad one."""
     args = build_parser().parse_args(argv)
     if args.out.resolve() == args.policy.resolve():
@@ -305,7 +300,7 @@ def read_settings(argv: Sequence[str] | None) -> tuple[PolicyNetwork, Polish, Pa
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        original, polish, out = read_settings(argv)
+        original, polish, out = parse_polish_args(argv)
     except ValueError as error:
         return fail(PROG, str(error))
     polished, rounds = polish_policy(original, polish)

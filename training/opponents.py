@@ -16,6 +16,7 @@ from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.gym_env import BotOpponent, Opponent
 from tabletop_envs.agents.heuristics import heuristic_agent
 from tabletop_envs.agents.policy import PolicyNetwork, masked_choice
+from tabletop_envs.training.config import TrainConfig
 
 
 class SnapshotOpponent(Opponent):
@@ -74,6 +75,18 @@ class OpponentPool:
             heuristic = None
         if heuristic is not None:
             self.bots.append((self.heuristic_share, BotOpponent(heuristic, "heuristic")))
+
+    @classmethod
+    def from_config(cls, game_name: str, config: TrainConfig, seed: int) -> OpponentPool:
+        """A training run's pool, from its settings."""
+        return cls(
+            game=game_name,
+            seed=seed,
+            newest_prob=config.newest_prob,
+            random_share=config.random_share,
+            heuristic_share=config.heuristic_share,
+            max_snapshots=config.max_snapshots,
+        )
 
     def settings(self, seed: int) -> dict[str, object]:
         """This pool's settings with another seed: how a worker process builds its copy."""

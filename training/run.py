@@ -44,6 +44,12 @@ class RunSettings:
         return {"game": self.game, "seed": self.seed, **self.config.to_dict()}
 
 
+def step_of(path: Path) -> int:
+    """The step number in a run file's name (``checkpoint_N.pt``, ``policy_N.npz``,
+    ``snapshot_N.npz``)."""
+    return int(path.stem.rpartition("_")[2])
+
+
 @dataclass(frozen=True)
 class Checkpoint:
     """Where a run stands: its steps, training minutes and PPO updates so far."""
@@ -53,7 +59,7 @@ class Checkpoint:
     updates: int
 
 
-def read_settings(out: Path) -> RunSettings:
+def read_run_settings(out: Path) -> RunSettings:
     """The settings of the run in ``out``; ValueError if there is none or it is damaged."""
     path = out / CONFIG_FILE
     try:
@@ -126,7 +132,7 @@ class Run:
         return self.checkpoints / f"policy_{steps}.npz"
 
     def checkpoint_steps(self) -> list[int]:
-        return sorted(int(p.stem[11:]) for p in self.checkpoints.glob("checkpoint_*.pt"))
+        return sorted(step_of(p) for p in self.checkpoints.glob("checkpoint_*.pt"))
 
     def latest_checkpoint(self) -> Path:
         steps = self.checkpoint_steps()
@@ -206,13 +212,13 @@ class Run:
 
     def snapshots(self) -> list[Path]:
         """Pool snapshot files, oldest first."""
-        return sorted(self.pool_dir.glob("snapshot_*.npz"), key=lambda p: int(p.stem[9:]))
+        return sorted(self.pool_dir.glob("snapshot_*.npz"), key=step_of)
 
     def drop_after(self, steps: int) -> None:
         """Forget what a run wrote after its latest checkpoint (a crash between the two), so a
         resumed run does not record the same steps twice."""
         for snapshot in self.snapshots():
-            if int(snapshot.stem[9:]) > steps:
+            if step_of(snapshot) > steps:
                 snapshot.unlink()
         self.read_curve()
         self.curve_rows = [row for row in self.curve_rows if int(row[0]) <= steps]

@@ -1,16 +1,14 @@
 """Training's vector envs: many single-seat games per process, for stable-baselines3.
 
-The single-seat game itself (:class:`~tabletop_envs.agents.gym_env.SeatGame`, with opponents moved
-by
-:func:`~tabletop_envs.agents.gym_env.advance_opponents`) and its plain gymnasium env
-(:class:`~tabletop_envs.agents.gym_env.SingleSeatEnv`) need the base install only and live
-in
-``tabletop_envs.agents.gym_env``; :class:`SelfPlayVecEnv` runs many tables at once in this process
-and
-batches each opponent's forward pass across all of them. :class:`ParallelSelfPlayVecEnv`
-splits the tables over worker processes, each a :class:`SelfPlayVecEnv` with its own copy of
-the opponent pool, so the games' rules (most of a rollout's time) run on several cores while
-the learner's forward pass stays in the main process.
+The single-seat game itself (:class:`~tabletop_envs.agents.gym_env.SeatGame`, with
+opponents moved by :func:`~tabletop_envs.agents.gym_env.advance_opponents`) and its plain
+gymnasium env (:class:`~tabletop_envs.agents.gym_env.SingleSeatEnv`) need the base install
+only and live in ``tabletop_envs.agents.gym_env``; :class:`SelfPlayVecEnv` runs many tables
+at once in this process and batches each opponent's forward pass across all of them.
+:class:`ParallelSelfPlayVecEnv` splits the tables over worker processes, each a
+:class:`SelfPlayVecEnv` with its own copy of the opponent pool, so the games' rules (most of
+a rollout's time) run on several cores while the learner's forward pass stays in the main
+process.
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 from tabletop_envs.agents.gym_env import DrawOpponent, SeatGame, advance_opponents, spaces_for
 from tabletop_envs.agents.policy import PolicyNetwork
+from tabletop_envs.training.config import TrainConfig
 from tabletop_envs.training.opponents import OpponentPool
 
 
@@ -133,7 +132,13 @@ def _serve(spec: WorkerSpec, connection: Connection) -> None:
     torch.set_num_threads(1)
     pool = OpponentPool(**spec.pool)
     env = SelfPlayVecEnv(
-        spec.game_name, spec.players, spec.count, pool.draw, spec.options, spec.seed, spec.advice
+        spec.game_name,
+        spec.players,
+        spec.count,
+        pool.draw,
+        options=spec.options,
+        seed=spec.seed,
+        advice=spec.advice,
     )
     while True:
         command, argument = connection.recv()
@@ -195,13 +200,13 @@ class ParallelSelfPlayVecEnv(VecEnv):
         context = multiprocessing.get_context("spawn")
         self.specs = [
             WorkerSpec(
-                game_name,
-                players,
-                share,
-                options or {},
-                int(seeds[2 * index]),
-                pool.settings(seed=int(seeds[2 * index + 1])),
-                advice,
+                game_name=game_name,
+                players=players,
+                count=share,
+                options=options or {},
+                seed=int(seeds[2 * index]),
+                pool=pool.settings(seed=int(seeds[2 * index + 1])),
+                advice=advice,
             )
             for index, share in enumerate(split(count, workers))
         ]
@@ -294,23 +299,20 @@ class ParallelSelfPlayVecEnv(VecEnv):
         return attr_name == "action_masks"
 
 
-def selfplay_env(
-    game_name: str,
-    players: int,
-    count: int,
-    pool: OpponentPool,
-    workers: int,
-    options: dict[str, Any] | None = None,
-    seed: int = 0,
-    advice: str = "",
-) -> VecEnv:
-    """``count`` tables against ``pool``: in this process, or over ``workers`` processes;
-    with ``advice``, the learner's observations carry its advisor's move."""
-    if workers > 1:
+def selfplay_env(game_name: str, config: TrainConfig, pool: OpponentPool, seed: int) -> VecEnv:
+    """The config's ``n_envs`` tables against ``pool``: in this process, or over its
+    ``env_workers`` processes; with its ``advice``, the learner's observations carry its
+    advisor's move."""
+    tables = {
+        "options": config.game_options,
+        "seed": seed,
+        "advice": config.advice,
+    }
+    if config.env_workers > 1:
         return ParallelSelfPlayVecEnv(
-            game_name, players, count, pool, workers, options, seed, advice
+            game_name, config.players, config.n_envs, pool, config.env_workers, **tables
         )
-    return SelfPlayVecEnv(game_name, players, count, pool.draw, options, seed, advice)
+    return SelfPlayVecEnv(game_name, config.players, config.n_envs, pool.draw, **tables)
 
 
 class OneThreadWhileCollecting(BaseCallback):

@@ -18,7 +18,7 @@ exactly those the warm-started policy reaches when it is measured.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import torch
@@ -27,6 +27,7 @@ from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.loading import make_agent
 from tabletop_envs.agents.policy import PolicyNetwork
 from tabletop_envs.agents.search import InformationSet
+from tabletop_envs.training.config import TrainConfig
 from tabletop_envs.training.export import export_actor
 from tqdm import tqdm
 
@@ -104,21 +105,46 @@ def label_game(
     return steps
 
 
-def label_games(
-    game: str,
-    players: int,
-    options: dict,
-    bot: str,
-    decisions: int,
-    seed: int,
-    driver: DriverPerGame,
-    advice: str = "",
-    gamma: float = 1.0,
-) -> Labelled:
-    """At least ``decisions`` decisions of seeded games, game ``g`` driven by ``driver(g)``,
-    labelled by ``bot``; each decision keeps its seat's final return, discounted by ``gamma``
-    per decision the learner makes after it (:func:`decisions_to_go`). With ``advice`` the
-    observations carry each seat's advice (fresh advisors every game)."""
+@dataclass(frozen=True)
+class Cloning:
+    """The warm start's games (``bot`` playing every seat of ``game_name``) and how the policy
+    is fitted to them; ``gamma`` is PPO's discount, which the critic's targets follow, and
+    ``advice`` the advisor whose move an advised policy's observations carry."""
+
+    game_name: str
+    players: int
+    bot: str
+    options: dict = field(default_factory=dict)
+    activation: str = "relu"
+    epochs: int = 6
+    batch_size: int = 1024
+    seed: int = 0
+    gamma: float = 1.0
+    advice: str = ""
+
+    @classmethod
+    def from_config(cls, game_name: str, config: TrainConfig, seed: int) -> Cloning:
+        """A training run's warm start, from its settings."""
+        return cls(
+            game_name=game_name,
+            players=config.players,
+            bot=config.warm_start_bot,
+            options=config.game_options,
+            activation=config.activation,
+            epochs=config.warm_start_epochs,
+            batch_size=config.batch_size,
+            seed=seed,
+            gamma=config.gamma,
+            advice=config.advice,
+        )
+
+
+def label_games(cloning: Cloning, decisions: int, seed: int, driver: DriverPerGame) -> Labelled:
+    """At least ``decisions`` decisions of games seeded from ``seed``, game ``g`` driven by
+    ``driver(g)``, labelled by the cloning's bot; each decision keeps its seat's final return,
+    discounted by ``gamma`` per decision the learner makes after it (:func:`decisions_to_go`).
+    With ``advice`` the observations carry each seat's advice (fresh advisors every game)."""
+    game, players, bot = cloning.game_name, cloning.players, cloning.bot
     core = tabletop_envs.game_module(game).Game
     agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
     steps: list[Step] = []
@@ -127,13 +153,13 @@ def label_games(
     with tqdm(total=decisions, desc=f"{bot} labels", unit="dec") as bar:
         games = 0
         while len(steps) < decisions:
-            state = core(players, seed=seed * 100_003 + games, **options)
-            advisors = seat_advisors(advice, game, players, core.LAYOUT.total)
+            state = core(players, seed=seed * 100_003 + games, **cloning.options)
+            advisors = seat_advisors(cloning.advice, game, players, core.LAYOUT.total)
             played = label_game(state, agents, driver(games), advisors)
             final = state.returns()
             to_go = decisions_to_go([step.seat for step in played], core.COOPERATIVE)
             returns.extend(
-                float(final[step.seat]) * gamma ** int(later)
+                float(final[step.seat]) * cloning.gamma ** int(later)
                 for step, later in zip(played, to_go, strict=True)
             )
             game_of_step.extend([games] * len(played))
@@ -164,20 +190,10 @@ def decisions_to_go(seats: Sequence[int], cooperative: bool) -> np.ndarray:
     return later
 
 
-def collect(
-    game: str,
-    players: int,
-    options: dict,
-    bot: str,
-    decisions: int,
-    seed: int,
-    advice: str = "",
-    gamma: float = 1.0,
-) -> Demonstrations:
-    """At least ``decisions`` decisions of ``bot`` playing every seat of seeded games, the
-    returns discounted by ``gamma`` (:func:`label_games`)."""
-    driver = every_game(follow_label)
-    return label_games(game, players, options, bot, decisions, seed, driver, advice, gamma).data
+def collect(cloning: Cloning, decisions: int) -> Demonstrations:
+    """At least ``decisions`` decisions of the cloning's bot playing every seat of seeded
+    games, the returns discounted by its ``gamma`` (:func:`label_games`)."""
+    return label_games(cloning, decisions, cloning.seed, every_game(follow_label)).data
 
 
 def every_game(drive: Driver) -> DriverPerGame:
@@ -234,11 +250,13 @@ def greedy_driver(network: PolicyNetwork) -> Driver:
 
 
 def clone_into(
-    policy, data: Demonstrations, epochs: int, batch_size: int, seed: int, actor: bool = True
+    policy, data: Demonstrations, cloning: Cloning, round_: int = 0, actor: bool = True
 ) -> float:
     """Fit the policy's actor to the actions (unless ``actor`` is False: an advised actor
-    already plays them) and its critic to the returns; the last epoch's accuracy."""
-    generator = torch.Generator().manual_seed(seed)
+    already plays them) and its critic to the returns, for the cloning's epochs in batches
+    of its size, shuffled by its seed plus ``round_``; the last epoch's accuracy."""
+    batch_size = cloning.batch_size
+    generator = torch.Generator().manual_seed(cloning.seed + round_)
     tensors = [
         torch.as_tensor(data.observations, dtype=torch.float32),
         torch.as_tensor(data.masks),
@@ -247,7 +265,7 @@ def clone_into(
     ]
     optimiser = torch.optim.Adam(policy.parameters(), lr=1e-3)
     accuracy = 0.0
-    for _ in tqdm(range(epochs), desc="warm start: cloning", unit="epoch"):
+    for _ in tqdm(range(cloning.epochs), desc="warm start: cloning", unit="epoch"):
         order = torch.randperm(len(tensors[2]), generator=generator)
         hits = 0
         for start in range(0, len(order), batch_size):
@@ -264,22 +282,6 @@ def clone_into(
     return accuracy
 
 
-@dataclass(frozen=True)
-class Cloning:
-    """Where the games come from and how the policy is fitted, for every DAgger round
-    (``gamma``: PPO's discount, which the critic's targets follow)."""
-
-    game: str
-    players: int
-    options: dict
-    bot: str
-    activation: str
-    epochs: int
-    batch_size: int
-    seed: int
-    gamma: float = 1.0
-
-
 def dagger(
     policy, data: Demonstrations, cloning: Cloning, rounds: int, decisions: int
 ) -> tuple[Demonstrations, list[float]]:
@@ -289,21 +291,12 @@ def dagger(
     agreements = []
     for round_ in range(1, rounds + 1):
         drive = greedy_driver(export_actor(policy, c.activation, {}))
-        labelled = label_games(
-            c.game,
-            c.players,
-            c.options,
-            c.bot,
-            decisions,
-            c.seed + round_,
-            every_game(drive),
-            gamma=c.gamma,
-        )
+        labelled = label_games(c, decisions, c.seed + round_, every_game(drive))
         agreements.append(labelled.agreement)
         tqdm.write(
             f"DAgger round {round_}: the policy chose the bot's action on "
             f"{labelled.agreement:.1%} of its own {len(labelled.data.actions):,} decisions"
         )
         data = data + labelled.data
-        clone_into(policy, data, c.epochs, c.batch_size, c.seed + round_)
+        clone_into(policy, data, c, round_)
     return data, agreements

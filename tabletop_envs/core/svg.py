@@ -265,7 +265,7 @@ def fit(words: str, width: float, size: float = 12) -> str:
     return words if len(words) <= room else words[: room - 1] + "…"
 
 
-def wrap(words: str, width: float, size: float = 12) -> list[str]:
+def wrap_words(words: str, width: float, size: float = 12) -> list[str]:
     """``words`` broken at spaces into lines that fit ``width`` pixels at font ``size``."""
     room = letters_in(width, size)
     lines: list[str] = []

@@ -39,7 +39,7 @@ from tabletop_envs.core.svg import (
     player_name,
     row_step,
     small_card,
-    wrap,
+    wrap_words,
 )
 from tabletop_envs.valiant_wars.spec import (
     BUYING,
@@ -469,7 +469,7 @@ def draw_location(canvas: Canvas, location: int, label: str, x: float, y: float)
     canvas.text(x + 90, y + 40, fit(card.name, 170, 14), size=14, anchor="middle", bold=True)
     canvas.text(x + 90, y + 66, f"{card.vp} VP", size=20, anchor="middle", bold=True)
     canvas.text(x + 90, y + 86, card.terrain.name.title(), size=12, anchor="middle")
-    for index, words in enumerate(wrap(card.terrain.text, 172, 10)[:2]):
+    for index, words in enumerate(wrap_words(card.terrain.text, 172, 10)[:2]):
         canvas.text(x + 90, y + 102 + 12 * index, words, size=10, anchor="middle")
 
 

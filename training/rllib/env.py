@@ -45,13 +45,9 @@ class TabletopRLlibEnv(MultiAgentEnv):
         players = int(config["players"])
         seed = env_seed(config)
         self.table = SeatGame(game, players, dict(config.get("game_options", {})), seed)
+        pool_settings = ("newest_prob", "random_share", "heuristic_share", "max_snapshots")
         self.pool = OpponentPool(
-            game,
-            seed,
-            config.get("newest_prob", 0.5),
-            config.get("random_share", 0.1),
-            config.get("heuristic_share", 0.1),
-            config.get("max_snapshots", 20),
+            game, seed, **{key: config[key] for key in pool_settings if key in config}
         )
         self.possible_agents = [agent_id(seat) for seat in range(players)]
         self.agents = list(self.possible_agents)

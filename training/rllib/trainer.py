@@ -1,13 +1,11 @@
 """``tabletop-train --backend rllib``: PPO on RLlib's current API stack, on Ray.
 
-The run folder is the SB3 path's (``tabletop_envs.training.run.Run``): config.json, pool/ (the
-league's
-snapshots), checkpoints/policy_N.npz (every ``checkpoint_every`` steps) and the final
-policy.npz, plus rllib_checkpoint/, RLlib's own checkpoint of the algorithm (it holds
-pickles:
-load only your own). The policy files are the same ``tabletop_envs.agents.policy`` format the SB3
-path
-writes, so the result is a normal bot for ``tabletop-eval`` and ``tabletop-play``.
+The run folder is the SB3 path's (``tabletop_envs.training.run.Run``): config.json, pool/
+(the league's snapshots), checkpoints/policy_N.npz (every ``checkpoint_every`` steps) and the
+final policy.npz, plus rllib_checkpoint/, RLlib's own checkpoint of the algorithm (it holds
+pickles: load only your own). The policy files are the same ``tabletop_envs.agents.policy``
+format the SB3 path writes, so the result is a normal bot for ``tabletop-eval`` and
+``tabletop-play``.
 
 The training settings are the game's TOML config (``training/configs``): ``n_envs * n_steps``
 env steps per PPO iteration, ``batch_size`` minibatches, ``n_epochs``, the network, and for
@@ -20,22 +18,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from tabletop_envs.training.rllib import connect, disconnect
 
 if TYPE_CHECKING:
     from ray.rllib.algorithms.algorithm import Algorithm
     from tabletop_envs.agents.policy import PolicyNetwork
+    from tabletop_envs.training.budget import TrainingBudget
     from tabletop_envs.training.run import Run
 
 STEPS_KEY = "num_env_steps_sampled_lifetime"
-
-
-class Budget(Protocol):
-    steps: int | None
-
-    def seconds_left(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -115,7 +108,7 @@ def build_algorithm(run: Run, env_runners: int) -> Algorithm:
 class RLlibTrainer:
     """One fresh run: the algorithm, its league snapshots, policy files and the budget."""
 
-    def __init__(self, run: Run, budget: Budget, cluster: Cluster) -> None:
+    def __init__(self, run: Run, budget: TrainingBudget, cluster: Cluster) -> None:
         self.run = run
         self.budget = budget
         cluster.connect()

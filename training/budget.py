@@ -1,0 +1,98 @@
+"""A training session's budget (PPO steps or wall-clock minutes), Ctrl-C and progress bar,
+shared by the SB3 and RLlib backends."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tqdm import tqdm
+
+LOW_PPO_SHARE = 0.5  # warn when the warm start leaves less than this share of --minutes
+
+
+class Interrupted(Exception):
+    """Training stopped by Ctrl-C; the message says what was saved and how to go on."""
+
+
+@dataclass
+class TrainingBudget:
+    """This session's budget: PPO steps, or wall-clock minutes that include the warm start."""
+
+    steps: int | None
+    minutes: float | None
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self.minutes is None else self.started + self.minutes * 60
+
+    def seconds_left(self) -> float:
+        deadline = self.deadline
+        return float("inf") if deadline is None else max(0.0, deadline - time.monotonic())
+
+    def describe(self) -> str:
+        if self.steps is not None:
+            return f"{self.steps:,} PPO steps"
+        return f"{self.minutes:g} minutes (warm start included)"
+
+    def warm_start_report(self, seconds: float) -> list[str]:
+        """The warm start's share of the budget, and a warning when little is left for PPO."""
+        if self.minutes is None:
+            return [f"warm start: {seconds:.0f} s (the --steps budget counts PPO steps only)"]
+        total = self.minutes * 60
+        left = self.seconds_left()
+        lines = [
+            f"warm start: {seconds:.0f} s, {seconds / total:.0%} of the {self.minutes:g}-minute "
+            f"budget; {left:.0f} s left for PPO"
+        ]
+        if left < LOW_PPO_SHARE * total:
+            lines.append(
+                "warning: the warm start leaves little time for PPO; raise --minutes, or lower "
+                "warm_start_decisions with --config"
+            )
+        return lines
+
+
+class StopRequest:
+    """The first Ctrl-C asks training to stop after the current step (a checkpoint is then
+    saved); a second one stops at once, without saving."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.previous: Any = None
+
+    def __enter__(self) -> StopRequest:
+        self.previous = signal.signal(signal.SIGINT, self.handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        signal.signal(signal.SIGINT, self.previous)
+
+    def handle(self, signum: int, frame: object) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        print(
+            "\nCtrl-C: stopping after this step to save a checkpoint "
+            "(Ctrl-C again stops at once, without saving)",
+            file=sys.stderr,
+        )
+
+
+def progress_bar(budget: TrainingBudget, game: str) -> tqdm:
+    """One rate (steps/s) and the time left: tqdm's for --steps, the deadline's for --minutes."""
+    if budget.steps is not None:
+        layout = "{desc}: {n_fmt}/{total_fmt} steps [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+    else:
+        layout = "{desc}: {n_fmt} steps [{elapsed}, {rate_fmt}{postfix}]"
+    return tqdm(
+        total=budget.steps,
+        desc=f"training {game}",
+        unit=" steps",
+        bar_format=layout,
+        dynamic_ncols=True,
+    )
