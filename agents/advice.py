@@ -59,18 +59,18 @@ class Advisor:
         return np.concatenate([np.asarray(observation, dtype=np.float32), advice])
 
 
-def make_advisor(advice: str, game: str, action_size: int, seed: int | None = None) -> Advisor:
-    """A fresh advisor for one seat of environment ``game`` (a registered name)."""
+def make_advisor(advice: str, game_name: str, action_size: int, seed: int | None = None) -> Advisor:
+    """A fresh advisor for one seat of environment ``game_name`` (a registered name)."""
     from tabletop_envs.agents.heuristics import heuristic_agent
 
     check_advice(advice)
     if not advice:
         raise ValueError("a plain policy (advice '') has no advisor")
-    return Advisor(heuristic_agent(game, seed=seed), action_size)
+    return Advisor(heuristic_agent(game_name, seed=seed), action_size)
 
 
-def seat_advisors(advice: str, game: str, players: int, action_size: int) -> list[Advisor]:
+def seat_advisors(advice: str, game_name: str, players: int, action_size: int) -> list[Advisor]:
     """Fresh advisors for every seat of a new game (seat ``s`` seeded ``s``); none for ``''``."""
     if not advice:
         return []
-    return [make_advisor(advice, game, action_size, seed=seat) for seat in range(players)]
+    return [make_advisor(advice, game_name, action_size, seed=seat) for seat in range(players)]

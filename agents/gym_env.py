@@ -187,14 +187,14 @@ def spaces_for(game_name: str, advice: str = "") -> tuple[spaces.Box, spaces.Dis
     return observation, spaces.Discrete(core.LAYOUT.total)
 
 
-def opponent_agent(opponent: str | Path | Agent, game: str, players: int) -> Agent:
+def opponent_agent(opponent: str | Path | Agent, game_name: str, players: int) -> Agent:
     """The bot for the other seats: an Agent, or any spec the commands accept (``random``,
     ``heuristic``, ``pretrained``, a search bot, a policy file); a ValueError names them."""
     if isinstance(opponent, Agent):
         return opponent
     if not isinstance(opponent, (str, Path)):
         raise ValueError(f"opponent={opponent!r}; expected an Agent or {describe_accepted()}")
-    return make_agent(str(opponent), game, players=players)
+    return make_agent(str(opponent), game_name, players=players)
 
 
 def check_illegal_action(mode: str) -> str:

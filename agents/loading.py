@@ -39,8 +39,8 @@ def describe_accepted() -> str:
     )
 
 
-def agent_factory(spec: str, game: str, players: int | None = None) -> AgentFactory:
-    """A checked factory ``seed -> Agent`` for ``spec`` playing environment ``game``.
+def agent_factory(spec: str, game_name: str, players: int | None = None) -> AgentFactory:
+    """A checked factory ``seed -> Agent`` for ``spec`` playing environment ``game_name``.
 
     With ``players`` given, a trained policy must have been trained for that player count.
 
@@ -50,32 +50,34 @@ def agent_factory(spec: str, game: str, players: int | None = None) -> AgentFact
     if spec == "random":
         return RandomAgent
     if spec == "heuristic":
-        heuristic_agent(game)  # fails now if the game has no bot
+        heuristic_agent(game_name)  # fails now if the game has no bot
 
         def make_heuristic(seed: int | None) -> Agent:
-            return heuristic_agent(game, seed=seed)
+            return heuristic_agent(game_name, seed=seed)
 
         return make_heuristic
     if spec.split(":", 1)[0] in SEARCH_SPECS:
-        return search_factory(spec, game)
+        return search_factory(spec, game_name)
     if spec == "pretrained":
-        return policy_factory(pretrained_path(resolve_name(game), players), game, players)
+        return policy_factory(pretrained_path(resolve_name(game_name), players), game_name, players)
     path = Path(spec)
     if not path.is_file():
         raise ValueError(f"unknown agent {spec!r} (no such file); expected {describe_accepted()}")
-    return policy_factory(path, game, players)
+    return policy_factory(path, game_name, players)
 
 
-def policy_factory(path: Path, game: str, players: int | None) -> AgentFactory:
+def policy_factory(path: Path, game_name: str, players: int | None) -> AgentFactory:
     """A factory for the policy in ``path``, checked now against the game and count."""
-    load_policy(path, game, players=players)  # fails now for another game, count or a bad file
+    load_policy(path, game_name, players=players)  # fails now for another game, count or a bad file
 
     def make_policy(seed: int | None) -> Agent:
-        return load_policy(path, game, seed, players)
+        return load_policy(path, game_name, seed, players)
 
     return make_policy
 
 
-def make_agent(spec: str, game: str, seed: int | None = None, players: int | None = None) -> Agent:
-    """The agent for ``spec`` in environment ``game`` (ValueError for a bad spec)."""
-    return agent_factory(spec, game, players)(seed)
+def make_agent(
+    spec: str, game_name: str, seed: int | None = None, players: int | None = None
+) -> Agent:
+    """The agent for ``spec`` in environment ``game_name`` (ValueError for a bad spec)."""
+    return agent_factory(spec, game_name, players)(seed)

@@ -251,7 +251,7 @@ def _read_array(path: Path, archive: zipfile.ZipFile, key: str, ndim: int) -> np
 
 
 def check_policy_fits(
-    network: PolicyNetwork, game: str, players: int | None, sizes: tuple[int, int], path: Path
+    network: PolicyNetwork, game_name: str, players: int | None, sizes: tuple[int, int], path: Path
 ) -> None:
     """Raise ValueError naming each mismatch between the file and the game to play;
     ``sizes`` are the game's observation and action sizes (an advised policy reads both)."""
@@ -262,7 +262,7 @@ def check_policy_fits(
         "action_size": network.action_size,
     }
     expected = {
-        "game": game,
+        "game": game_name,
         "observation_size": advised_size(*sizes, network.advice),
         "action_size": sizes[1],
     }
@@ -317,12 +317,12 @@ class PolicyAgent(SeededAgent):
 
 
 def load_policy(
-    path: Path, game: str, seed: int | None = None, players: int | None = None
+    path: Path, game_name: str, seed: int | None = None, players: int | None = None
 ) -> PolicyAgent:
-    """The agent stored at ``path``, checked against environment ``game``."""
+    """The agent stored at ``path``, checked against environment ``game_name``."""
     from tabletop_envs import game_module, resolve_name
 
-    name = resolve_name(game)
+    name = resolve_name(game_name)
     core = game_module(name).Game
     network = read_policy(path)
     check_policy_fits(network, name, players, (core.SCHEMA.size, core.LAYOUT.total), path)

@@ -26,10 +26,10 @@ import tabletop_envs
 from tabletop_envs.cli import OneLineParser, positive_int, seed_int
 
 
-def steps_per_second(game: str, players: int, runners: int, iterations: int) -> float:
-    config = load_config(tabletop_envs.game_module(game).Game.NAME).replace(players=players)
+def steps_per_second(game_name: str, players: int, runners: int, iterations: int) -> float:
+    config = load_config(tabletop_envs.game_module(game_name).Game.NAME).replace(players=players)
     with tempfile.TemporaryDirectory() as folder:
-        run = Run(Path(folder), RunSettings(game, 0, config))
+        run = Run(Path(folder), RunSettings(game_name, 0, config))
         connect("rllib_throughput", None, runners)
         algo = build_algorithm(run, runners)
         try:

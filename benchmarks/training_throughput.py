@@ -68,9 +68,9 @@ class TutorialStyleEnv(gymnasium.Env):
         return self.env.observe(self.env.agent_selection)["action_mask"].astype(bool)
 
 
-def ppo_settings(game: str) -> tuple[dict, int]:
+def ppo_settings(game_name: str) -> tuple[dict, int]:
     """MaskablePPO keyword arguments from the game's training config, and its rollout size."""
-    config = load_config(tabletop_envs.game_module(game).Game.NAME)
+    config = load_config(tabletop_envs.game_module(game_name).Game.NAME)
     kwargs = {
         "batch_size": config.batch_size,
         "n_epochs": config.n_epochs,
@@ -99,16 +99,16 @@ def tutorial_rate(kwargs: dict, rollout: int, steps: int) -> float:
 
 
 def selfplay_rate(
-    game: str, players: int, kwargs: dict, steps: int, config_opponents: bool
+    game_name: str, players: int, kwargs: dict, steps: int, config_opponents: bool
 ) -> float:
     """Our rate against snapshots of the learner only, or against the config's opponent mix
     (its random and heuristic bot shares, the rest snapshots) as ``tabletop-train`` plays."""
-    config = load_config(tabletop_envs.game_module(game).Game.NAME)
+    config = load_config(tabletop_envs.game_module(game_name).Game.NAME)
     if not config_opponents:
         config = config.replace(random_share=0.0, heuristic_share=0.0)
     config = config.replace(players=players, game_options={})
-    pool = OpponentPool.from_config(game, config, seed=0)
-    env = selfplay_env(game, config, pool, seed=0)
+    pool = OpponentPool.from_config(game_name, config, seed=0)
+    env = selfplay_env(game_name, config, pool, seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=config.n_steps, **kwargs)
     pool.add_snapshot(export_actor(model.policy, config.activation, {}), "self")
     try:
@@ -117,12 +117,12 @@ def selfplay_rate(
         env.close()
 
 
-def markdown(game: str, players: int, rates: Sequence[float], provenance: str) -> str:
+def markdown(game_name: str, players: int, rates: Sequence[float], provenance: str) -> str:
     """The section: how it was measured, then the reference's rate and ours (pure self-play,
     then against the config's opponents), each with its ratio to the reference."""
     reference, pure, mixed = rates
-    config = load_config(tabletop_envs.game_module(game).Game.NAME)
-    setup = f"{game} {players}p, {config.n_envs} games over {config.env_workers} worker(s)"
+    config = load_config(tabletop_envs.game_module(game_name).Game.NAME)
+    setup = f"{game_name} {players}p, {config.n_envs} games over {config.env_workers} worker(s)"
     bots = f"{config.random_share:.0%} random, {config.heuristic_share:.0%} heuristic"
     lines = [
         provenance,

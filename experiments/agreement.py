@@ -37,7 +37,7 @@ class Agreement:
 
 
 def measure(
-    game: str,
+    game_name: str,
     agent: Agent,
     reference: Agent,
     drive_with_agent: bool,
@@ -46,7 +46,7 @@ def measure(
     seed: int,
 ) -> Agreement:
     """Both agents' choices at every decision of ``games`` seeded games played by one of them."""
-    core = tabletop_envs.game_module(game).Game
+    core = tabletop_envs.game_module(game_name).Game
     decisions = agreed = wins = 0
     progress: list[float] = []
     for index in range(games):

@@ -79,14 +79,14 @@ def split_rows(segments: Sequence[str], splits: Sequence[str]) -> list[SplitRow]
 
 
 def play_split(
-    game: str, players: int, agent: str, teacher: str, row: SplitRow, games: int, seed: int
+    game_name: str, players: int, agent: str, teacher: str, row: SplitRow, games: int, seed: int
 ) -> float:
     """The split seat's wins over ``games`` games (a shared win counts as a fraction)."""
-    table = Table(MatchSpec(game, (teacher,) * players, seed))
-    layout = game_module(game).Game.LAYOUT
+    table = Table(MatchSpec(game_name, (teacher,) * players, seed))
+    layout = game_module(game_name).Game.LAYOUT
     make_agent, make_teacher = (
-        agent_factory(agent, game, players),
-        agent_factory(teacher, game, players),
+        agent_factory(agent, game_name, players),
+        agent_factory(teacher, game_name, players),
     )
     table.agents[0] = SplitAgent(make_agent(None), make_teacher(None), layout, row.kinds)
     wins = 0.0

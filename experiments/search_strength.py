@@ -51,25 +51,25 @@ class Row:
 
 
 def lineups(
-    game: str, players: int, specs: Sequence[str], opponents: Sequence[str]
+    game_name: str, players: int, specs: Sequence[str], opponents: Sequence[str]
 ) -> tuple[list[Row], list[str]]:
     """The rows to play, and a note for each opponent left out (no bot or policy here)."""
-    cooperative = bool(game_module(game).Game.COOPERATIVE)
+    cooperative = bool(game_module(game_name).Game.COOPERATIVE)
     available, notes = [], []
     for opponent in opponents:
         try:
-            agent_factory(opponent, game, players)
+            agent_factory(opponent, game_name, players)
         except ValueError as error:
             notes.append(f"{opponent} left out: {error}")
             continue
         available.append(opponent)
     for spec in specs:
-        agent_factory(spec, game, players)  # a bad spec fails before any game
+        agent_factory(spec, game_name, players)  # a bad spec fails before any game
     if cooperative:
         teams = [*available, *specs]
-        return [Row(game, (spec,) * players, spec, "team") for spec in teams], notes
+        return [Row(game_name, (spec,) * players, spec, "team") for spec in teams], notes
     rows = [
-        Row(game, (spec,) + (opponent,) * (players - 1), spec, opponent)
+        Row(game_name, (spec,) + (opponent,) * (players - 1), spec, opponent)
         for opponent in available
         for spec in specs
     ]

@@ -123,10 +123,10 @@ def replay_files(records: Sequence[GameRecord], folder: Path) -> dict[Path, str]
     }
 
 
-def check_match(game: str, agents: Sequence[str], players: int | None, seed: int) -> MatchSpec:
+def check_match(game_name: str, agents: Sequence[str], players: int | None, seed: int) -> MatchSpec:
     """The validated match, or a UsageError naming what is wrong and what is accepted."""
     try:
-        name = resolve_name(game)
+        name = resolve_name(game_name)
     except ValueError as error:
         raise UsageError(str(error)) from None
     game_class = game_module(name).Game
@@ -167,9 +167,9 @@ def check_backend(backend: str, address: str | None) -> None:
     from tabletop_envs.training.rllib import check_address, require_ray
 
     try:
-        require_ray("--backend ray")
         if address is not None:
             check_address(address)
+        require_ray("--backend ray")
     except ValueError as error:
         raise UsageError(str(error)) from None
 

@@ -83,7 +83,7 @@ class StopRequest:
         )
 
 
-def progress_bar(budget: TrainingBudget, game: str) -> tqdm:
+def progress_bar(budget: TrainingBudget, game_name: str) -> tqdm:
     """One rate (steps/s) and the time left: tqdm's for --steps, the deadline's for --minutes."""
     if budget.steps is not None:
         layout = "{desc}: {n_fmt}/{total_fmt} steps [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
@@ -91,7 +91,7 @@ def progress_bar(budget: TrainingBudget, game: str) -> tqdm:
         layout = "{desc}: {n_fmt} steps [{elapsed}, {rate_fmt}{postfix}]"
     return tqdm(
         total=budget.steps,
-        desc=f"training {game}",
+        desc=f"training {game_name}",
         unit=" steps",
         bar_format=layout,
         dynamic_ncols=True,

@@ -35,13 +35,13 @@ class EvalResult:
         return asdict(self)
 
 
-def baselines(game: str) -> list[str]:
+def baselines(game_name: str) -> list[str]:
     """The baseline bots this game has."""
-    return [name for name in BASELINES if name != "heuristic" or game in HEURISTIC_BOTS]
+    return [name for name in BASELINES if name != "heuristic" or game_name in HEURISTIC_BOTS]
 
 
-def is_cooperative(game: str) -> bool:
-    return tabletop_envs.game_module(game).Game.COOPERATIVE
+def is_cooperative(game_name: str) -> bool:
+    return tabletop_envs.game_module(game_name).Game.COOPERATIVE
 
 
 def _result(label: str, wins: float, returns: float, games: int) -> EvalResult:
@@ -50,10 +50,16 @@ def _result(label: str, wins: float, returns: float, games: int) -> EvalResult:
 
 
 def versus(
-    policy: Path, game: str, players: int, opponent: str, games: int, seed: int, workers: int = 1
+    policy: Path,
+    game_name: str,
+    players: int,
+    opponent: str,
+    games: int,
+    seed: int,
+    workers: int = 1,
 ) -> EvalResult:
     """The policy in one seat against ``opponent`` in every other, seats rotated."""
-    match = MatchSpec(game, (str(policy),) + (opponent,) * (players - 1), seed)
+    match = MatchSpec(game_name, (str(policy),) + (opponent,) * (players - 1), seed)
     wins = returns = 0.0
     for record in play_games(match, games, workers):
         seat = record.lineup.index(0)
@@ -69,10 +75,16 @@ def team_label(member: str, players: int) -> str:
 
 
 def team(
-    spec: str, game: str, players: int, games: int, seed: int, workers: int = 1, member: str = ""
+    spec: str,
+    game_name: str,
+    players: int,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    member: str = "",
 ) -> EvalResult:
     """A cooperative team of ``spec`` in every seat: its win rate."""
-    match = MatchSpec(game, (spec,) * players, seed)
+    match = MatchSpec(game_name, (spec,) * players, seed)
     records = play_games(match, games, workers)
     wins = sum(1.0 for record in records if record.winners)
     returns = sum(record.returns[0] for record in records)
@@ -80,18 +92,21 @@ def team(
 
 
 def evaluate(
-    policy: Path, game: str, players: int, games: int, seed: int, workers: int = 1
+    policy: Path, game_name: str, players: int, games: int, seed: int, workers: int = 1
 ) -> list[EvalResult]:
     """The policy against each baseline (competitive), or its team beside theirs (cooperative)."""
-    if is_cooperative(game):
-        results = [team(str(policy), game, players, games, seed, workers, TRAINED)]
+    if is_cooperative(game_name):
+        results = [team(str(policy), game_name, players, games, seed, workers, TRAINED)]
         return results + [
-            team(name, game, players, games, seed, workers) for name in baselines(game)
+            team(name, game_name, players, games, seed, workers) for name in baselines(game_name)
         ]
-    return [versus(policy, game, players, name, games, seed, workers) for name in baselines(game)]
+    return [
+        versus(policy, game_name, players, name, games, seed, workers)
+        for name in baselines(game_name)
+    ]
 
 
-def headline(results: list[EvalResult], game: str) -> EvalResult:
+def headline(results: list[EvalResult], game_name: str) -> EvalResult:
     """The result that ranks policies: the trained team's (cooperative), else the win rate
     against the strongest baseline (the heuristic bot where the game has one)."""
-    return results[0] if is_cooperative(game) else results[-1]
+    return results[0] if is_cooperative(game_name) else results[-1]

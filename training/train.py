@@ -159,20 +159,20 @@ def resolve_settings(args: argparse.Namespace) -> tuple[RunSettings, Path]:
 
 def check_resume_flags(
     args: argparse.Namespace,
-    game: str,
+    game_name: str,
     config: TrainConfig,
     settings: RunSettings,
     out: Path,
 ) -> None:
     """Refuse --resume flags that contradict the run in ``out``."""
     conflicts = []
-    if game != settings.game:
-        conflicts.append(f"game {game} (the run's is {settings.game})")
+    if game_name != settings.game:
+        conflicts.append(f"game {game_name} (the run's is {settings.game})")
     if args.players is not None and args.players != settings.config.players:
         conflicts.append(f"--players {args.players} (the run's is {settings.config.players})")
     if args.seed is not None and args.seed != settings.seed:
         conflicts.append(f"--seed {args.seed} (the run's is {settings.seed})")
-    if args.config is not None and game == settings.game:
+    if args.config is not None and game_name == settings.game:
         ours, theirs = config.to_dict(), settings.config.to_dict()
         differ = [
             f"{key} {ours[key]!r} (run: {theirs[key]!r})"

@@ -42,11 +42,11 @@ class Cluster:
         connect("--backend rllib", self.address, self.env_runners)
 
 
-def module_id(game: str) -> str:
+def module_id(game_name: str) -> str:
     """The learner's module: ``shared`` by every seat (cooperative) or ``main`` (competitive)."""
     from tabletop_envs.training.evaluation import is_cooperative
 
-    return "shared" if is_cooperative(game) else "main"
+    return "shared" if is_cooperative(game_name) else "main"
 
 
 def build_algorithm(run: Run, env_runners: int) -> Algorithm:
