@@ -6,6 +6,7 @@ The real RLlib runs are in tests/integrations/test_rllib_*.py (``make test-rllib
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from policies import random_policy
 from tabletop_envs.agents.arena import MatchSpec, Table
 from tabletop_envs.tools.evaluate import main as eval_main
 from tabletop_envs.tools.ray_eval import RemoteTable, chunks, policy_files
-from tabletop_envs.training.rllib import INSTALL_HINT, check_address
+from tabletop_envs.training.rllib import INSTALL_HINT, REACH_SECONDS, check_address
 from tabletop_envs.training.train import main as train_main
 
 import tabletop_envs
@@ -52,9 +53,69 @@ def test_a_space_without_a_mask_is_refused() -> None:
         rllib_space(space)
 
 
-@pytest.mark.parametrize("address", ["auto", "ray://head:10001", "10.0.0.5:6379", "ray://h.x:1"])
-def test_ray_addresses_accepted(address: str) -> None:
+@pytest.fixture
+def listening_port():
+    """A local port that accepts connections, as a Ray head's would."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        yield server.getsockname()[1]
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A local port nothing listens on."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize("form", ["127.0.0.1:{}", "ray://127.0.0.1:{}", "localhost:{}"])
+def test_ray_addresses_that_answer_are_accepted(form: str, listening_port: int) -> None:
+    address = form.format(listening_port)
     assert check_address(address) == address
+    assert check_address("auto") == "auto"
+
+
+def test_an_address_nobody_answers_is_refused_after_a_short_wait(
+    closed_port: int, monkeypatch
+) -> None:
+    waits: list[float] = []
+    connect = socket.create_connection
+
+    def spy(address, timeout):
+        waits.append(timeout)
+        return connect(address, timeout=timeout)
+
+    monkeypatch.setattr(socket, "create_connection", spy)
+    with pytest.raises(ValueError, match=rf"127.0.0.1:{closed_port}: no Ray cluster answers"):
+        check_address(f"127.0.0.1:{closed_port}")
+    assert waits == [REACH_SECONDS] and REACH_SECONDS <= 5
+
+
+@pytest.mark.parametrize("command", ["train", "eval"])
+def test_both_commands_refuse_an_unreachable_address_before_any_work(
+    command: str, closed_port: int, tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "out"
+    address = ["--address", f"127.0.0.1:{closed_port}"]
+    if command == "train":
+        code = train_main(["vaalbara", "--backend", "rllib", "--out", str(out), *address])
+    else:
+        code = eval_main(
+            [
+                "vaalbara",
+                "--agents",
+                "random",
+                "random",
+                "--out",
+                str(out),
+                "--backend",
+                "ray",
+                *address,
+            ]
+        )
+    assert code == 2
+    assert "no Ray cluster answers there" in capsys.readouterr().err
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("address", ["head", "ray://head", "head:0", "head:70000", "http://h:1"])

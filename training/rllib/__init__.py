@@ -9,12 +9,16 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 from types import ModuleType
 
 LOCAL_OBJECT_STORE_BYTES = 512 * 1024**2  # a local instance holds little: weights and results
 INSTALL_HINT = "pip install 'tabletop-envs[rllib]'"
 ADDRESS_FORMS = "'auto', HOST:PORT or ray://HOST:PORT"
 _ADDRESS = re.compile(r"(?:ray://)?(?P<host>[A-Za-z0-9.\-\[\]:]+?):(?P<port>\d+)")
+REACH_SECONDS = 3.0
+"""How long a cluster address may take to accept a connection before it is refused (Ray's
+own retries take well over a minute)."""
 
 
 def require_ray(what: str) -> ModuleType:
@@ -27,11 +31,23 @@ def require_ray(what: str) -> ModuleType:
 
 
 def check_address(address: str) -> str:
-    """A Ray cluster address: ``auto``, ``HOST:PORT`` or ``ray://HOST:PORT`` (port 1-65535)."""
-    match = _ADDRESS.fullmatch(address)
-    if address == "auto" or (match and 1 <= int(match["port"]) <= 65535):
+    """A Ray cluster address: ``auto``, or ``HOST:PORT`` / ``ray://HOST:PORT`` (port 1-65535)
+    that accepts a connection within :data:`REACH_SECONDS`."""
+    if address == "auto":
         return address
-    raise ValueError(f"--address {address!r} is not a Ray address; expected {ADDRESS_FORMS}")
+    match = _ADDRESS.fullmatch(address)
+    if not match or not 1 <= int(match["port"]) <= 65535:
+        raise ValueError(f"--address {address!r} is not a Ray address; expected {ADDRESS_FORMS}")
+    host = match["host"].strip("[]")
+    try:
+        socket.create_connection((host, int(match["port"])), timeout=REACH_SECONDS).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ValueError(
+            f"--address {address}: no Ray cluster answers there ({reason}, waited up to "
+            f"{REACH_SECONDS:g} s); start one with `ray start --head`, or check the address"
+        ) from None
+    return address
 
 
 def connect(what: str, address: str | None, cpus: int) -> ModuleType:
