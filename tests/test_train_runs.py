@@ -11,15 +11,24 @@ import json
 import os
 import signal
 import stat
+import subprocess
+import sys
+import time
 import warnings
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import torch
+from sb3_contrib import MaskablePPO
+from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents.gym_env import BotOpponent
 from tabletop_envs.agents.policy import read_policy
-from tabletop_envs.training import sb3
+from tabletop_envs.training import sb3, warmstart
+from tabletop_envs.training.budget import WARM_START_SHARE, TrainingBudget
 from tabletop_envs.training.run import step_of
+from tabletop_envs.training.selfplay import SelfPlayVecEnv
 from tabletop_envs.training.train import main as train_main
 
 TINY = """
@@ -293,18 +302,77 @@ def test_ctrl_c_during_the_warm_start_exits_130_without_a_traceback(
 
 
 # ----- the budget and what was trained ------------------------------------------------------
-def test_a_warm_start_that_eats_the_budget_is_shown_and_labelled(tmp_path: Path) -> None:
+def test_the_warm_start_keeps_to_its_share_of_the_minutes() -> None:
+    budget = TrainingBudget(None, 4.0)
+    gathered_by, fitted_by = budget.warm_start_deadlines(started=100.0)
+    assert fitted_by == 100.0 + WARM_START_SHARE * 240 and WARM_START_SHARE <= 0.25
+    assert 100.0 < gathered_by < fitted_by
+    assert TrainingBudget(1000, None).warm_start_deadlines(100.0) == (None, None)
+    plan = budget.warm_start_plan(40_000, "heuristic")
+    assert "up to 40,000 decisions, in at most 60 s (25% of the 4-minute budget)" in plan
+
+
+def test_past_its_deadline_the_warm_start_gathers_one_game_and_fits_one_epoch() -> None:
+    late = warmstart.Cloning("vaalbara_v1", 2, "heuristic", epochs=5, batch_size=64)
+    late = replace(late, deadline=time.monotonic() - 1)
+    one_game = warmstart.collect(replace(late, deadline=None), 1)
+    data = warmstart.collect(late, 100_000)
+    assert len(data.actions) == len(one_game.actions)
+    epochs: list[int] = []
+    tqdm_range = warmstart.tqdm
+
+    def counting(iterable, **kwargs):
+        for item in tqdm_range(iterable, **kwargs):
+            epochs.append(item)
+            yield item
+
+    vec = SelfPlayVecEnv("vaalbara_v1", 2, 1, lambda: BotOpponent(RandomAgent(0), "random"))
+    policy = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1).policy
+    original, warmstart.tqdm = warmstart.tqdm, counting
+    try:
+        warmstart.clone_into(policy, data, late)
+    finally:
+        warmstart.tqdm = original
+    assert epochs == [0]
+
+
+def test_a_warm_start_states_its_plan_and_leaves_ppo_the_rest(tmp_path: Path) -> None:
     config = tiny_config(tmp_path).read_text().replace("warm_start_decisions = 0", "")
     (tmp_path / "tiny.toml").write_text(
-        config + 'warm_start_bot = "heuristic"\nwarm_start_decisions = 200\nwarm_start_epochs = 1\n'
+        config + 'warm_start_bot = "heuristic"\nwarm_start_decisions = 10000000\n'
     )
-    args = ["vaalbara", "--minutes", "0.001", "--config", str(tmp_path / "tiny.toml")]
+    args = ["vaalbara", "--minutes", "0.05", "--config", str(tmp_path / "tiny.toml")]
     code, stdout, err = run_train([*args, "--out", str(tmp_path / "run")])
     assert code == 0, err
-    assert "of the 0.001-minute budget; 0 s left for PPO" in stdout
-    assert "warning: the warm start leaves little time for PPO" in stdout
-    assert "warm start (clone of heuristic, 2" in stdout and "no PPO update" in stdout
-    assert "no learning curve: no evaluation ran" in stdout
+    plan = stdout.index("warm start: clone heuristic on up to 10,000,000 decisions, in at most")
+    assert plan < stdout.index("warm start: the policy matches heuristic")
+    assert "s left for PPO" in stdout
+    trained = stdout[stdout.index("warm start (clone of heuristic, ") :].split(" decisions")[0]
+    assert int(trained.rsplit(" ", 1)[1].replace(",", "")) < 10_000_000
+
+
+def test_ctrl_c_during_a_warm_start_with_worker_processes_prints_no_traceback(
+    tmp_path: Path,
+) -> None:
+    config = tiny_config(tmp_path).read_text().replace("warm_start_decisions = 0", "")
+    (tmp_path / "tiny.toml").write_text(
+        config + 'env_workers = 2\nwarm_start_bot = "heuristic"\nwarm_start_decisions = 10000000\n'
+    )
+    command = [sys.executable, "-m", "tabletop_envs.training.train", "vaalbara", "--steps", "64"]
+    command += ["--config", str(tmp_path / "tiny.toml"), "--out", str(tmp_path / "run")]
+    unbuffered = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    process = subprocess.Popen(command, text=True, env=unbuffered, **pipes)
+    assert process.stdout is not None
+    for line in process.stdout:
+        if line.startswith("warm start: clone"):
+            break
+    time.sleep(1.0)  # the workers are up and the bot's games under way
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "interrupted during the warm start" in err
+    assert "Traceback" not in err and "EOFError" not in err, err
 
 
 # ----- what a finished run leaves -----------------------------------------------------------

@@ -11,7 +11,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-LOW_PPO_SHARE = 0.5  # warn when the warm start leaves less than this share of --minutes
+WARM_START_SHARE = 0.25
+"""The most of a --minutes budget the warm start may take: it gathers the bot's games for up to
+three fifths of it and fits the policy in the rest, so PPO always has the other three quarters."""
+GATHER_SHARE = 0.6
 
 
 class Interrupted(Exception):
@@ -39,22 +42,33 @@ class TrainingBudget:
             return f"{self.steps:,} PPO steps"
         return f"{self.minutes:g} minutes (warm start included)"
 
-    def warm_start_report(self, seconds: float) -> list[str]:
-        """The warm start's share of the budget, and a warning when little is left for PPO."""
+    def warm_start_deadlines(self, started: float) -> tuple[float | None, float | None]:
+        """When a warm start begun at ``started`` stops gathering games and stops fitting
+        (None: no limit, under a --steps budget)."""
         if self.minutes is None:
-            return [f"warm start: {seconds:.0f} s (the --steps budget counts PPO steps only)"]
-        total = self.minutes * 60
-        left = self.seconds_left()
-        lines = [
-            f"warm start: {seconds:.0f} s, {seconds / total:.0%} of the {self.minutes:g}-minute "
-            f"budget; {left:.0f} s left for PPO"
-        ]
-        if left < LOW_PPO_SHARE * total:
-            lines.append(
-                "warning: the warm start leaves little time for PPO; raise --minutes, or lower "
-                "warm_start_decisions with --config"
-            )
-        return lines
+            return None, None
+        window = WARM_START_SHARE * self.minutes * 60
+        return started + GATHER_SHARE * window, started + window
+
+    def warm_start_plan(self, decisions: int, bot: str) -> str:
+        """What the warm start will do, said before it starts."""
+        plan = f"warm start: clone {bot} on up to {decisions:,} decisions"
+        if self.minutes is None:
+            return f"{plan} (the --steps budget counts PPO steps only)"
+        seconds = WARM_START_SHARE * self.minutes * 60
+        return (
+            f"{plan}, in at most {seconds:.0f} s ({WARM_START_SHARE:.0%} of the "
+            f"{self.minutes:g}-minute budget); PPO gets the rest"
+        )
+
+    def warm_start_report(self, seconds: float) -> str:
+        """The time the warm start took and what it left for PPO."""
+        if self.minutes is None:
+            return f"warm start: {seconds:.0f} s"
+        share = seconds / (self.minutes * 60)
+        return (
+            f"warm start: {seconds:.0f} s ({share:.0%}); {self.seconds_left():.0f} s left for PPO"
+        )
 
 
 class StopRequest:

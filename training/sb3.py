@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -181,9 +181,13 @@ class Trainer:
         if not config.warm_start_bot or config.warm_start_decisions <= 0:
             return
         started, bot = time.monotonic(), config.warm_start_bot
-        cloning = self.cloning()
+        print(self.budget.warm_start_plan(config.warm_start_decisions, bot))
+        gathered_by, fitted_by = self.budget.warm_start_deadlines(started)
+        cloning = replace(self.cloning(), deadline=fitted_by)
         try:
-            data = warmstart.collect(cloning, config.warm_start_decisions)
+            data = warmstart.collect(
+                replace(cloning, deadline=gathered_by), config.warm_start_decisions
+            )
             accuracy = warmstart.clone_into(
                 self.model.policy, data, cloning, actor=not config.advice
             )
@@ -213,8 +217,7 @@ class Trainer:
                 print(f"warm start: DAgger rounds, agreement on the policy's own states: {rounds}")
                 decisions += f", {len(agreements)} DAgger rounds"
             self.session.warm_start = f"warm start (clone of {bot}, {decisions})"
-        for line in self.budget.warm_start_report(time.monotonic() - started):
-            print(line)
+        print(self.budget.warm_start_report(time.monotonic() - started))
 
     def cloning(self) -> warmstart.Cloning:
         """The warm start's games and fitting settings."""
@@ -283,18 +286,18 @@ def build_model(config: TrainConfig, env: VecEnv, seed: int, out: Path) -> Maska
 def run_session(trainer: Trainer, resume: bool) -> Path:
     """Run one session (warm start first on a fresh run); the path of the final policy."""
     run = trainer.run
-    if resume:
-        run.drop_after(trainer.session.start_steps)
-        print(
-            f"resuming {run.out} at step {trainer.session.start_steps:,} "
-            f"for {trainer.budget.describe()} more"
-        )
-    else:
-        run.create()
-        print(f"training {run.game} into {run.out} for {trainer.budget.describe()}")
-        trainer.warm_start()
     try:
+        if resume:
+            run.drop_after(trainer.session.start_steps)
+            print(
+                f"resuming {run.out} at step {trainer.session.start_steps:,} "
+                f"for {trainer.budget.describe()} more"
+            )
+        else:
+            run.create()
+            print(f"training {run.game} into {run.out} for {trainer.budget.describe()}")
+            trainer.warm_start()
         trainer.learn()
     finally:
-        trainer.env.close()
+        trainer.env.close()  # the worker processes end quietly, whatever stopped the session
     return trainer.finish()

@@ -129,6 +129,7 @@ class WorkerSpec:
 def _serve(spec: WorkerSpec, connection: Connection) -> None:
     """A worker's loop: run its tables on request until told to close."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by start_workers
     torch.set_num_threads(1)
     pool = OpponentPool(**spec.pool)
     env = SelfPlayVecEnv(
@@ -141,7 +142,10 @@ def _serve(spec: WorkerSpec, connection: Connection) -> None:
         advice=spec.advice,
     )
     while True:
-        command, argument = connection.recv()
+        try:
+            command, argument = connection.recv()
+        except (EOFError, ConnectionError):  # the main process is gone: nothing left to serve
+            return
         if command == "close":
             connection.close()
             return
@@ -212,13 +216,19 @@ class ParallelSelfPlayVecEnv(VecEnv):
         ]
         self.connections: list[Connection] = []
         self.processes = []
-        for spec in self.specs:
-            ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(spec, theirs), daemon=True)
-            process.start()
-            theirs.close()
-            self.connections.append(ours)
-            self.processes.append(process)
+        # A Ctrl-C while a worker is still importing would print its traceback: the workers
+        # start with SIGINT blocked (the mask is inherited) until they ignore it.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for spec in self.specs:
+                ours, theirs = context.Pipe()
+                process = context.Process(target=_serve, args=(spec, theirs), daemon=True)
+                process.start()
+                theirs.close()
+                self.connections.append(ours)
+                self.processes.append(process)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for snapshot in pool.snapshots:
             self.send_snapshot(snapshot.network, snapshot.label)
         pool.subscribers.append(self.send_snapshot)

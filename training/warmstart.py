@@ -17,6 +17,7 @@ exactly those the warm-started policy reaches when it is measured.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 
@@ -121,6 +122,10 @@ class Cloning:
     seed: int = 0
     gamma: float = 1.0
     advice: str = ""
+    deadline: float | None = None  # time.monotonic() past which gathering and fitting stop
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     @classmethod
     def from_config(cls, game_name: str, config: TrainConfig, seed: int) -> Cloning:
@@ -143,7 +148,8 @@ def label_games(cloning: Cloning, decisions: int, seed: int, driver: DriverPerGa
     """At least ``decisions`` decisions of games seeded from ``seed``, game ``g`` driven by
     ``driver(g)``, labelled by the cloning's bot; each decision keeps its seat's final return,
     discounted by ``gamma`` per decision the learner makes after it (:func:`decisions_to_go`).
-    With ``advice`` the observations carry each seat's advice (fresh advisors every game)."""
+    Past the cloning's deadline it stops after the game in play, with fewer decisions. With
+    ``advice`` the observations carry each seat's advice (fresh advisors every game)."""
     game, players, bot = cloning.game_name, cloning.players, cloning.bot
     core = tabletop_envs.game_module(game).Game
     agents = [make_agent(bot, game, seed=seed + seat, players=players) for seat in range(players)]
@@ -152,7 +158,7 @@ def label_games(cloning: Cloning, decisions: int, seed: int, driver: DriverPerGa
     game_of_step: list[int] = []
     with tqdm(total=decisions, desc=f"{bot} labels", unit="dec") as bar:
         games = 0
-        while len(steps) < decisions:
+        while len(steps) < decisions and not (games and cloning.out_of_time()):
             state = core(players, seed=seed * 100_003 + games, **cloning.options)
             advisors = seat_advisors(cloning.advice, game, players, core.LAYOUT.total)
             played = label_game(state, agents, driver(games), advisors)
@@ -254,7 +260,8 @@ def clone_into(
 ) -> float:
     """Fit the policy's actor to the actions (unless ``actor`` is False: an advised actor
     already plays them) and its critic to the returns, for the cloning's epochs in batches
-    of its size, shuffled by its seed plus ``round_``; the last epoch's accuracy."""
+    of its size (fewer once past its deadline, at least one), shuffled by its seed plus
+    ``round_``; the last epoch's accuracy."""
     batch_size = cloning.batch_size
     generator = torch.Generator().manual_seed(cloning.seed + round_)
     tensors = [
@@ -279,6 +286,8 @@ def clone_into(
             optimiser.step()
             hits += int((logits.argmax(-1) == action).sum())
         accuracy = hits / len(order)
+        if cloning.out_of_time():
+            break
     return accuracy
 
 
@@ -290,6 +299,9 @@ def dagger(
     c = cloning
     agreements = []
     for round_ in range(1, rounds + 1):
+        if c.out_of_time():
+            tqdm.write(f"DAgger: out of warm-start time after {round_ - 1} of {rounds} rounds")
+            break
         drive = greedy_driver(export_actor(policy, c.activation, {}))
         labelled = label_games(c, decisions, c.seed + round_, every_game(drive))
         agreements.append(labelled.agreement)
