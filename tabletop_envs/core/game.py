@@ -187,6 +187,13 @@ class GameCore(ABC):
     def resample_hidden(self: GameT, player: int, rng: np.random.Generator) -> GameT:
         """A copy with all that ``player`` cannot see redrawn, consistent with its view."""
 
+    def simultaneous_seats(self) -> tuple[int, ...]:
+        """When the rules have the pending decision taken by several seats at once (hidden
+        picks revealed together), those still to answer, the current seat first, in the
+        order the AEC env asks them; empty for a decision one seat takes alone. What
+        :mod:`tabletop_envs.core.parallel` groups into one Parallel step."""
+        return ()
+
     def check_invariants(self) -> Iterator[tuple[str, str]]:
         """Each broken invariant of this state as (field, problem); a game lists its own
         (cards conserved, values in range, the pending decision consistent)."""
