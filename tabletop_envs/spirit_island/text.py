@@ -391,8 +391,7 @@ def _deciding(game: SpiritIslandGame, viewer: int | None) -> str:
         return ("nobody: defeat, ", "", "nobody: victory, ")[game.outcome + 1] + game.end_reason
     if not game.pending:
         return "nobody"
-    purpose = PURPOSE_NAMES[game.pending[2]]
-    return f"{seat_label(game.pending[1], viewer)}: {TO_DECIDE.get(purpose, purpose)}"
+    return f"{seat_label(game.pending[1], viewer)}: {TO_DECIDE[PURPOSE_NAMES[game.pending[2]]]}"
 
 
 def screen(game: SpiritIslandGame, viewer: int | None = None) -> Screen:

@@ -285,6 +285,12 @@ def narrate(game: ValiantWarsGame, action: int, viewer: int) -> list[str]:
             lines.append(f"{who} {verb} over {listing(card_name(code) for code in turned)}")
         if after.stopped[seat] and not game.stopped[seat] and seat not in (viewer, game.decider):
             lines.append(f"{who} STOPs with {after.stop_gold[seat]} Gold")
+    won = any(after.vp[seat] > game.vp[seat] for seat in range(game.num_players))
+    if new_round and not won and game.location_deck:
+        lines.append(
+            f"Nobody takes {LOCATIONS[game.location].name} (a tie, no Swords, or everyone OUT): "
+            "it is set aside"
+        )
     if new_round and not after.is_terminal:
         location = LOCATIONS[after.location]
         lines.append(f"Round {after.round + 1}: the Location is {location.name} ({location.vp} VP)")
