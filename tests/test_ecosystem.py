@@ -7,7 +7,7 @@ import pytest
 from recipes import recipes, run_recipe
 
 INTEGRATIONS = {"tianshou", "agilerl", "supersuit"}  # run by tests/integrations/
-BASE = {"pettingzoo", "sb3", "cleanrl"}
+BASE = {"pettingzoo", "parallel", "sb3", "cleanrl"}
 
 
 def test_every_recipe_on_the_page_is_run_by_a_test() -> None:
@@ -32,6 +32,18 @@ def test_pettingzoo_recipe_plays_parallel_games_to_their_returns(
     assert len(returns) == 3
     for total in returns:
         assert sorted(total.values()).count(1.0) == 1, "one winner, the others -1 or 0"
+
+
+def test_parallel_recipe_plays_a_game_with_the_picks_taken_together(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    namespace = run_recipe("parallel")
+    rewards, together = namespace["rewards"], namespace["together"]
+    assert together == 3, "the three seats pick their characters in one step"
+    assert sorted(rewards.values()).count(1.0) == 1
+    assert capsys.readouterr().out.endswith(
+        f"parallel_api_test passed; a random game: {rewards}, up to 3 acting at once\n"
+    )
 
 
 def test_sb3_recipe_trains_maskable_ppo_on_the_registered_env(
