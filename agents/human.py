@@ -1,9 +1,9 @@
 """A person at a terminal: sees one seat's own view, picks from numbered legal actions.
 
-The agent never touches the game: a :class:`SeatWindow` gives it that seat's readable view
-(the game's ``readable_view(seat)``, nothing more) and the names of actions. Bad input is
-re-asked with a clear message; end of input or ``q`` raises :class:`QuitGame`, leaving the
-game exactly as it was.
+The agent never touches the game: a :class:`SeatWindow` gives it that seat's screen (the
+game's ``screen(seat)``: facts and tables in words, nothing more) and the names of actions.
+Bad input is re-asked with a clear message; end of input or ``q`` raises :class:`QuitGame`,
+leaving the game exactly as it was.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from rich.markup import escape
 from rich.table import Table
 from tabletop_envs.agents.base import Agent
 
+from tabletop_envs.core.screen import Screen
+
 QUIT_WORDS = ("q", "quit", "exit")
 
 
@@ -28,7 +30,7 @@ class QuitGame(Exception):
 class SeatWindow(Protocol):
     """What a person in one seat may look at."""
 
-    def readable_view(self) -> Mapping[str, Any]: ...
+    def screen(self) -> Screen: ...
 
     def action_to_str(self, action: int) -> str: ...
 
@@ -40,69 +42,30 @@ class EnvSeatWindow:
         self.env = env
         self.seat = seat
 
-    def readable_view(self) -> Mapping[str, Any]:
-        return self.env.unwrapped.game.readable_view(self.seat)
+    def screen(self) -> Screen:
+        return self.env.unwrapped.game.screen(self.seat)
 
     def action_to_str(self, action: int) -> str:
         return self.env.unwrapped.game.action_to_str(action)
 
 
-def format_value(value: Any) -> str:
-    """A readable one-line rendering of view data (lists, dicts, arrays, scalars)."""
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, Mapping):
-        return "; ".join(f"{key}: {format_value(item)}" for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(format_value(item) for item in value) or "—"
-    return str(value)
-
-
-def is_record_list(value: Any) -> bool:
-    return (
-        isinstance(value, (list, tuple))
-        and bool(value)
-        and all(isinstance(item, Mapping) for item in value)
-    )
-
-
-def is_seat_mapping(value: Any) -> bool:
-    """A mapping keyed by seat numbers (``{"0": ..., "1": ...}``) whose values are records or
-    lists: one row per seat reads better than one long line."""
-    return (
-        isinstance(value, Mapping)
-        and bool(value)
-        and all(str(key).isdigit() for key in value)
-        and all(isinstance(item, (Mapping, list, tuple)) for item in value.values())
-    )
-
-
-def records_table(title: str, records: list[Mapping[str, Any]]) -> Table:
-    """A rich table with one row per record and one column per key; records without a seat
-    are numbered from 1, as the actions name them (``place at Location 2``)."""
-    table = Table(title=title)
-    columns = list(dict.fromkeys(key for record in records for key in record))
-    numbered = not {"seat", "player"} & set(columns)
-    if numbered:
-        table.add_column("#", justify="right")
-    for column in columns:
-        table.add_column(str(column))
-    for number, record in enumerate(records, start=1):
-        cells = [escape(format_value(record[c])) if c in record else "" for c in columns]
-        table.add_row(*([str(number)] if numbered else []), *cells)
-    return table
-
-
-def seat_table(title: str, by_seat: Mapping[str, Any]) -> Table:
-    """One row per seat: a record's fields as columns, or a list as one column."""
-    rows = [
-        {
-            "player": f"player_{key}",
-            **(dict(value) if isinstance(value, Mapping) else {title: value}),
-        }
-        for key, value in by_seat.items()
-    ]
-    return records_table(title, rows)
+def screen_tables(screen: Screen) -> list[Any]:
+    """The screen for rich: its tables, then its facts (ending with who decides), aligned."""
+    shown: list[Any] = []
+    for table in screen.tables:
+        drawn = Table(title=escape(table.title), title_justify="left")
+        for column in table.columns:
+            drawn.add_column(escape(column))
+        for row in table.rows:
+            drawn.add_row(*(escape(cell) for cell in row))
+        shown.append(drawn)
+    facts = Table(title=escape(screen.title), title_justify="left", show_header=False)
+    facts.add_column(style="bold")
+    facts.add_column()
+    for label, text in screen.facts:
+        facts.add_row(escape(label), escape(text))
+    shown.append(facts)
+    return shown
 
 
 class HumanAgent(Agent):
@@ -132,9 +95,9 @@ class HumanAgent(Agent):
         self.news.append(line)
 
     def show_news(self) -> None:
-        """What happened since the person's last turn, then forget it."""
+        """What happened since the person's last turn, one line each, then forget it."""
         if self.news:
-            self.say("Since your last turn:")
+            self.say("What happened since your last turn:")
             for line in self.news:
                 self.say(f"  {line}")
             self.news.clear()
@@ -143,27 +106,18 @@ class HumanAgent(Agent):
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if not legal:
             raise ValueError(f"{agent} has no legal action to choose from")
-        self.show_view(f"{agent}: your view")
+        self.show_view()
         self.show_actions(legal)
         return legal[self.ask_choice(len(legal)) - 1]
 
-    def show_view(self, title: str) -> None:
-        """What happened since the last turn, then the seat's readable view: plain entries in
-        one table, lists of records and per-seat data as tables of their own."""
+    def show_view(self, heading: str | None = None) -> None:
+        """What happened since the last turn, then the seat's screen: the tables (one row
+        per thing at the table), then the facts and who decides."""
         self.show_news()
-        summary = Table(title=title, show_header=False)
-        summary.add_column(style="bold")
-        summary.add_column()
-        tables = []
-        for key, value in self.window.readable_view().items():
-            if is_record_list(value):
-                tables.append(records_table(str(key), value))
-            elif is_seat_mapping(value):
-                tables.append(seat_table(str(key), value))
-            else:
-                summary.add_row(escape(str(key)), escape(format_value(value)))
-        for table in (*tables, summary):
-            self.console.print(table)
+        if heading:
+            self.say(heading)
+        for shown in screen_tables(self.window.screen()):
+            self.console.print(shown)
 
     def show_actions(self, legal: list[int]) -> None:
         for number, action in enumerate(legal, start=1):

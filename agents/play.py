@@ -5,11 +5,13 @@ Example::
     tabletop-play vaalbara --players 4 --seat 0 --opponents heuristic --seed 7
 
 Opponents are ``random``, ``heuristic`` or the path of a trained policy. You see only your
-own seat's view, and what the others did since your last turn (a choice they made in secret
-shows as such). Enter ``q`` (or end the input, or press Ctrl-C) to stop. With ``--save FILE``
-the game is written there as a replay when it ends or you stop (``tabletop-view FILE`` shows
-it); ``--load FILE`` rebuilds a replay and continues it, or continues a game state written by
---save before replays existed. Without --save, nothing is kept.
+own seat's view, in words and tables, and what happened since your last turn: every move, a
+choice made in secret as such until it is shown, and what the moves set off (reveals, the
+Invader Phase step by step). Enter ``q`` (or end the input, or press Ctrl-C) to stop. With
+``--save FILE`` the game is written there as a replay when it ends or you stop
+(``tabletop-view FILE`` shows it); ``--load FILE`` rebuilds a replay and continues it, or
+continues a game state written by --save before replays existed. Without --save, nothing is
+kept.
 """
 
 from __future__ import annotations
@@ -165,21 +167,87 @@ def seat_name(game: GameCore, seat: int) -> str:
     return label if isinstance(label, str) and label.startswith("player_") else f"player_{seat}"
 
 
-def seen_after(game: GameCore, viewer: int, action: int) -> np.ndarray:
-    after = game.clone()
-    after.apply(action)
-    return after.observation(viewer)
+def is_secret(game: GameCore, viewer: int) -> bool:
+    """Whether the pending decision is a choice the rules keep from ``viewer`` until all
+    have chosen (a face-down pick, a hidden REVEAL-or-STOP): another seat's part of a
+    simultaneous decision (``GameCore.simultaneous_seats``)."""
+    return game.current_player != viewer and bool(game.simultaneous_seats())
 
 
-def describe_move(game: GameCore, viewer: int, action: int) -> str:
-    """What ``viewer`` learns of the mover's ``action`` (call before it is applied): its name,
-    or only that a choice was made when another legal action would look the same to them."""
-    mover = seat_name(game, game.current_player)
-    seen = seen_after(game, viewer, action)
-    for other in game.legal_actions():
-        if other != action and np.array_equal(seen_after(game, viewer, other), seen):
-            return f"{mover} made a choice you cannot see"
-    return f"{mover}: {game.action_to_str(action)}"
+@dataclass
+class Move:
+    """One decision as ``tabletop-play`` tells it."""
+
+    mover: int
+    words: str
+    """The action in words, named before it was applied (slots name what was there)."""
+    action: int
+    index: int
+    """Its place among the game's actions since the chronicle began."""
+    before: GameCore | None
+    """For a secret choice, the game before it, to tell later whether it is still secret."""
+    events: list[str]
+    """What it set off, as the viewer saw it (``GameCore.narrate``)."""
+
+
+class Chronicle:
+    """What happened since the viewer's last decision, one line a move or an event: every
+    move ("player_1 (Purple): take row 1 slot 2 (Meadow)"; "You: ..." for the viewer's
+    own), a secret choice as such until it is shown ("chosen in secret, now shown" once the
+    viewer can tell it), then what each move set off (reveals, the Invaders' actions)."""
+
+    def __init__(self, viewer: int) -> None:
+        self.viewer = viewer
+        self.moves: list[Move] = []
+        self.actions: list[int] = []
+
+    def record(self, game: GameCore, action: int) -> None:
+        """Call before ``action`` is applied to ``game``."""
+        secret = is_secret(game, self.viewer)
+        self.moves.append(
+            Move(
+                game.current_player,
+                game.action_to_str(action),
+                action,
+                len(self.actions),
+                game.clone() if secret else None,
+                game.narrate(action, self.viewer),
+            )
+        )
+        self.actions.append(action)
+
+    def still_secret(self, move: Move, now: GameCore) -> bool:
+        """Whether another choice, followed by the same later moves, would still show the
+        viewer what it sees now."""
+        later = self.actions[move.index + 1 :]
+        seen = now.observation(self.viewer)
+        for other in move.before.legal_actions():
+            if other == move.action:
+                continue
+            world = move.before.clone()
+            try:
+                for action in (other, *later):
+                    world.apply(action)
+            except ValueError:
+                continue
+            if np.array_equal(world.observation(self.viewer), seen):
+                return True
+        return False
+
+    def lines(self, now: GameCore) -> list[str]:
+        """The lines since the last call, told as ``now`` shows them, then forgotten."""
+        told = []
+        for move in self.moves:
+            who = "You" if move.mover == self.viewer else seat_name(now, move.mover)
+            if move.before is None:
+                told.append(f"{who}: {move.words}")
+            elif self.still_secret(move, now):
+                told.append(f"{who}: a choice made in secret")
+            else:
+                told.append(f"{who}: {move.words} (chosen in secret, now shown)")
+            told.extend(move.events)
+        self.moves.clear()
+        return told
 
 
 def play(setup: Setup, stdin: TextIO, stdout: TextIO) -> int:
@@ -214,18 +282,25 @@ def play(setup: Setup, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def play_to_the_end(env: AECEnv, agents: list[Agent], human: HumanAgent, seat: int) -> None:
-    """Every decision until the game ends; the others' moves are told to the human."""
+    """Every decision until the game ends; before each of the human's decisions, and at the
+    end, the human is told what happened since its last one."""
+    chronicle = Chronicle(seat)
     for agent_name in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue
+        game = env.unwrapped.game
         mover = env.unwrapped.agent_name_mapping[agent_name]
-        agents[mover].see(InformationSet(env.unwrapped.game, mover))
+        if mover == seat:
+            for line in chronicle.lines(game):
+                human.tell(line)
+        agents[mover].see(InformationSet(game, mover))
         action = agents[mover].act(observation, agent_name)
-        if mover != seat:
-            human.tell(describe_move(env.unwrapped.game, seat, action))
+        chronicle.record(game, action)
         env.step(action)
+    for line in chronicle.lines(env.unwrapped.game):
+        human.tell(line)
 
 
 def keep(env: TabletopAECEnv, labels: list[str], save: Path | None) -> str:
@@ -285,7 +360,7 @@ def verdict(game: GameCore, seat: int) -> str:
 
 def show_result(game: GameCore, seat: int, human: HumanAgent) -> None:
     """Your final view, every seat's score (with its end bonus) and return, the verdict."""
-    human.show_view(f"{seat_name(game, seat)}: final view")
+    human.show_view("The game is over. Your final view:")
     scores = game.scores()
     returns = game.returns()
     for player in range(game.num_players):

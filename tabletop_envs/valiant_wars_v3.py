@@ -6,6 +6,8 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from tabletop_envs.core.env import TabletopAECEnv, wrap
+from tabletop_envs.core.parallel import TabletopParallelEnv
+from tabletop_envs.core.parallel import parallel_env as to_parallel
 from tabletop_envs.valiant_wars import ValiantWarsGame as Game
 
 
@@ -20,4 +22,11 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap(raw_env(**kwargs))
 
 
-__all__ = ["Game", "env", "raw_env"]
+def parallel_env(**kwargs: Any) -> TabletopParallelEnv:
+    """``valiant_wars_v3`` in PettingZoo's Parallel API (docs/rules page, "Parallel API").
+    Each reveal step's REVEAL-or-STOP, simultaneous in the rules, is one
+    step for all the seats still drawing; every other decision is one seat's step."""
+    return to_parallel(raw_env(**kwargs))
+
+
+__all__ = ["Game", "env", "parallel_env", "raw_env"]

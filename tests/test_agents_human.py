@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from tabletop_envs.agents.human import EnvSeatWindow, HumanAgent, QuitGame
-from tabletop_envs.agents.play import describe_move, main
+from tabletop_envs.agents.play import Chronicle, main
 
 import tabletop_envs
 from tabletop_envs import make
@@ -70,7 +71,8 @@ def test_save_writes_the_game_and_load_continues_it(tmp_path) -> None:
     out = io.StringIO()
     assert main([*args, "--load", str(saved)], stdin=io.StringIO("1\n" * 400), stdout=out) == 0
     first_view = out.getvalue().split("Choose")[0]
-    assert ", ".join(game.readable_view(0)["your_hand"]) in first_view, "the saved deal goes on"
+    hand = dict(game.screen(0).facts)["Your hand"].split(", ")
+    assert all(f"play {card}" in first_view for card in hand), "the saved deal goes on"
     assert "Winner" in out.getvalue() or "Nobody wins" in out.getvalue()
 
 
@@ -88,23 +90,57 @@ def test_ctrl_c_leaves_without_a_traceback_and_keeps_the_game_when_asked(tmp_pat
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_the_others_moves_are_told_but_secret_choices_stay_secret() -> None:
+def test_the_others_moves_are_told_but_secret_choices_stay_secret_until_shown() -> None:
     game = Game(3, seed=6)
+    chronicle = Chronicle(2)
     first = game.legal_actions()[0]
-    assert describe_move(game, 2, first) == "player_0 (Blue) made a choice you cannot see"
+    chronicle.record(game, first)
     game.apply(first)
+    assert chronicle.lines(game) == ["player_0 (Blue): a choice made in secret"]
+    clans = game.screen(2).tables[1]
+    assert clans.rows[0][:3] == ("Blue", "hidden", "face down"), "as the table shows it"
+    chronicle.record(game, game.legal_actions()[0])
     game.apply(game.legal_actions()[0])
     last = game.legal_actions()[-1]
-    named = describe_move(game, 0, last)
-    assert named == f"player_2 (Yellow): {game.action_to_str(last)}", "the last pick reveals all"
+    words = game.action_to_str(last)
+    chronicle.record(game, last)
+    game.apply(last)
+    told = chronicle.lines(game)
+    assert told[0] == "player_1 (Purple): play Hunter (3) (chosen in secret, now shown)"
+    assert told[1] == f"You: {words}", "the viewer's own move, then what it set off"
+    assert told[2].startswith("Characters revealed: Blue Bard (2), Purple Hunter (3), Yellow ")
+
+
+def news_blocks(text: str) -> list[tuple[list[str], str]]:
+    """Each "what happened" block's lines, with the screen printed after it."""
+    blocks = []
+    for part in text.split("What happened since your last turn:\n")[1:]:
+        lines, rest = [], part.splitlines()
+        while rest and rest[0].startswith("  "):
+            lines.append(rest.pop(0).strip())
+        blocks.append((lines, "\n".join(rest).split("Choose")[0]))
+    return blocks
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_since_your_last_turn_calls_a_pick_secret_only_while_the_table_hides_it(
+    seat: int,
+) -> None:
     out = io.StringIO()
-    main(
-        ["vaalbara", "--players", "2", "--opponents", "random", "--seed", "2"],
-        stdin=io.StringIO("1\n" * 3 + "q\n"),
-        stdout=out,
-    )
-    news = out.getvalue().split("Since your last turn:")[1].split("\n")[1]
-    assert news.startswith("  player_1 (Purple)"), news
+    args = ["vaalbara", "--players", "3", "--seat", str(seat), "--seed", "2"]
+    main([*args, "--opponents", "random"], stdin=io.StringIO("1\n" * 12 + "q\n"), stdout=out)
+    blocks = news_blocks(out.getvalue())
+    secret = shown = 0
+    for lines, table in blocks:
+        for line in lines:
+            clan = re.match(r"player_\d \((\w+)\)", line)
+            if line.endswith("a choice made in secret"):
+                secret += 1
+                assert re.search(rf"│ {clan.group(1)}\s+│ hidden\s+│ face down", table), line
+            if line.endswith("(chosen in secret, now shown)"):
+                shown += 1
+                assert not re.search(rf"│ {clan.group(1)}\s+│ hidden\s+│ face down", table)
+    assert shown and (secret if seat == 2 else not secret)
 
 
 def test_valenor_view_is_tables_numbered_as_the_actions_name_locations() -> None:
@@ -114,9 +150,9 @@ def test_valenor_view_is_tables_numbered_as_the_actions_name_locations() -> None
     text = out.getvalue()
     assert "{" not in text and "terrains:" not in text, "no raw dict dumps"
     assert "place at Location 4" in text
-    locations = text.split("locations")[1]
-    assert "│ 4 │ Grass, Swamp" in locations
-    assert "│ 1 │ player_1" not in text and "│ player_1 │" in text, "seat tables are not renumbered"
+    locations = text.split("Locations")[1]
+    assert re.search(r"│ 4 │ Grass, Swamp\s+│", locations)
+    assert re.search(r"│ player_1(, playing)?\s+│", text), "one row per player, by name"
 
 
 def test_human_sees_only_its_own_hand() -> None:
@@ -126,11 +162,11 @@ def test_human_sees_only_its_own_hand() -> None:
     out = io.StringIO()
     human = HumanAgent(EnvSeatWindow(env, 0), io.StringIO("1\n"), out)
     human.act(env.observe("player_0"), "player_0")
-    own = game.readable_view(0)["your_hand"]
-    other = game.readable_view(1)["your_hand"]
+    own = set(dict(game.screen(0).facts)["Your hand"].split(", "))
+    other = set(dict(game.screen(1).facts)["Your hand"].split(", "))
     text = out.getvalue()
-    assert own != other
-    assert ", ".join(own) in text and ", ".join(other) not in text
+    assert other - own
+    assert all(card in text for card in own) and not any(card in text for card in other - own)
 
 
 @pytest.mark.parametrize(

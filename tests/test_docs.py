@@ -50,9 +50,42 @@ def test_readme_links_every_environment_page() -> None:
         assert f"docs/rules/{tabletop_envs.game_module(name).Game.NAME}.md" in readme
 
 
-def test_readme_python_examples_run() -> None:
+def test_readme_python_examples_run_and_print_what_they_did(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     readme = (DOCS.parent.parent / "README.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+        assert capsys.readouterr().out.strip(), f"this README example prints nothing:\n{block}"
+
+
+def test_the_replay_recipe_runs_on_a_saved_game_and_says_what_it_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tabletop_envs import vaalbara_v1
+
+    env = vaalbara_v1.raw_env(num_players=2)
+    env.reset(seed=7)
+    while not env.game.is_terminal:
+        env.step(int(env.game.legal_actions()[0]))
+    env.replay().save(tmp_path / "game.json")
+    page = (DOCS.parent / "replays.md").read_text()
+    recipe = page.split("## Rebuilding and checking")[1].split("```python\n")[1].split("```")[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(recipe, "docs/replays.md", "exec"), {})
+    actions = len(env.replay().actions)
+    assert capsys.readouterr().out.startswith(
+        f"vaalbara_v1: {actions} actions rebuilt and checked, returns "
+    )
+
+
+def test_the_readme_says_what_make_test_installs_on_the_system() -> None:
+    """``make test``'s browser target installs chromium with apt; the README must say so."""
+    makefile = (DOCS.parent.parent / "Makefile").read_text()
+    assert "apt-get install -y -q chromium" in makefile
+    assert re.search(r"^test: .*\bbrowser\b", makefile, flags=re.MULTILINE)
+    readme = " ".join((DOCS.parent.parent / "README.md").read_text().split())
+    assert "`make test` also changes the system once" in readme
+    assert "Debian's `chromium` package system-wide with `apt-get`" in readme

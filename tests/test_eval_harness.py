@@ -16,7 +16,7 @@ from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.heuristics import HEURISTIC_BOTS
 from tabletop_envs.agents.policy import PolicyNetwork
 from tabletop_envs.tools.evaluate import main
-from tabletop_envs.tools.report import agent_labels, summarise
+from tabletop_envs.tools.report import agent_labels, render_tables, summarise
 from toygame.observer import SCHEMA
 from toygame.spec import LAYOUT, Decision
 
@@ -101,6 +101,30 @@ def test_ratings_follow_the_agent_through_seat_rotation() -> None:
     assert agents[0]["win_rate"] == 1.0 and agents[0]["seat_games"] == [10, 10, 10]
     assert agents[0]["rating"]["mu"] > agents[1]["rating"]["mu"] + 5
     assert agents[0]["mean_score"] is None
+
+
+def test_the_rating_column_shows_its_uncertainty_and_says_so_on_few_games() -> None:
+    """10-10 between two agents can rate 28 against 22: the table shows σ, the conservative
+    μ-3σ, and a note that on few games the ratings are uncertain and the wins decide."""
+    from rich.console import Console
+
+    match = MatchSpec(TOY, ("random", "random"), seed=3)
+
+    def shown(games: int) -> tuple[str, list[dict[str, Any]]]:
+        summary = summarise(match, play_games(match, games), cooperative=False)
+        console = Console(record=True, width=250)
+        console.print(render_tables(summary)[0])
+        return console.export_text(), summary["agents"]
+
+    text, agents = shown(20)
+    assert "rating μ-3σ" in text and "uncertain" in text and "With 20 games" in text
+    for entry in agents:
+        rating = entry["rating"]
+        assert rating["ordinal"] == pytest.approx(rating["mu"] - 3 * rating["sigma"])
+        assert f"{rating['mu']:.1f}±{rating['sigma']:.1f}" in text
+        assert f"{rating['ordinal']:.1f}" in text
+    many, _ = shown(120)
+    assert "conservative rating" in many and "uncertain" not in many
 
 
 def test_cooperative_summary_reports_team_and_missing_hooks() -> None:

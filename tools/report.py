@@ -188,14 +188,33 @@ def _interval(entry: dict[str, Any]) -> str:
     return f"[{_fmt(entry['win_low'])}, {_fmt(entry['win_high'])}]"
 
 
-def _table(title: str, columns: Sequence[str]) -> Any:
+def _table(title: str, columns: Sequence[str], caption: str | None = None) -> Any:
     """A rich table whose first column is left-aligned and the others right-aligned."""
     from rich.table import Table
 
-    table = Table(title=title)
+    table = Table(title=title, caption=caption, caption_justify="left")
     for number, column in enumerate(columns):
         table.add_column(column, justify="left" if number == 0 else "right")
     return table
+
+
+FEW_GAMES = 100
+"""Below this many games a rating's uncertainty is the first thing to read."""
+
+
+def rating_note(games: int) -> str:
+    """The caption under the ratings: what the numbers are and how far to trust them."""
+    note = (
+        "rating: OpenSkill (Plackett-Luce) μ±σ, updated game by game in play order, so the "
+        "order of the games moves μ; μ-3σ is the conservative rating. Two ratings are told "
+        "apart only when their μ±2σ do not overlap; the win rate's 95% interval is the result."
+    )
+    if games < FEW_GAMES:
+        note += (
+            f" With {games} games the ratings are uncertain (σ is large) and may disagree "
+            "with the wins: read the win column."
+        )
+    return note
 
 
 def render_tables(summary: dict[str, Any]) -> list[Any]:
@@ -232,7 +251,9 @@ def render_tables(summary: dict[str, Any]) -> list[Any]:
             "score",
             "margin",
             "rating μ±σ",
+            "rating μ-3σ",
         ],
+        caption=rating_note(summary["games"]),
     )
     seats = _table("win rate by seat", ["agent", *(f"seat {s}" for s in range(summary["players"]))])
     duel = _table(
@@ -250,6 +271,7 @@ def render_tables(summary: dict[str, Any]) -> list[Any]:
             _fmt(entry["mean_score"], "{:.2f}"),
             _fmt(entry["mean_margin"], "{:+.2f}"),
             f"{rating['mu']:.1f}±{rating['sigma']:.1f}",
+            f"{rating['ordinal']:.1f}",
         )
         seats.add_row(entry["label"], *(_fmt(rate) for rate in entry["seat_win_rates"]))
         duel.add_row(entry["label"], *("—" if v is None else f"{v:.3f}" for v in row))

@@ -8,7 +8,8 @@ segment) and everything else (the mask, legality checks, loading checks) is buil
 
 A game's rules module defines the core and imports only its spec and ``core``; its observer
 (``view``, ``observation``, ``SCHEMA``) and text (``action_to_str``, ``readable_view``,
-``render_text``) are bound to the core by :func:`tabletop_envs.core.registry.register`.
+``render_text``, ``screen``, ``narrate``) are bound to the core by
+:func:`tabletop_envs.core.registry.register`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 from tabletop_envs.core.actions import ActionLayout
 from tabletop_envs.core.encoding import ObservationSchema
 from tabletop_envs.core.rng import make_rng
+from tabletop_envs.core.screen import Screen
 
 if TYPE_CHECKING:
     from tabletop_envs.core.replay import Replay
@@ -103,7 +105,8 @@ class GameCore(ABC):
     """The game's observer module (``SCHEMA``, ``view``, ``observation``), bound by
     :func:`~tabletop_envs.core.registry.register`."""
     TEXT: ClassVar[ModuleType]
-    """The game's text module (``action_to_str``, ``readable_view``, ``render_text``)."""
+    """The game's text module (``action_to_str``, ``readable_view``, ``render_text``,
+    ``screen``, ``narrate``)."""
     PICTURE: ClassVar[ModuleType | None] = None
     """The game's picture module (``draw(game, seat)`` -> SVG) for the replay viewer."""
     SCHEMA: ClassVar[ObservationSchema]
@@ -187,6 +190,13 @@ class GameCore(ABC):
     def resample_hidden(self: GameT, player: int, rng: np.random.Generator) -> GameT:
         """A copy with all that ``player`` cannot see redrawn, consistent with its view."""
 
+    def simultaneous_seats(self) -> tuple[int, ...]:
+        """When the rules have the pending decision taken by several seats at once (hidden
+        picks revealed together), those still to answer, the current seat first, in the
+        order the AEC env asks them; empty for a decision one seat takes alone. What
+        :mod:`tabletop_envs.core.parallel` groups into one Parallel step."""
+        return ()
+
     def check_invariants(self) -> Iterator[tuple[str, str]]:
         """Each broken invariant of this state as (field, problem); a game lists its own
         (cards conserved, values in range, the pending decision consistent)."""
@@ -250,6 +260,17 @@ class GameCore(ABC):
     def render_text(self, viewer: int | None = None) -> str:
         """The table as text: everything (``viewer=None``) or one player's view."""
         return self.TEXT.render_text(self, viewer)
+
+    def screen(self, viewer: int | None = None) -> Screen:
+        """What ``viewer`` sees at the table (everything for ``None``), in words and aligned
+        tables (:mod:`tabletop_envs.core.screen`), for a person playing."""
+        return self.TEXT.screen(self, viewer)
+
+    def narrate(self, action: int, viewer: int) -> list[str]:
+        """What ``action`` sets off that ``viewer`` sees, in order, one sentence a line
+        (reveals, draws, the Invaders' actions), not the action itself; the game is left
+        as it is (call it before applying the action)."""
+        return self.TEXT.narrate(self, action, viewer)
 
     # ----- saving and loading -------------------------------------------------------
     def to_json(self) -> str:

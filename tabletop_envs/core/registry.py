@@ -26,7 +26,7 @@ ENVIRONMENTS: dict[str, str] = {
 
 ENV_MODULE_NAMES = ("Game", "env", "raw_env")
 OBSERVER_NAMES = ("SCHEMA", "view", "observation")
-TEXT_NAMES = ("action_to_str", "readable_view", "render_text")
+TEXT_NAMES = ("action_to_str", "readable_view", "render_text", "screen", "narrate")
 PICTURE_NAMES = ("draw",)
 
 

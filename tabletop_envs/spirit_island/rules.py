@@ -662,12 +662,18 @@ class SpiritIslandGame(PlainState, GameCore):
         return list(range(self.num_players)) if self.outcome > 0 else []
 
     # ----- the engine ---------------------------------------------------------------------
+    step_watch: Callable[[list[int]], None] | None = None
+    """Called with each queued step before it runs (never saved or cloned): how the text
+    narrates the Invader Phase step by step (``text.narrate``)."""
+
     def run(self) -> None:
         """Run queued steps until a choice is pending or the game is over."""
         while not self.pending and self.outcome == 0:
             if not self.queue:
                 self.queue.append([STEP["turn"]])
             step = self.queue.pop()
+            if self.step_watch is not None:
+                self.step_watch(step)
             STEP_RUN[step[0]](self, *step[1:])
             self.check_end()
         if self.outcome:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from tabletop_envs.core.screen import Screen, counted, listing, table
 from tabletop_envs.spirit_island.spec import (
     ACTIONS,
+    BLIGHT,
     BLIGHT_CARDS,
     CARD_DONE,
     CARDS,
+    DAHAN_KINDS,
     ELEMENTS,
     FEAR_CARDS,
     INVADER_CARDS,
+    INVADER_KINDS,
     KIND_NAMES,
     KINDS,
     LAYOUT,
@@ -23,6 +28,7 @@ from tabletop_envs.spirit_island.spec import (
     PRESENCE_OPTION,
     PURPOSE_NAMES,
     SPIRITS,
+    STEP_NAMES,
     TERRAINS,
     Decision,
     land_name,
@@ -283,3 +289,259 @@ def render_text(game: SpiritIslandGame, viewer: int | None = None) -> str:
         what = PURPOSE_NAMES[game.pending[2]].replace("_", " ")
         lines.append(f"To decide: player_{game.pending[1]}: {what}")
     return "\n".join(lines)
+
+
+# ----- the screen a person plays from ----------------------------------------------------
+TO_DECIDE = {
+    "growth": "choose a Growth option",
+    "growth_step": "choose the next Growth action",
+    "track": "choose the track to take Presence from",
+    "presence_land": "choose the land for the new Presence",
+    "play": "play a Power card, or no more",
+    "power": "use a Power, or pass",
+    "target_land": "choose the land a Power targets",
+    "target_spirit": "choose the Spirit a Power targets",
+    "deck": "gain a Minor or a Major Power",
+    "keep": "keep one of the drawn Power cards",
+    "forget": "forget a Power card",
+    "reclaim": "reclaim a card, or nothing",
+    "damage": "deal the next point of Damage",
+    "destroy": "choose a piece to Destroy",
+    "remove": "choose a piece to Remove",
+    "push_piece": "choose a piece to Push, or stop",
+    "push_dest": "choose where the piece is Pushed",
+    "gather_piece": "choose a piece to Gather, or stop",
+    "gather_source": "choose where the piece is Gathered from",
+    "cascade": "choose where the Blight cascades",
+    "spirit_land": "choose the land of a Fear effect",
+    "choose": "choose one of the effects",
+    "destroy_presence": "choose the Presence to destroy",
+    "presence_more": "move a Presence, or stop",
+    "presence_source": "choose where the Presence comes from",
+    "adjacent_land": "choose the neighbouring land for the effect",
+    "claim_track": "choose the track the Presence comes from",
+    "remove_health": "choose a piece to Remove, or stop",
+    "strike": "choose the piece a Dahan strikes",
+    "move_piece": "choose a piece to Move, or stop",
+    "keep_played": "keep a played card in hand, or no more",
+    "element": "choose an Element",
+}
+"""Each decision's purpose in words, for "To decide"."""
+
+
+def seat_label(seat: int, viewer: int | None) -> str:
+    return f"player_{seat}" + (" (you)" if seat == viewer else "")
+
+
+def _invader_card(card: int) -> str:
+    return INVADER_CARDS[card].name if card >= 0 else "no card"
+
+
+def _land_row(game: SpiritIslandGame, land: int, viewer: int | None) -> tuple[str, ...]:
+    row = game.pieces[land]
+    invaders = listing((f"{row[k]} {KIND_NAMES[k]}" for k in INVADER_KINDS if row[k]), "none")
+    dahan = listing((f"{row[k]} {KIND_NAMES[k]}" for k in DAHAN_KINDS if row[k]), "none")
+    presence = listing(
+        (
+            f"{game.presence[s][land]} of {seat_label(s, viewer)}"
+            for s in range(game.num_players)
+            if game.presence[s][land]
+        ),
+        "none",
+    )
+    notes = []
+    if game.defend[land]:
+        notes.append(f"Defend {game.defend[land]}")
+    notes += [f"no {ACTIONS[a]}" for a in range(3) if game.skips[land] >> a & 1]
+    if game.skips[land] & NO_CITY_BUILD:
+        notes.append("no City built")
+    return (
+        land_name(land, game.island.boards),
+        TERRAINS[game.island.terrain[land]] + (", coastal" if game.island.coastal[land] else ""),
+        invaders,
+        dahan,
+        str(row[BLIGHT]) if row[BLIGHT] else "none",
+        presence,
+        listing(notes, "none"),
+    )
+
+
+def _spirit_row(game: SpiritIslandGame, seat: int, viewer: int | None) -> tuple[str, ...]:
+    elements = listing(
+        (
+            f"{count} {ELEMENTS[e].capitalize()}"
+            for e, count in enumerate(game.elements[seat])
+            if count
+        ),
+        "none",
+    )
+    return (
+        seat_label(seat, viewer),
+        SPIRITS[game.spirit_of[seat]].name,
+        str(game.energy[seat]),
+        listing((card_name(c) for c in game.hand[seat]), "empty"),
+        listing((card_name(c) for c in game.played[seat]), "none"),
+        listing((card_name(c) for c in game.discard[seat]), "none"),
+        elements,
+    )
+
+
+def _deciding(game: SpiritIslandGame, viewer: int | None) -> str:
+    if game.outcome:
+        return ("nobody: defeat, ", "", "nobody: victory, ")[game.outcome + 1] + game.end_reason
+    if not game.pending:
+        return "nobody"
+    return f"{seat_label(game.pending[1], viewer)}: {TO_DECIDE[PURPOSE_NAMES[game.pending[2]]]}"
+
+
+def screen(game: SpiritIslandGame, viewer: int | None = None) -> Screen:
+    """Fear, Blight and the Invader cards; one row per land; one row per Spirit."""
+    who = "everything shown" if viewer is None else seat_label(viewer, viewer)
+    ravage, build, _ = game.invader_slots
+    blight = f"{game.blight_pool} left on the Blight card, " + (
+        f"Blighted Island: {BLIGHT_CARDS[game.blight_card][0]}"
+        if game.blighted
+        else "the island is still Healthy"
+    )
+    facts = [
+        (
+            "Fear",
+            f"{game.fear_pool} more Fear earns the next Fear card; "
+            f"{counted(len(game.fear_earned), 'Fear card')} earned, face down; "
+            f"{len(game.fear_deck)} left",
+        ),
+        ("Fear cards resolved", listing(FEAR_CARDS[c][0] for c in game.fear_discard)),
+        ("Blight", blight),
+        (
+            "Invader cards",
+            f"Ravage: {_invader_card(ravage)}; Build: {_invader_card(build)}; "
+            f"Explore: the next card of the deck ({len(game.invader_deck)} left)",
+        ),
+    ]
+    if viewer is not None and game.drawn_by == viewer:
+        facts.append(("Power cards drawn", listing(card_name(c) for c in game.drawn)))
+    facts.append(("To decide", _deciding(game, viewer)))
+    lands = table(
+        "Lands",
+        ("land", "terrain", "Invaders", "Dahan", "Blight", "Presence", "this turn"),
+        (_land_row(game, land, viewer) for land in range(len(game.pieces))),
+    )
+    spirits = table(
+        "Spirits",
+        ("player", "Spirit", "Energy", "hand", "played", "discard", "Elements"),
+        (_spirit_row(game, seat, viewer) for seat in range(game.num_players)),
+    )
+    title = f"Spirit Island, turn {game.turn}, Terror Level {game.terror_level()}: {who}"
+    return Screen(title, tuple(facts), (lands, spirits))
+
+
+# ----- what happened: the Invader Phase step by step ------------------------------------
+INVADER_STEPS = ("blighted", "fear", "ravage", "ravage_land", "build", "explore", "advance")
+"""The queued steps that open a "what happened" line of their own."""
+
+
+def _snapshot(game: SpiritIslandGame) -> dict[str, Any]:
+    return {
+        "pieces": [list(row) for row in game.pieces],
+        "presence": [list(row) for row in game.presence],
+        "slots": list(game.invader_slots),
+        "fear": (game.fear_pool, len(game.fear_earned)),
+        "terror": game.terror_level(),
+        "blighted": game.blighted,
+        "outcome": (game.outcome, game.end_reason),
+    }
+
+
+def _land_changes(
+    game: SpiritIslandGame, before: dict, after: dict, viewer: int
+) -> list[tuple[str, str]]:
+    """(land, ``+1 Town, -1 Dahan``) for each land that changed."""
+    changes = []
+    for land, (old, new) in enumerate(zip(before["pieces"], after["pieces"], strict=True)):
+        words = [f"{new[k] - old[k]:+d} {KIND_NAMES[k]}" for k in range(KINDS) if new[k] != old[k]]
+        for seat in range(game.num_players):
+            gone = after["presence"][seat][land] - before["presence"][seat][land]
+            if gone:
+                words.append(f"{gone:+d} Presence of {seat_label(seat, viewer)}")
+        if words:
+            changes.append((land_name(land, game.island.boards), listing(words)))
+    return changes
+
+
+def _opening(game: SpiritIslandGame, step: list[int]) -> str | None:
+    """The line's opening for a step that starts one, from the state before it runs."""
+    name = STEP_NAMES[step[0]]
+    if name == "blighted":
+        return "Blighted Island" if game.blighted else None
+    if name == "fear":
+        return f"Fear card {FEAR_CARDS[game.fear_earned[0]][0]}" if game.fear_earned else None
+    if name in ("ravage", "build"):
+        card = game.invader_slots[0 if name == "ravage" else 1]
+        if card < 0:
+            return f"{name.capitalize()}: no card yet"
+        return f"{name.capitalize()} in the {_invader_card(card)} lands"
+    if name == "ravage_land":
+        return f"  Ravage in {land_name(step[1], game.island.boards)}"
+    if name == "explore":
+        return "Explore"
+    return "Invader cards advance" if name == "advance" else None
+
+
+def narrate(game: SpiritIslandGame, action: int, viewer: int) -> list[str]:
+    """What the action sets off, step by step: the Power's results, then in the Invader
+    Phase each Fear card, the Ravage in each land, Build, Explore (with the card revealed),
+    Blight, the cards' advance and the end of the game."""
+    after = game.clone()
+    marks: list[tuple[str, dict[str, Any]]] = [("Then", _snapshot(game))]
+
+    def watch(step: list[int]) -> None:
+        opening = _opening(after, step) if STEP_NAMES[step[0]] in INVADER_STEPS else None
+        if opening is not None:
+            marks.append((opening, _snapshot(after)))
+
+    after.step_watch = watch
+    after.apply(action)
+    marks.append(("", _snapshot(after)))
+    lines = []
+    for (opening, before), (following, later) in pairwise(marks):
+        lines.extend(_describe(after, opening, before, later, viewer))
+        if opening.startswith("Ravage in the") and not following.startswith("  Ravage in"):
+            lines[-1] += " no Invaders there"
+    return lines
+
+
+def _describe(
+    game: SpiritIslandGame, opening: str, before: dict, after: dict, viewer: int
+) -> list[str]:
+    """The step's line (none for a quiet step that is no Invader action), then what it
+    earned or ended."""
+    changes = _land_changes(game, before, after, viewer)
+    if opening.startswith("  Ravage in") and [land for land, _ in changes] == [opening[12:]]:
+        words = changes[0][1]
+    else:
+        words = listing((f"{land} {what}" for land, what in changes), "")
+    if opening == "Explore":
+        opening = f"Explore in the {_invader_card(after['slots'][2])} lands (card revealed)"
+    if opening == "Invader cards advance":
+        ravage, build, _ = after["slots"]
+        words = f"Ravage {_invader_card(ravage)}, Build {_invader_card(build)}"
+    if opening.startswith(("Build in", "Explore in", "  Ravage in")) and not words:
+        words = "nothing changes"
+    lines = []
+    if opening.endswith("no card yet"):
+        lines.append(opening)
+    elif opening.startswith("Ravage in the"):
+        lines.append(f"{opening}:" + (f" {words}" if words else ""))
+    elif words:
+        lines.append(f"{opening}: {words}")
+    if after["fear"][1] > before["fear"][1]:
+        lines.append(f"Fear card earned ({after['fear'][1]} waiting, face down)")
+    if after["terror"] != before["terror"]:
+        lines.append(f"Terror Level {after['terror']}")
+    if after["blighted"] and not before["blighted"]:
+        flipped = BLIGHT_CARDS[game.blight_card][0]
+        lines.append(f"The Blight card flips: Blighted Island, {flipped}")
+    outcome, reason = after["outcome"]
+    if outcome and not before["outcome"][0]:
+        lines.append(("Defeat: ", "", "Victory: ")[outcome + 1] + reason)
+    return lines

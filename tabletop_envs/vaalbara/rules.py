@@ -229,6 +229,15 @@ class VaalbaraGame(PlainState, GameCore):
     def pending_kind(self) -> int:
         return self.decision
 
+    def simultaneous_seats(self) -> tuple[int, ...]:
+        """Assignment ("Each player simultaneously selects a character card") and the Fighter
+        poll ("All players with a Fighter in hand may reveal her") are simultaneous."""
+        if self.decision == Decision.SELECT:
+            return tuple(range(self.decider, self.num_players))
+        if self.decision == Decision.FIGHTER:
+            return tuple(self.fighter_poll[len(self.fighter_answers) :])
+        return ()
+
     def legal_options(self) -> list[int]:
         """Legal option indices inside the pending decision's segment."""
         seat, kind = self.decider, self.decision

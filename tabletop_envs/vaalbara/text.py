@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tabletop_envs.core.screen import Screen, counted, listing, table
 from tabletop_envs.vaalbara.spec import (
     CLANS,
     EMPTY,
@@ -13,12 +14,26 @@ from tabletop_envs.vaalbara.spec import (
     Character,
     Decision,
     LandKind,
+    bit,
     cards_in,
     omen_order,
 )
 
 if TYPE_CHECKING:
     from tabletop_envs.vaalbara.rules import VaalbaraGame
+
+TO_DECIDE = {
+    Decision.SELECT: "choose a character, face down",
+    Decision.FIGHTER: "reveal a Fighter in hand for 1 VP, or not",
+    Decision.BARD: "Bard: choose who gains 2 VP",
+    Decision.TRACKER: "Tracker: choose a land to swap with the deck's top card",
+    Decision.MIDWIFE: "Midwife: take a character back into hand",
+    Decision.RIDER_FIRST: "Rider: choose a land in row 1",
+    Decision.RIDER_SECOND: "Rider: choose the land in row 2 to swap it with",
+    Decision.PIONEER: "Pioneer: choose a land type to give up",
+    Decision.TAKE_LAND: "take a land from row 1",
+}
+"""Each decision in words, for "To decide"."""
 
 
 def land_name(card: int) -> str:
@@ -137,3 +152,124 @@ def readable_view(game: VaalbaraGame, player: int) -> dict[str, Any]:
     if game.decision != EMPTY:
         view["deciding"] = f"player_{game.decider}: {Decision(game.decision).name.lower()}"
     return view
+
+
+# ----- the screen a person plays from ----------------------------------------------------
+def clan_label(seat: int, viewer: int | None) -> str:
+    """``Blue (you)`` for the viewer, ``Purple`` for the others."""
+    return CLANS[seat] + (" (you)" if seat == viewer else "")
+
+
+def _character(card: int) -> str:
+    return f"{Character(card).title} ({card + 1})"
+
+
+def _hand_words(game: VaalbaraGame, seat: int, viewer: int | None) -> str:
+    if viewer in (None, seat):
+        return listing((_character(c) for c in cards_in(game.hands[seat])), "empty")
+    size = counted(bin(game.hands[seat]).count("1"), "card")
+    known = [Character(c).title for c in cards_in(game.known_in_hand[seat])]
+    return size + (f" (shown: {listing(known)})" if known else "")
+
+
+def _pick_words(game: VaalbaraGame, seat: int, viewer: int | None) -> str:
+    pick = game.picks[seat]
+    if pick == EMPTY:
+        return "choosing" if game.decision == Decision.SELECT else "none"
+    if game.revealed or viewer in (None, seat):
+        return _character(pick)
+    return "face down"
+
+
+def _deck_words(game: VaalbaraGame) -> str:
+    words = counted(len(game.land_deck), "card")
+    if game.deck_known[-1]:
+        words += f"; the top card is a {_land(game.land_deck[-1])} (seen)"
+    if game.deck_known[0]:
+        words += f"; the bottom card is a {_land(game.land_deck[0])} (seen)"
+    return words
+
+
+def _slot(card: int) -> str:
+    return "taken" if card == EMPTY else _land(card)
+
+
+def _deciding(game: VaalbaraGame, viewer: int | None) -> str:
+    if game.is_terminal:
+        return "nobody: the game is over"
+    return f"{clan_label(game.decider, viewer)}: {TO_DECIDE[Decision(game.decision)]}"
+
+
+def screen(game: VaalbaraGame, viewer: int | None = None) -> Screen:
+    """The round, your hand, pick and points, the land rows and one row per clan."""
+    n = game.num_players
+    who = "everything shown" if viewer is None else clan_label(viewer, viewer)
+    facts = []
+    if viewer is not None:
+        facts += [
+            ("Your hand", _hand_words(game, viewer, viewer)),
+            ("Your pick", _pick_words(game, viewer, viewer)),
+            ("Your points", f"{game.vp[viewer]} VP (the others keep theirs face down)"),
+        ]
+    facts += [
+        ("Land deck", _deck_words(game)),
+        ("Omens, best first", listing(CLANS[s] for s in omen_order(game.top_back(), n))),
+    ]
+    if game.revealed:
+        facts.append(("Turn order", listing(CLANS[s] for s in game.turn_order)))
+    facts.append(("To decide", _deciding(game, viewer)))
+    rows = table(
+        "Land rows",
+        ("row", *(f"slot {slot + 1}" for slot in range(n))),
+        (
+            ("row 1 (taken this round)", *(_slot(c) for c in game.rows[0])),
+            ("row 2 (next round)", *(_slot(c) for c in game.rows[1])),
+        ),
+    )
+    clans = table(
+        "Clans",
+        ("clan", "points", "pick", "hand", "played", "realm"),
+        (
+            (
+                clan_label(seat, viewer),
+                f"{game.vp[seat]} VP" if viewer in (None, seat) else "hidden",
+                _pick_words(game, seat, viewer),
+                _hand_words(game, seat, viewer),
+                listing((Character(c).title for c in cards_in(game.discards[seat])), "none"),
+                listing((_land(card) for card in game.realms[seat]), "empty"),
+            )
+            for seat in range(n)
+        ),
+    )
+    title = f"Vaalbara, round {min(game.round + 1, 9)} of 9: {who}"
+    return Screen(title, tuple(facts), (rows, clans))
+
+
+def narrate(game: VaalbaraGame, action: int, viewer: int) -> list[str]:
+    """The reveal of the characters, lands taken without a decision, cards shown in hand,
+    a new round's rows and the viewer's draws."""
+    after = game.clone()
+    after.apply(action)
+    lines = []
+    if not game.revealed and after.revealed:
+        picks = listing(f"{CLANS[s]} {_character(after.picks[s])}" for s in range(game.num_players))
+        order = listing(CLANS[s] for s in after.turn_order)
+        lines.append(f"Characters revealed: {picks}; turn order {order}")
+    mover = game.decider
+    for seat in range(game.num_players):
+        taken = after.realms[seat][len(game.realms[seat]) :]
+        if taken and seat != mover:
+            who = "You take" if seat == viewer else f"{CLANS[seat]} takes"
+            lines.append(f"{who} the last land in row 1: {listing(_land(c) for c in taken)}")
+        shown = after.known_in_hand[seat] & ~game.known_in_hand[seat] & bit(Character.FIGHTER)
+        if shown and seat != viewer:
+            lines.append(f"{CLANS[seat]} reveals a Fighter in hand and gains 1 VP")
+    if after.round > game.round and not after.is_terminal:
+        new_row = listing(_land(card) for card in after.rows[1])
+        lines.append(f"Round {after.round + 1} begins: row 2 slides down; new row 2: {new_row}")
+        drawn = cards_in(after.hands[viewer] & ~game.hands[viewer])
+        if drawn:
+            lines.append(f"You draw {listing(_character(c) for c in drawn)}")
+    if after.is_terminal and not game.is_terminal:
+        lines.append("The ninth round is over: the game ends")
+    return lines

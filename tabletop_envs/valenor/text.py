@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tabletop_envs.core.screen import Screen, counted, listing, table
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.spec import (
     INVADER_LEVELS,
@@ -22,6 +23,18 @@ from tabletop_envs.valenor.spec import (
 
 if TYPE_CHECKING:
     from tabletop_envs.valenor.rules import ValenorGame
+
+TO_DECIDE = {
+    Decision.CHOOSE_SPIRIT: "choose a Nature Spirit",
+    Decision.SPIRIT_WINDOW: "use the Nature Spirit now, or pass",
+    Decision.PLAY_CARD: "play a card",
+    Decision.PLACE: "choose the Location for the card in play",
+    Decision.DEVASTATE: "choose the Location the Invader devastates",
+    Decision.MOVE_DEFENSE: "choose a Defense card to move",
+    Decision.MOVE_TARGET: "choose where the Defense card goes",
+    Decision.BRING_TO_FRONT: "choose the card to bring to the front of the hand",
+}
+"""Each decision in words, for "To decide"."""
 
 
 def message_to_str(message: int) -> str:
@@ -162,3 +175,109 @@ def _location_words(game: ValenorGame, position: int) -> dict[str, Any]:
         "invader": _name(game.invader_at[position]),
         "defense": [S.card_name(c) for c in game.defense_at[position]],
     }
+
+
+# ----- the screen a person plays from ----------------------------------------------------
+def seat_label(seat: int, viewer: int | None) -> str:
+    return f"player_{seat}" + (" (you)" if seat == viewer else "")
+
+
+def _deciding(game: ValenorGame, viewer: int | None) -> str:
+    if game.outcome == WON:
+        return "nobody: the team has won"
+    if game.outcome == LOST:
+        return f"nobody: the team has lost ({LOSS_REASONS[game.loss_reason]})"
+    return f"{seat_label(game.decider, viewer)}: {TO_DECIDE[Decision(game.pending_kind())]}"
+
+
+def _hand_words(game: ValenorGame, seat: int, viewer: int | None) -> str:
+    if viewer in (None, seat):
+        return listing((S.card_name(c) for c in game.hands[seat]), "empty")
+    return listing((S.BACK_NAMES[S.BACK[c]] + " back" for c in game.hands[seat]), "empty")
+
+
+def _location_row(game: ValenorGame, position: int) -> tuple[str, ...]:
+    invader = game.invader_at[position]
+    stack = game.defense_at[position]
+    defense = listing(S.card_name(c) for c in stack)
+    if stack:
+        defense += f" (total {sum(S.VALUE[c] for c in stack)})"
+    return (
+        str(position + 1),
+        listing(S.TERRAINS[t] for t in game.terrains_at(position)),
+        S.card_name(invader) if invader >= 0 else "none",
+        defense,
+        "devastated" if game.devastated[position] else "standing",
+    )
+
+
+def screen(game: ValenorGame, viewer: int | None = None) -> Screen:
+    """The card in play, the decks, one row per Location and one per player."""
+    who = "everything shown" if viewer is None else seat_label(viewer, viewer)
+    invaders = game.invader_deck
+    top = f" (the top one is a {S.LETTERS[S.CARD_LETTER[invaders[-1]]]})" if invaders else ""
+    in_play = game.card_in_play()
+    facts = [
+        ("Card in play", S.card_name(in_play) if in_play >= 0 else "none"),
+        (
+            "Decks",
+            f"Invader {counted(len(invaders), 'card')}{top}, Defense "
+            f"{counted(len(game.defense_deck), 'card')}, Support "
+            f"{counted(len(game.support_deck), 'card')}",
+        ),
+        ("Discards", listing((S.card_name(c) for c in game.discards), "none")),
+    ]
+    if game.known_bottom:
+        bottom = listing(S.card_name(c) for c in invaders[: game.known_bottom])
+        facts.append(("Invaders at the deck's bottom", bottom))
+    facts.append(("To decide", _deciding(game, viewer)))
+    locations = table(
+        "Locations",
+        ("#", "terrains", "Invader", "Defense", "state"),
+        (_location_row(game, position) for position in range(S.NUM_LOCATIONS)),
+    )
+    players = table(
+        "Players",
+        ("player", "Nature Spirit", "hand, front first", "says"),
+        (
+            (
+                seat_label(seat, viewer) + (", playing" if seat == game.active else ""),
+                _spirit_words(game, seat),
+                _hand_words(game, seat, viewer),
+                message_to_str(game.signals[seat]),
+            )
+            for seat in range(game.num_players)
+        ),
+    )
+    title = f"Spirits of Valenor, {game.scenario.name}, turn {game.turn + 1}: {who}"
+    return Screen(title, tuple(facts), (locations, players))
+
+
+def _spirit_words(game: ValenorGame, seat: int) -> str:
+    spirit = game.spirit_of[seat]
+    if spirit < 0:
+        return "not chosen yet"
+    return S.SPIRITS[spirit].name + (", laid out" if game.spirit_out[seat] else ", in hand")
+
+
+def narrate(game: ValenorGame, action: int, viewer: int) -> list[str]:
+    """Invaders arriving, Locations devastated, the team's win or loss."""
+    after = game.clone()
+    after.apply(action)
+    lines = []
+    for position in range(S.NUM_LOCATIONS):
+        there, arrived = game.invader_at[position], after.invader_at[position]
+        devastated = after.devastated[position] and not game.devastated[position]
+        if there >= 0 and arrived != there and not devastated:
+            lines.append(f"{S.card_name(there)} at Location {position + 1} is defeated")
+        if arrived >= 0 and arrived != there:
+            lines.append(f"{S.card_name(arrived)} arrives at Location {position + 1}")
+        if devastated:
+            lines.append(f"Location {position + 1} is devastated")
+    if after.turn != game.turn and not after.is_terminal:
+        lines.append(f"Turn {after.turn + 1}: {seat_label(after.active, viewer)} plays")
+    if after.outcome == WON and game.outcome != WON:
+        lines.append("The team wins")
+    if after.outcome == LOST and game.outcome != LOST:
+        lines.append(f"The team loses: {LOSS_REASONS[after.loss_reason]}")
+    return lines

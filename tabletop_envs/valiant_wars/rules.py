@@ -325,6 +325,13 @@ class ValiantWarsGame(PlainState, GameCore):
     def pending_kind(self) -> int:
         return self.decision
 
+    def simultaneous_seats(self) -> tuple[int, ...]:
+        """A reveal step's REVEAL-or-STOP is simultaneous ("Make sure everyone draws and
+        reveals the cards at the same time"): every seat still drawing answers, hidden."""
+        if self.decision == Decision.REVEAL_OR_STOP and self.decider in self.choosers:
+            return tuple(self.choosers[self.choosers.index(self.decider) :])
+        return ()
+
     def legal_options(self) -> list[int]:
         return self.pending_options
 

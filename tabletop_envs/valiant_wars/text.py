@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tabletop_envs.core.game import NO_SEAT
+from tabletop_envs.core.screen import Screen, counted, listing, table
 from tabletop_envs.valiant_wars.spec import (
     CHAMPION_BASE,
     CHAMPIONS,
@@ -27,6 +28,15 @@ from tabletop_envs.valiant_wars.spec import (
 
 if TYPE_CHECKING:
     from tabletop_envs.valiant_wars.rules import ValiantWarsGame
+
+TO_DECIDE = {
+    Decision.REVEAL_OR_STOP: "reveal the next card or STOP (hidden until all have chosen)",
+    Decision.CHOOSE_PLAYER: "choose the player a Champion's effect targets",
+    Decision.CHOOSE_CARD: "choose the card a Champion's effect acts on",
+    Decision.BUY: "buy cards",
+    Decision.IGNORE_OMEN: "Saint: ignore the Dark Omen just revealed, or keep it",
+}
+"""Each decision in words, for "To decide"."""
 
 
 def action_to_str(game: ValiantWarsGame, action: int) -> str:
@@ -177,3 +187,119 @@ def readable_view(game: ValiantWarsGame, player: int) -> dict[str, Any]:
         if game.decision == Decision.BUY:
             view["gold_left"] = game.gold_left
     return view
+
+
+# ----- the screen a person plays from ----------------------------------------------------
+def seat_label(seat: int, viewer: int | None) -> str:
+    return f"player_{seat}" + (" (you)" if seat == viewer else "")
+
+
+def _status(game: ValiantWarsGame, seat: int) -> str:
+    if game.out[seat]:
+        return "OUT"
+    return "stopped" if game.stopped[seat] else "drawing"
+
+
+def _deck_words(game: ValiantWarsGame, seat: int) -> str:
+    parts = [f"{count} {name}" for name, count in _composition(game.decks[seat]).items()]
+    return listing(parts, "empty")
+
+
+def _deciding(game: ValiantWarsGame, viewer: int | None) -> str:
+    if game.is_terminal:
+        return "nobody: the game is over"
+    words = TO_DECIDE[Decision(game.decision)]
+    if game.decision == Decision.BUY:
+        words += f" ({game.gold_left} Gold left)"
+    return f"{seat_label(game.decider, viewer)}: {words}"
+
+
+def screen(game: ValiantWarsGame, viewer: int | None = None) -> Screen:
+    """The Location, the market and supply, then one row per player: VP, status, line."""
+    who = "everything shown" if viewer is None else seat_label(viewer, viewer)
+    soldiers, gold, omens = game.supply
+    facts = []
+    if game.location_deck:
+        location = LOCATIONS[game.location]
+        facts.append(("Location", f"{location.name}: {location.vp} VP, {location.terrain.text}"))
+    facts += [
+        ("Goal", f"the first to {game.target} VP wins"),
+        ("First player", seat_label(game.first, viewer)),
+        ("Locations to come", str(max(0, len(game.location_deck) - 1))),
+        (
+            "Market",
+            listing(
+                "empty slot" if k == NO_CARD else f"{Kind(k).title} ({CHAMPIONS[k].cost} Gold)"
+                for k in game.market
+            ),
+        ),
+        ("Champion deck", counted(len(game.champion_deck), "card")),
+        ("Supply", f"{soldiers} Soldiers, {gold} Gold, {omens} Dark Omens"),
+    ]
+    if viewer is not None and game.known_top[viewer]:
+        deck = game.decks[viewer]
+        top = listing(card_name(deck[-1 - d]) for d in range(game.known_top[viewer]))
+        facts.append(("Your deck's top, known", top))
+    facts.append(("To decide", _deciding(game, viewer)))
+    players = table(
+        "Players",
+        ("player", "VP", "status", "Swords", "Gold", "line (left to right)", "deck"),
+        (
+            (
+                seat_label(seat, viewer) + (", first" if seat == game.first else ""),
+                str(game.vp[seat]),
+                _status(game, seat),
+                str(game.swords(seat)),
+                str(game.gold(seat)),
+                listing(line_words(game, seat), "no cards"),
+                _deck_words(game, seat),
+            )
+            for seat in range(game.num_players)
+        ),
+    )
+    return Screen(f"Valiant Wars, round {game.round + 1}: {who}", tuple(facts), (players,))
+
+
+def narrate(game: ValiantWarsGame, action: int, viewer: int) -> list[str]:
+    """Cards turned over, players going OUT or stopping, a Location won, a new round."""
+    after = game.clone()
+    after.apply(action)
+    lines = []
+    new_round = after.round != game.round
+    for seat in range(game.num_players):
+        you = seat == viewer
+        who = "You" if you else f"player_{seat}"
+        if after.vp[seat] > game.vp[seat] and game.location_deck:
+            won = LOCATIONS[game.location].name
+            verb = "win" if you else "wins"
+            lines.append(f"{who} {verb} {won}: +{after.vp[seat] - game.vp[seat]} VP")
+        if new_round:
+            continue
+        if after.out[seat] and not game.out[seat]:
+            verb = "are" if you else "is"
+            lines.append(f"{who} {verb} OUT: a second Dark Omen; the line goes back into the deck")
+            continue
+        turned = after.lines[seat][len(game.lines[seat]) :]
+        if turned:
+            verb = "turn" if you else "turns"
+            lines.append(f"{who} {verb} over {listing(card_name(code) for code in turned)}")
+        if after.stopped[seat] and not game.stopped[seat] and seat not in (viewer, game.decider):
+            lines.append(f"{who} STOPs with {after.stop_gold[seat]} Gold")
+    won = any(after.vp[seat] > game.vp[seat] for seat in range(game.num_players))
+    if new_round and not won and game.location_deck:
+        lines.append(
+            f"Nobody takes {LOCATIONS[game.location].name} (a tie, no Swords, or everyone OUT): "
+            "it is set aside"
+        )
+    if new_round and not after.is_terminal:
+        location = LOCATIONS[after.location]
+        lines.append(f"Round {after.round + 1}: the Location is {location.name} ({location.vp} VP)")
+        firsts = listing(
+            f"{seat_label(s, viewer)} {listing(card_name(c) for c in after.lines[s])}"
+            for s in range(after.num_players)
+            if after.lines[s]
+        )
+        lines.append(f"Everyone turns over a first card: {firsts}")
+    if after.is_terminal and not game.is_terminal:
+        lines.append("The game ends")
+    return lines

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tabletop_envs.core.screen import Screen, listing, table
 from toygame.spec import LAYOUT, STAKES, Decision
 
 if TYPE_CHECKING:
@@ -38,3 +39,26 @@ def render_text(game: HighCard, viewer: int | None = None) -> str:
         kind = Decision(game.pending_kind()).name.lower()
         lines.append(f"To decide: player_{game.current_player}: {kind}")
     return "\n".join(lines)
+
+
+def screen(game: HighCard, viewer: int | None = None) -> Screen:
+    """Each seat's card (the viewer's own, or all for a spectator) and stake."""
+    rows = [
+        (
+            f"player_{seat}" + (" (you)" if seat == viewer else ""),
+            str(game.cards[seat]) if viewer in (None, seat) else "hidden",
+            str(game.stakes[seat]) if game.stakes[seat] else "not yet",
+        )
+        for seat in range(game.num_players)
+    ]
+    deciding = "nobody, the game is over"
+    if not game.is_terminal:
+        kind = ("keep or redraw", "stake 1 or 2")[game.pending_kind()]
+        deciding = f"player_{game.current_player}: {kind}"
+    facts = (("Discarded", listing(sorted(game.discards))), ("To decide", deciding))
+    return Screen("High Card", facts, (table("Players", ("player", "card", "stake"), rows),))
+
+
+def narrate(game: HighCard, action: int, viewer: int) -> list[str]:
+    """Nothing happens by itself in High Card."""
+    return []
