@@ -349,6 +349,9 @@ CONSTANT_FIELDS: dict[tuple[str, str], str] = {
     ("spirit_island_v1", "range_bonus"): "only a published Minor (Reaching Grasp) sets it, and "
     "the game deals the published Minors only once every published deck can be dealt; "
     "tests/test_spirit_island_published_effects.py shows it varying",
+    ("spirit_island_v1", "paid_repeats"): "only a published Major (Powerstorm) sets it, and "
+    "the game deals the published Majors only once every published deck can be dealt; "
+    "tests/test_spirit_island_published_effects.py shows it varying",
     ("spirit_island_v1", "keep_cards"): "only a published Minor (Gift of Constancy) sets it, "
     "and the game deals the published Minors only once every published deck can be dealt; "
     "tests/test_spirit_island_published_effects.py shows it varying",

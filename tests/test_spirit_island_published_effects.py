@@ -81,6 +81,7 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
         {"fear": 5, "E": -2, "T": -1, "C": -1, "B": -1},
         {"sun": 3, "water": 2, "plant": 3},
     ),  # 9 Damage clears the land; a Blight removed
+    "Blazing Renewal": ({}, {}),  # Lightning has no destroyed Presence: nothing happens
     "Cleansing Floods": ({"E": -2, "T": -1, "fear": 1, "B": -1}, {}),
     "Indomitable Claim": ({"P": 1, "def": 20}, {}),  # Presence from the Energy track
     "Indomitable Claim (threshold)": (
@@ -91,6 +92,8 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
     "Paralyzing Fright (threshold)": ({"fear": 8, "skip": 7}, {"air": 2, "earth": 3}),
     "Pillar of Living Flame": ({"fear": 4, "E": -2, "T": -1, "C": -1, "c": 1, **BURN}, {}),
     "Poisoned Land": ({"fear": 4, "E": -2, "T": -1, "C": -1, "D": -2, **BURN}, {}),
+    "Powerstorm": ({"en1": 3, "rep1": 1}, {}),  # Lightning: 3 Energy, 1 paid repeat
+    "Powerstorm (threshold)": ({"en1": 3, "rep1": 3}, {"sun": 2, "fire": 2, "air": 3}),
     "Talons of Lightning": ({"fear": 4, "E": -2, "T": -1, "C": -1, "c": 1}, {}),
     "Terrifying Nightmares": ({"fear": 2, "E": -2, "T": -1, "oE": 2, "oT": 1}, {}),
     "The Jungle Hungers": ({"E": -2, "T": -1, "fear": 1, "D": -2}, {}),
@@ -108,6 +111,25 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
         {"fear": 10, "E": -2, "T": -1, "C": -1, "D": -2, "oC": -1},
         {"water": 3, "earth": 2},
     ),  # A1, A2, A3: 1 Fear each; A1's City destroyed (2 Fear)
+    "Dissolve the Bonds of Kinship": (
+        {"E": -2, "T": -1, "C": -1, "D": -1, "oE": 6},
+        {},
+    ),  # the City 2 Explorers, the Town 1, a Dahan 1: 6 Explorers pushed, none destroyed
+    "Mists of Oblivion": ({"E": -2, "T": -1, "t": 1, "C": -1, "c": 1}, {}),  # 1 Damage each
+    "Mists of Oblivion (threshold)": (
+        {"E": -2, "T": -1, "C": -1, "fear": 5},
+        {"moon": 2, "air": 3, "water": 2},
+    ),  # 3 Damage end the damaged Town and City: their 3 Fear and 1 each from the card
+    "The Trees and Stones Speak of War": ({"E": -2, "def": 4}, {}),  # 2 Dahan: 2 Damage, Defend 4
+    "The Trees and Stones Speak of War (threshold)": (
+        {"E": -2, "D": -2, "oD": 2, "dA1": 2, "dx": 4},
+        {"sun": 2, "earth": 2, "plant": 2},
+    ),  # both Dahan pushed to A1, each taking Defend 2 along; none left for Defend in A5
+    "Vigor of the Breaking Dawn": ({"E": -2, "T": -1, "fear": 1}, {}),  # 4 Damage: E, E, Town
+    "Vigor of the Breaking Dawn (threshold)": (
+        {"E": -2, "T": -1, "fear": 3, "D": -2, "oD": 2, "dA1": 2, "oC": -1},
+        {"sun": 3, "animal": 2},
+    ),  # both Dahan to A1: 4 Damage there once (one land), its City destroyed
     "Winds of Rust and Atrophy": ({"fear": 1, "def": 6, "C": -1, "T": 1}, {}),
     "Winds of Rust and Atrophy (threshold)": (
         {"fear": 2, "def": 6, "C": -1, "T": 1, "dx": 6, "oC": -1, "oT": 1},
@@ -170,6 +192,7 @@ def summary(game: SpiritIslandGame) -> dict[str, int]:
         "keep0": game.keep_cards[0],
         "keep1": game.keep_cards[1],
         "range1": game.range_bonus[1],
+        "rep1": game.paid_repeats[1],
     }
 
 
@@ -517,3 +540,103 @@ def test_the_observation_shows_range_bonus_and_cards_to_keep_until_time_passes()
     phases.step_time_passes(game)
     fields = SCHEMA.decode(game.observation(0))
     assert fields["range_bonus"].sum() == fields["keep_cards"].sum() == 0
+
+
+def test_dissolve_the_bonds_pushes_explorers_to_as_many_lands_as_possible() -> None:
+    """Dissolve the Bonds of Kinship in A5 (6 Explorers once the City, the Town and a Dahan
+    are replaced), every push taking its first option: each of A5's neighbours gets an
+    Explorer before any gets a second (A1, the first option, would otherwise take all 6)."""
+    game = prepared({})
+    outside = {x: game.pieces[x][spec.EXPLORER] for x in game.island.neighbours[A5]}
+    run_effect(game, published.EFFECTS["Dissolve the Bonds of Kinship"], A5, -1)
+    gained = [game.pieces[x][spec.EXPLORER] - outside[x] for x in outside]
+    assert sum(gained) == 6 and game.pieces[A5][spec.EXPLORER] == 0
+    assert min(gained) >= 1 if len(gained) <= 6 else max(gained) == 1, gained
+
+
+def test_dissolve_the_bonds_threshold_explorers_and_buildings_damage_each_other() -> None:
+    """With 2 Fire 2 Water 3 Animal, A5 holding 2 Cities, 1 Town, 1 Explorer and no Dahan: a
+    City becomes 2 Explorers and the Town 1 (4 Explorers, 1 City). Both sides count before
+    either is dealt: the 4 Explorers deal 4 Damage to the City (destroyed, 2 Fear), the City
+    3 Damage to the Explorers (3 destroyed); the last Explorer is pushed away."""
+    game = prepared({"fire": 2, "water": 2, "animal": 3})
+    row = game.pieces[A5]
+    row[spec.EXPLORER], row[spec.TOWN], row[CITY], row[DAHAN], row[BLIGHT] = 1, 1, 2, 0, 0
+    before = summary(game)
+    run_effect(game, published.EFFECTS["Dissolve the Bonds of Kinship"], A5, -1)
+    after = summary(game)
+    changes = {k: after[k] - before[k] for k in after if after[k] != before[k]}
+    assert changes == {"E": -1, "T": -1, "C": -2, "fear": 2, "oE": 1}
+
+
+def test_mists_of_oblivion_gives_at_most_4_fear_for_the_towns_and_cities_it_destroys() -> None:
+    """Mists of Oblivion in A5 holding 5 damaged Towns: 1 Damage to each destroys all 5 (5
+    Fear for the Towns), and the card adds 1 Fear per Town destroyed, at most 4: 9 Fear."""
+    game = prepared({})
+    row = game.pieces[A5]
+    row[spec.EXPLORER], row[spec.TOWN], row[CITY] = 0, 0, 0
+    row[spec.TOWN_1] = 5
+    before = summary(game)["fear"]
+    run_effect(game, published.EFFECTS["Mists of Oblivion"], A5, -1)
+    assert row[spec.TOWN_1] == 0
+    assert summary(game)["fear"] - before == 9
+
+
+def test_vigor_of_the_breaking_dawn_damages_each_land_pushed_to_once() -> None:
+    """With 3 Sun 2 Animal, both of A5's Dahan pushed to A1 (3 Cities, no Dahan): once the
+    push is over, 2 Damage per Dahan in A1, 4 Damage: the Cities' 9 Health down to 5 (a land
+    gets its Damage once, however many Dahan arrive; after each Dahan it would be 6)."""
+    game = prepared({"sun": 3, "animal": 2})
+    game.pieces[A1][CITY] = 3
+    run_effect(game, published.EFFECTS["Vigor of the Breaking Dawn"], A5, -1)
+    a1 = game.pieces[A1]
+    assert a1[DAHAN] == 2
+    assert sum(a1[k] * spec.HEALTH[k] for k in (CITY, CITY_1, CITY_2)) == 5
+
+
+def test_a_paid_repeat_costs_the_card_again_and_a_free_one_is_used_first() -> None:
+    """Lightning resolved a card costing 1 and holds 1 paid repeat (Powerstorm): with 0 Energy
+    it may not repeat it; with 2 it may, paying 1, and the allowance is gone. With Gift of
+    Strength's free repeat (cost 1 or less) as well, the free one goes first, no Energy paid."""
+    for energy, free, offered, energy_after, paid_left in (
+        (0, False, False, 0, 1),
+        (2, False, True, 1, 0),
+        (2, True, True, 2, 1),
+    ):
+        game = SpiritIslandGame(2, seed=0, spirits="river,lightning")
+        card = next(c for c in game.hand[1] if spec.CARDS[c].cost == 1)
+        game.hand[1].remove(card)
+        game.played[1], game.resolved[1] = [card], [card]
+        game.energy[1], game.paid_repeats[1] = energy, 1
+        game.repeat_cost[1] = 1 if free else -1
+        assert (card in game.candidates(1, spec.SLOW)) == offered
+        if offered:
+            phases.res_power(game, 1, card, spec.SLOW)
+            assert (game.energy[1], game.paid_repeats[1]) == (energy_after, paid_left)
+            assert game.repeat_cost[1] == -1
+
+
+@pytest.mark.parametrize("threshold", [False, True], ids=["plain", "3 Fire 3 Earth 2 Plant"])
+def test_blazing_renewal_returns_destroyed_presence_and_burns_towns_and_cities(
+    threshold: bool,
+) -> None:
+    """Blazing Renewal by River on Lightning, which has 3 destroyed Presence: River picks a
+    land within 2 of its own Presence (A1, the first: next to A5), Lightning adds 2 of them
+    there, then 2 Damage to each Town and City there (A1's City left with 1 Health); with
+    3 Fire 3 Earth 2 Plant 4 Damage more (the City destroyed, 2 Fear)."""
+    game = prepared({"fire": 3, "earth": 3, "plant": 2} if threshold else {})
+    game.destroyed_presence[1] = 3
+    fear = summary(game)["fear"]
+    effect = published.EFFECTS["Blazing Renewal"]
+    game.pending, game.pending_options = [], []
+    game.queue = [[STEP["turn"]], [STEP["effect"], spec.block_of(effect), 0, -1, 0, 1]]
+    game.run()
+    assert (PURPOSE_NAMES[game.pending[2]], game.pending[1]) == ("restore_land", 0)
+    assert game.pending_options == game.in_range(0, 2)
+    pick(game, spec.Decision.LAND, A1)
+    while game.pending and PURPOSE_NAMES[game.pending[2]] != "growth":
+        game.apply(game.legal_actions()[0])
+    assert (game.presence[1][A1], game.destroyed_presence[1]) == (2, 1)
+    a1 = game.pieces[A1]
+    assert (a1[CITY], a1[CITY_2]) == ((0, 0) if threshold else (0, 1))
+    assert summary(game)["fear"] - fear == (2 if threshold else 0)

@@ -76,6 +76,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "forget": (),  # the Spirit forgets a Power card
     "hasten": ("n",),  # the target Spirit may use n more Slow Powers as Fast this turn
     "repeat": ("n",),  # the target Spirit may repeat 1 Power card costing n or less this turn
+    "repeat_paid": ("n",),  # the target Spirit may n more times this turn repeat a Power
+    # card it has resolved, paying its cost again
     "range_bonus": ("n",),  # the target Spirit's Powers reach n lands further this turn
     "keep_played": (),  # at Time Passes the target Spirit may keep 1 played card in hand
     "gain_elements": ("n",),  # the target Spirit gains n different Elements of its choice,
@@ -101,7 +103,19 @@ OPS: dict[str, tuple[str, ...]] = {
     "dahan_strike": (),  # each Dahan deals 1 Damage to a different Invader
     "move_to_land": ("filter", "ops", "kinds", "n"),  # the Spirit picks another land that
     # matches, moves up to n pieces of the land there, then the effect runs there
+    "restore_presence": ("n", "n", "ops"),  # the acting Spirit picks a land within range
+    # (second n) of its Presence; the target Spirit adds up to n of its destroyed Presence
+    # there, and if any was added the effect runs there
+    "push_then": ("kinds", "n", "ops", "flag"),  # push up to n pieces one at a time; the
+    # effect runs in the land each went to (flag: once in each land they went to, after all)
+    "push_spread": ("kinds", "n"),  # push n pieces to as many different lands as possible
+    "invaders_fight": (),  # Explorers and Towns / Cities damage each other: each Explorer 1
+    # Damage to the Towns and Cities, each Town 2 and each City 3 to the Explorers
+    "building_fear": ("n", "ops"),  # the effect, then 1 Fear per Town and City it destroyed
+    # in the land, at most n (the effect may only damage and destroy)
 }
+BUILDING_FEAR_OPS = frozenset(("damage", "damage_each", "destroy", "if", "fear"))
+"""The operations a ``building_fear`` effect may use: it counts the Towns and Cities gone."""
 OPTIONAL: dict[str, tuple[Any, ...]] = {
     "push": (False, False),
     "gather": (False,),
@@ -109,6 +123,7 @@ OPTIONAL: dict[str, tuple[Any, ...]] = {
     "damage_each": ("invader",),
     "spirit_land": (False,),
     "remove_health": (False,),
+    "push_then": (False,),
 }
 """Arguments an operation may leave out at its end, and their values then."""
 
@@ -209,10 +224,21 @@ class EffectCompiler:
             args = [*args, *OPTIONAL[name][-missing:]]
         if len(args) != len(shape):
             raise CardError(f"{card}: {name} takes {len(shape)} argument(s) {shape}, got {args!r}")
+        if name == "building_fear":
+            self.only(BUILDING_FEAR_OPS, args[1], card)
         return (
             name,
             *(self.argument(name, kind, arg, card) for kind, arg in zip(shape, args, strict=True)),
         )
+
+    def only(self, allowed: frozenset[str], ops: Any, card: str) -> None:
+        """Refuse an effect using an operation outside ``allowed`` (nested ones too)."""
+        for op in ops if isinstance(ops, tuple) else ():
+            if isinstance(op, tuple) and op and op[0] not in allowed:
+                raise CardError(f"{card}: {op[0]!r} is not allowed here, only {sorted(allowed)}")
+            for arg in op[1:] if isinstance(op, tuple) else ():
+                if isinstance(arg, tuple) and arg and isinstance(arg[0], tuple):
+                    self.only(allowed, arg, card)
 
     def argument(self, name: str, kind: str, arg: Any, card: str) -> Any:
         """One argument of operation ``name``, of argument kind ``kind``."""

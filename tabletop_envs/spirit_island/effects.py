@@ -547,6 +547,12 @@ def op_repeat(
     game.repeat_cost[who] = max(game.repeat_cost[who], n)
 
 
+def op_repeat_paid(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int
+) -> None:
+    game.paid_repeats[target if target >= 0 else seat] += n
+
+
 def op_range_bonus(
     game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int
 ) -> None:
@@ -604,6 +610,73 @@ def op_forget(
     game.push("forget", seat)
 
 
+def op_push_then(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    kinds: Any,
+    n: int,
+    ops: Any,
+    per_land: bool,
+) -> None:
+    if land >= 0:
+        game.push("push_then", block, pc, land, seat, n, 0)
+
+
+def op_push_spread(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    kinds: Any,
+    n: int,
+) -> None:
+    if land >= 0:
+        game.push("push_then", block, pc, land, seat, n, 0)
+
+
+def op_invaders_fight(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int
+) -> None:
+    """Explorers and Towns / Cities damage each other, both counted before either is dealt."""
+    if land < 0:
+        return
+    row = game.pieces[land]
+    to_buildings = row[spec.EXPLORER] * spec.INVADER_DAMAGE[spec.EXPLORER]
+    to_explorers = sum(row[k] * spec.INVADER_DAMAGE[k] for k in BUILDING_KINDS)
+    game.push("damage_of", land, seat, kinds_mask((spec.EXPLORER,)), min(to_explorers, 99))
+    game.push("damage_of", land, seat, kinds_mask(BUILDING_KINDS), min(to_buildings, 99))
+
+
+def op_building_fear(
+    game: SpiritIslandGame, land: int, seat: int, target: int, block: int, pc: int, n: int, ops: Any
+) -> None:
+    if land >= 0:
+        game.push("building_fear", land, game.count(land, BUILDING_KINDS), n)
+        frame(game, ops, land, seat, target)
+
+
+def op_restore_presence(
+    game: SpiritIslandGame,
+    land: int,
+    seat: int,
+    target: int,
+    block: int,
+    pc: int,
+    n: int,
+    distance: int,
+    ops: Any,
+) -> None:
+    who = target if target >= 0 else seat
+    if game.destroyed_presence[who]:
+        game.ask("restore_land", seat, block, pc, who)
+
+
 OPERATIONS: dict[str, Callable[..., None]] = {
     "damage": op_damage,
     "damage_each": op_damage_each,
@@ -630,6 +703,7 @@ OPERATIONS: dict[str, Callable[..., None]] = {
     "forget": op_forget,
     "hasten": op_hasten,
     "repeat": op_repeat,
+    "repeat_paid": op_repeat_paid,
     "spare_dahan": op_spare_dahan,
     "range_bonus": op_range_bonus,
     "keep_played": op_keep_played,
@@ -651,6 +725,11 @@ OPERATIONS: dict[str, Callable[..., None]] = {
     "remove_health": op_remove_health,
     "dahan_strike": op_dahan_strike,
     "move_to_land": op_move_to_land,
+    "restore_presence": op_restore_presence,
+    "push_then": op_push_then,
+    "push_spread": op_push_spread,
+    "invaders_fight": op_invaders_fight,
+    "building_fear": op_building_fear,
 }
 """Each operation of the effect language -> the function that runs it."""
 if OPERATIONS.keys() != OPS.keys():
@@ -727,6 +806,30 @@ def step_destroy_presence(game: SpiritIslandGame, seat: int, count: int) -> None
 def step_gather_presence(game: SpiritIslandGame, land: int, seat: int, n: int) -> None:
     if n > 0:
         game.ask("presence_more", seat, land, n)
+
+
+def step_push_then(
+    game: SpiritIslandGame, block: int, pc: int, land: int, seat: int, n: int, taken: int
+) -> None:
+    """The next piece of a ``push_then`` / ``push_spread`` (``taken``: the lands pieces went
+    to, as bits); once done, a per-land ``push_then`` effect runs in each of them."""
+    if n > 0 and opt_push_then_piece(game, seat, block, pc, land, n, taken):
+        game.ask("push_then_piece", seat, block, pc, land, n, taken)
+        return
+    op = BLOCKS[block][pc]
+    if op[0] == "push_then" and op[4]:
+        for each in reversed([x for x in game.lands if taken >> x & 1]):
+            frame(game, op[3], each, seat, -1)
+
+
+def step_damage_of(game: SpiritIslandGame, land: int, seat: int, mask: int, n: int) -> None:
+    if n > 0:
+        game.ask("damage_of", seat, land, mask, n)
+
+
+def step_building_fear(game: SpiritIslandGame, land: int, before: int, most: int) -> None:
+    """1 Fear per Town and City gone from ``land`` since the effect began, at most ``most``."""
+    add_fear(game, min(most, max(0, before - game.count(land, BUILDING_KINDS))))
 
 
 # ----- options of each decision ------------------------------------------------------------------
@@ -856,6 +959,41 @@ def opt_presence_source(game: SpiritIslandGame, seat: int, land: int, n: int) ->
     return [x for x in movable_to(game, land) if game.presence[seat][x] > 0]
 
 
+def opt_push_then_piece(
+    game: SpiritIslandGame, seat: int, block: int, pc: int, land: int, n: int, taken: int
+) -> list[int]:
+    if not movable_to(game, land):
+        return []
+    op = BLOCKS[block][pc]
+    options = invader_options(game, land, kinds_mask(op[1]))
+    return [*options, PIECE_STOP] if options and op[0] == "push_then" else options
+
+
+def opt_push_then_dest(
+    game: SpiritIslandGame,
+    seat: int,
+    block: int,
+    pc: int,
+    land: int,
+    n: int,
+    taken: int,
+    kind: int,
+) -> list[int]:
+    """The neighbours; for ``push_spread`` only those no piece went to yet, while any is left."""
+    lands = movable_to(game, land)
+    if BLOCKS[block][pc][0] == "push_spread":
+        return [x for x in lands if not taken >> x & 1] or lands
+    return lands
+
+
+def opt_damage_of(game: SpiritIslandGame, seat: int, land: int, mask: int, n: int) -> list[int]:
+    return invader_options(game, land, mask)
+
+
+def opt_restore_land(game: SpiritIslandGame, seat: int, block: int, pc: int, who: int) -> list[int]:
+    return game.in_range(seat, BLOCKS[block][pc][2] + game.range_bonus[seat])
+
+
 # ----- resolving a decision ----------------------------------------------------------------------
 def res_damage(game: SpiritIslandGame, seat: int, kind: int, land: int, n: int) -> None:
     damage_piece(game, land, kind)
@@ -877,6 +1015,61 @@ def res_push_piece(
 ) -> None:
     if kind != PIECE_STOP:
         game.ask("push_dest", seat, land, mask, n, flags, kind)
+
+
+def res_restore_land(
+    game: SpiritIslandGame, seat: int, land: int, block: int, pc: int, who: int
+) -> None:
+    """``who`` adds up to n of its destroyed Presence to ``land``; the effect runs there."""
+    op = BLOCKS[block][pc]
+    count = min(op[1], game.destroyed_presence[who])
+    game.destroyed_presence[who] -= count
+    game.presence[who][land] += count
+    if count:
+        frame(game, op[3], land, seat, who)
+
+
+def res_push_then_piece(
+    game: SpiritIslandGame,
+    seat: int,
+    kind: int,
+    block: int,
+    pc: int,
+    land: int,
+    n: int,
+    taken: int,
+) -> None:
+    if kind == PIECE_STOP:
+        game.push("push_then", block, pc, land, seat, 0, taken)
+    else:
+        game.ask("push_then_dest", seat, block, pc, land, n, taken, kind)
+
+
+def res_push_then_dest(
+    game: SpiritIslandGame,
+    seat: int,
+    dest: int,
+    block: int,
+    pc: int,
+    land: int,
+    n: int,
+    taken: int,
+    kind: int,
+) -> None:
+    """Move the piece; a per-piece ``push_then`` effect runs where it went before the next."""
+    game.pieces[land][kind] -= 1
+    game.pieces[dest][kind] += 1
+    game.push("push_then", block, pc, land, seat, n - 1, taken | 1 << dest)
+    op = BLOCKS[block][pc]
+    if op[0] == "push_then" and not op[4]:
+        frame(game, op[3], dest, seat, -1)
+
+
+def res_damage_of(
+    game: SpiritIslandGame, seat: int, kind: int, land: int, mask: int, n: int
+) -> None:
+    damage_piece(game, land, kind)
+    game.push("damage_of", land, seat, mask, n - 1)
 
 
 def res_push_dest(

@@ -87,6 +87,7 @@ def check_sizes(game: SpiritIslandGame) -> Problems:
         "hastened": game.hastened,
         "hasten": game.hasten,
         "repeat_cost": game.repeat_cost,
+        "paid_repeats": game.paid_repeats,
         "range_bonus": game.range_bonus,
         "keep_cards": game.keep_cards,
     }
@@ -140,6 +141,8 @@ def check_seat(game: SpiritIslandGame, seat: int) -> Problems:
         yield "hastened", f"player_{seat}: more Slow Powers used as Fast than allowed"
     if not -1 <= game.repeat_cost[seat] <= 99:
         yield "repeat_cost", f"player_{seat}: {game.repeat_cost[seat]} out of range"
+    if not 0 <= game.paid_repeats[seat] <= 99:
+        yield "paid_repeats", f"player_{seat}: {game.paid_repeats[seat]} out of range"
     if not 0 <= game.range_bonus[seat] <= 99:
         yield "range_bonus", f"player_{seat}: {game.range_bonus[seat]} out of range"
     if not 0 <= game.keep_cards[seat] <= len(CARDS):
@@ -317,12 +320,14 @@ def check_step(game: SpiritIslandGame, code: int, args: list[int]) -> str:
         if not arg_ok(game, kind, value):
             return f"{STEP_NAMES[code]}: {kind} {value} out of range"
     name = STEP_NAMES[code]
-    if name in ("effect", "spirit_land"):
+    if name in ("effect", "spirit_land", "push_then"):
         block, pc = args[0], args[1]
         if pc >= len(BLOCKS[block]):
             return f"{name}: no operation {pc} in effect {block}"
         if name == "spirit_land" and BLOCKS[block][pc][0] not in PENDING_OPS["spirit_land"]:
             return "spirit_land: the operation picks no land"
+        if name == "push_then" and BLOCKS[block][pc][0] not in PENDING_OPS["push_then_piece"]:
+            return "push_then: the operation pushes nothing"
     if name == "growth_steps":
         if args[1] >= len(game.spirit(args[0]).growth):
             return "growth_steps: no such group"

@@ -103,6 +103,7 @@ SCHEMA = ObservationSchema(
         Field("blight_card", (len(BLIGHT_CARDS),)),
         Field("slow_as_fast", (P,), ALLOWANCE_SCALE),
         Field("repeat_up_to", (P,), ALLOWANCE_SCALE),
+        Field("paid_repeats", (P,), ALLOWANCE_SCALE),
         Field("dahan_spared", (L,)),
         Field("no_city_build", (L,)),
         Field("range_bonus", (P,), ALLOWANCE_SCALE),
@@ -194,6 +195,7 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
         allowance = air + game.hasten[seat] - len(game.hastened[seat])
         v["slow_as_fast"][row] = min(allowance, ALLOWANCE_SCALE)
         v["repeat_up_to"][row] = min(game.repeat_cost[seat] + 1, ALLOWANCE_SCALE)
+        v["paid_repeats"][row] = min(game.paid_repeats[seat], ALLOWANCE_SCALE)
         v["range_bonus"][row] = min(game.range_bonus[seat], ALLOWANCE_SCALE)
         v["keep_cards"][row] = min(game.keep_cards[seat], ALLOWANCE_SCALE)
     for card in game.forgotten:
@@ -297,6 +299,7 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
             ("destroyed_presence", game.destroyed_presence[seat], 13),
             ("slow_as_fast", game.swift_left(seat), ALLOWANCE_SCALE),
             ("repeat_up_to", game.repeat_cost[seat] + 1, ALLOWANCE_SCALE),
+            ("paid_repeats", game.paid_repeats[seat], ALLOWANCE_SCALE),
             ("range_bonus", game.range_bonus[seat], ALLOWANCE_SCALE),
             ("keep_cards", game.keep_cards[seat], ALLOWANCE_SCALE),
         ):

@@ -139,6 +139,7 @@ def step_time_passes(game: SpiritIslandGame) -> None:
         game.hastened[seat] = []
         game.hasten[seat] = 0
         game.repeat_cost[seat] = -1
+        game.paid_repeats[seat] = 0
         game.range_bonus[seat] = 0
         game.keep_cards[seat] = 0
     for land in game.lands:
@@ -289,7 +290,10 @@ def res_power(game: SpiritIslandGame, seat: int, option: int, speed: int) -> Non
             game.hastened[seat].append(option)
         if option < MAX_CARDS:
             game.resolved[seat].append(option)
-    else:  # a repeat of a card already resolved
+    elif game.repeat_kind(seat, option) == "paid":  # a repeat paid for
+        game.paid_repeats[seat] -= 1
+        game.energy[seat] -= CARDS[option].cost
+    else:  # a repeat of a card already resolved, free
         game.repeat_cost[seat] = -1
     game.push("use", seat, option)
 

@@ -106,6 +106,9 @@ STEP_HANDLERS: dict[str, Callable[..., None]] = {
     "strike": effects.step_strike,
     "move": effects.step_move,
     "keep_played": phases.step_keep_played,
+    "push_then": effects.step_push_then,
+    "damage_of": effects.step_damage_of,
+    "building_fear": effects.step_building_fear,
 }
 """Each step of the queue (``spec.STEPS``) -> the function that runs it (game, *arguments)."""
 if STEP_HANDLERS.keys() != spec.STEPS.keys():
@@ -171,6 +174,10 @@ DECISIONS: dict[str, tuple[Callable[..., list[int]], Callable[..., None]]] = {
     "move_piece": (effects.opt_move_piece, effects.res_move_piece),
     "keep_played": (phases.opt_keep_played, phases.res_keep_played),
     "element": (effects.opt_element, effects.res_element),
+    "push_then_piece": (effects.opt_push_then_piece, effects.res_push_then_piece),
+    "push_then_dest": (effects.opt_push_then_dest, effects.res_push_then_dest),
+    "damage_of": (effects.opt_damage_of, effects.res_damage_of),
+    "restore_land": (effects.opt_restore_land, effects.res_restore_land),
 }
 """Each decision (``spec.PURPOSES``) -> (its legal options: game, seat, *context; carrying out
 the chosen one: game, seat, option, *context)."""
@@ -240,6 +247,7 @@ class SpiritIslandGame(PlainState, GameCore):
         "hastened": list[list[int]],
         "hasten": list[int],
         "repeat_cost": list[int],
+        "paid_repeats": list[int],
         "range_bonus": list[int],
         "keep_cards": list[int],
         "forgotten": list[int],
@@ -341,6 +349,7 @@ class SpiritIslandGame(PlainState, GameCore):
         self.hastened: list[list[int]] = [[] for _ in range(n)]
         self.hasten = [0] * n
         self.repeat_cost = [-1] * n
+        self.paid_repeats = [0] * n
         self.range_bonus = [0] * n
         self.keep_cards = [0] * n
         for seat in range(n):
@@ -606,16 +615,25 @@ class SpiritIslandGame(PlainState, GameCore):
         """The Powers this Spirit may resolve now: unresolved ones (Slow ones in the Fast
         phase while it may hasten them) and, with a repeat, cards already resolved."""
         options = [o for o in set(self.unresolved[seat]) if self.usable(seat, o, speed)]
-        if self.repeat_cost[seat] >= 0:
+        if self.repeat_cost[seat] >= 0 or self.paid_repeats[seat]:
             options += [
                 c
                 for c in set(self.resolved[seat])
                 if c not in options
                 and c in self.played[seat]
-                and CARDS[c].cost <= self.repeat_cost[seat]
+                and self.repeat_kind(seat, c)
                 and self.usable(seat, c)
             ]
         return sorted(options)
+
+    def repeat_kind(self, seat: int, card: int) -> str:
+        """How this Spirit may repeat ``card`` now: "free" (Gift of Strength's repeat, used
+        first), "paid" (Powerstorm's, paying the cost again) or "" (not at all)."""
+        if CARDS[card].cost <= self.repeat_cost[seat]:
+            return "free"
+        if self.paid_repeats[seat] and CARDS[card].cost <= self.energy[seat]:
+            return "paid"
+        return ""
 
     # ----- the contract -------------------------------------------------------------------
     @property

@@ -1208,11 +1208,18 @@ PURPOSES: dict[str, tuple[Decision, tuple[str, ...]]] = {
     "move_piece": (Decision.PIECE, ("land", "land", "mask", "count")),
     "keep_played": (Decision.CARD, ()),
     "element": (Decision.ELEMENT, ("count", "elements", "seat")),
+    "push_then_piece": (Decision.PIECE, ("block", "pc", "land", "count", "taken")),
+    "push_then_dest": (Decision.LAND, ("block", "pc", "land", "count", "taken", "kind")),
+    "damage_of": (Decision.PIECE, ("land", "mask", "count")),
+    "restore_land": (Decision.LAND, ("block", "pc", "seat")),
 }
 PENDING_OPS = {
     "choose": ("choose",),
     "spirit_land": ("spirit_land", "own_land", "pick_land", "land_in_range", "move_to_land"),
     "adjacent_land": ("adjacent",),
+    "push_then_piece": ("push_then", "push_spread"),
+    "push_then_dest": ("push_then", "push_spread"),
+    "restore_land": ("restore_presence",),
 }
 """The decisions (and steps) that point at an operation, and the operations they may name."""
 PURPOSE_NAMES = tuple(PURPOSES)
@@ -1256,6 +1263,9 @@ STEPS: dict[str, tuple[str, ...]] = {
     "strike": ("land", "seat", "count", "struck"),
     "move": ("land", "land", "seat", "mask", "count"),
     "keep_played": ("seat",),
+    "push_then": ("block", "pc", "land", "seat", "count", "taken"),
+    "damage_of": ("land", "seat", "mask", "count"),
+    "building_fear": ("land", "count", "count"),
 }
 """A saved queue entry is [its step's number in this order, *its arguments]."""
 STEP_NAMES = tuple(STEPS)

@@ -158,6 +158,15 @@ def _in_context(game: SpiritIslandGame, purpose: str, seat: int, ctx: list[int],
         return f"Push 1 {piece_name(o)} from {ln(ctx[0])}"
     if purpose == "push_dest":
         return f"Push 1 {piece_name(ctx[4])} from {ln(ctx[0])} to {ln(o)}"
+    if purpose == "push_then_piece":
+        stop = f"push nothing more from {ln(ctx[2])}"
+        return stop if o == PIECE_STOP else f"Push 1 {piece_name(o)} from {ln(ctx[2])}"
+    if purpose == "push_then_dest":
+        return f"Push 1 {piece_name(ctx[5])} from {ln(ctx[2])} to {ln(o)}"
+    if purpose == "restore_land":
+        return f"player_{ctx[2]}'s destroyed Presence returns to {ln(o)}"
+    if purpose == "damage_of":
+        return f"1 Damage to 1 {piece_name(o)} in {ln(ctx[0])} ({ctx[2]} to deal)"
     if purpose == "gather_piece":
         if o == PIECE_STOP:
             return f"gather nothing more into {ln(ctx[0])}"
