@@ -104,6 +104,14 @@ def test_a_known_vaalbara_position_reads_in_words() -> None:
         assert raw not in text
 
 
+def test_every_spirit_island_decision_is_named_in_words() -> None:
+    from tabletop_envs.spirit_island.spec import PURPOSE_NAMES
+    from tabletop_envs.spirit_island.text import TO_DECIDE
+
+    assert set(PURPOSE_NAMES) <= set(TO_DECIDE), set(PURPOSE_NAMES) - set(TO_DECIDE)
+    assert not [words for words in TO_DECIDE.values() if "_" in words]
+
+
 def test_spirit_island_shows_one_land_a_line() -> None:
     game = tabletop_envs.game_module("spirit_island_v1").Game(2, seed=3)
     lands = next(t for t in game.screen(0).tables if t.title == "Lands")
