@@ -402,6 +402,8 @@ def test_the_curve_has_one_row_per_evaluation_and_baseline(finished) -> None:
     rows = (finished[0] / "learning_curve.csv").read_text().splitlines()
     assert rows[0] == "steps,minutes,against,games,win_rate,low,high"
     assert [row.split(",")[0] for row in rows[1:]] == [
+        "0",
+        "0",
         "128",
         "128",
         "256",
@@ -456,3 +458,25 @@ def test_an_advised_run_records_its_advice_and_its_policy_plays(tmp_path: Path) 
     assert network.observation_size == 476 + 64  # vaalbara_v1's observation, then its actions
     final = json.loads((out / "final_eval.json").read_text())
     assert {row["label"] for row in final} == {"random", "heuristic"}
+
+
+def test_evaluations_by_time_start_at_step_zero_and_the_end_compares_with_the_start(
+    tmp_path: Path,
+) -> None:
+    """The curve begins where PPO begins; with eval_every_seconds the points follow the clock,
+    not the steps; the last line sets the trained policy beside its start and the shipped one."""
+    config = tiny_config(tmp_path, "eval_every_seconds = 0.1\n")
+    config.write_text(config.read_text().replace("eval_every = 128", "eval_every = 1000000"))
+    out = tmp_path / "run"
+    args = ["vaalbara", "--steps", "1024", "--config", str(config), "--out", str(out)]
+    code, stdout, err = run_train(args)
+    assert code == 0, err
+    rows = (out / "learning_curve.csv").read_text().split()[1:]
+    steps = sorted({int(row.split(",")[0]) for row in rows})
+    assert steps[0] == 0 and len(steps) >= 3, steps  # by steps there would be one point
+    assert read_policy(out / "policy_start.npz").meta["trained_steps"] == 0
+    last = stdout.strip().splitlines()
+    line = next(text for text in last if text.startswith("after "))
+    assert "minutes of training:" in line and "against heuristic" in line
+    assert "its starting point" in line and "the shipped policy" in line
+    assert "(the same 2 games each)" in line

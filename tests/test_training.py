@@ -14,6 +14,7 @@ from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.gym_env import BotOpponent, SingleSeatEnv, advance_opponents
 from tabletop_envs.agents.loading import make_agent
 from tabletop_envs.agents.policy import PolicyAgent, load_policy, read_policy
+from tabletop_envs.training.config import load_config
 from tabletop_envs.training.export import export_actor
 from tabletop_envs.training.opponents import OpponentPool
 from tabletop_envs.training.selfplay import SelfPlayVecEnv
@@ -261,3 +262,13 @@ def test_warm_start_clones_the_bot_into_the_policy() -> None:
     before = (network.choose(data.observations, data.masks, None) == data.actions).mean()
     after = warmstart.clone_into(model.policy, data, cloning)
     assert after > before + 0.2, (before, after)
+
+
+def test_the_demo_evaluates_by_the_clock_often_enough_for_a_curve() -> None:
+    """make demo: 3 minutes, and at least six points on its curve whatever the machine."""
+    root = Path(__file__).resolve().parent.parent
+    makefile = (root / "Makefile").read_text()
+    assert "--minutes 3 " in makefile and "training/configs/demo.toml" in makefile
+    demo = load_config("vaalbara", root / "training" / "configs" / "demo.toml")
+    assert demo.eval_every_seconds > 0 and 6 * demo.eval_every_seconds < 0.75 * 180
+    assert demo.warm_start_decisions == 0  # PPO's own learning, from a blank policy

@@ -91,6 +91,7 @@ class TrainConfig:
     heuristic_share: float = setting(0.15, number(0, 1))
     max_snapshots: int = setting(20, whole(1))
     eval_every: int = setting(40_000, whole(1))
+    eval_every_seconds: float = setting(0.0, number(0, 86_400))  # >0: by time, not steps
     eval_games: int = setting(200, whole(1))
     checkpoint_every: int = setting(40_000, whole(1))
     final_eval_games: int = setting(1000, whole(1))

@@ -9,7 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tabletop_envs.agents.files import write_atomic
-from tabletop_envs.training.evaluation import EvalResult, evaluate, is_cooperative
+from tabletop_envs.agents.pretrained import pretrained_path
+from tabletop_envs.training.evaluation import (
+    EvalResult,
+    evaluate,
+    headline,
+    is_cooperative,
+    team,
+    versus,
+)
 from tabletop_envs.training.run import Run
 
 
@@ -17,6 +25,41 @@ def final_evaluation(run: Run, policy: Path, games: int, seed: int) -> list[Eval
     results = evaluate(policy, run.game, run.config.players, games, seed, workers=2)
     write_atomic(run.out / "final_eval.json", json.dumps([r.to_dict() for r in results], indent=2))
     return results
+
+
+def headline_of(policy: Path, run: Run, opponent: str, games: int, seed: int) -> EvalResult:
+    """``policy`` measured as the final table's headline row: its team (cooperative) or
+    against ``opponent`` in every other seat, on the same deals."""
+    players = run.config.players
+    if is_cooperative(run.game):
+        return team(str(policy), run.game, players, games, seed, workers=2)
+    return versus(policy, run.game, players, opponent, games, seed, workers=2)
+
+
+def comparison(
+    run: Run, results: Sequence[EvalResult], games: int, seed: int, minutes: float
+) -> str:
+    """One line: the trained policy's headline result beside its starting point's and the
+    shipped policy's on the same games."""
+    final = headline(list(results), run.game)
+    against = "as a team" if is_cooperative(run.game) else f"against {final.label}"
+    parts = [f"after {minutes:.1f} minutes of training: {rate(final)} {against}"]
+    if run.start_policy.is_file():
+        start = headline_of(run.start_policy, run, final.label, games, seed)
+        parts.append(f"its starting point {rate(start)}")
+    try:
+        shipped = pretrained_path(run.game, run.config.players)
+    except ValueError:
+        parts.append(f"no shipped policy for {run.config.players} players to compare")
+    else:
+        parts.append(
+            f"the shipped policy {rate(headline_of(shipped, run, final.label, games, seed))}"
+        )
+    return "; ".join(parts) + f" (the same {games} games each)"
+
+
+def rate(result: EvalResult) -> str:
+    return f"{result.win_rate:.1%} [{result.low:.1%}, {result.high:.1%}]"
 
 
 def plot_curve(run: Run) -> Path | None:

@@ -89,6 +89,7 @@ class Run:
         self.checkpoints = out / "checkpoints"
         self.pool_dir = out / "pool"
         self.curve = out / "learning_curve.csv"
+        self.start_policy = out / "policy_start.npz"  # the policy as this session began
         self.curve_rows: list[list[str]] = []
 
     def meta(self, steps: int) -> dict[str, Any]:

@@ -29,6 +29,9 @@ from tabletop_envs.training.run import Run, step_of
 from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
 from tqdm import tqdm
 
+EVAL_SEED_OFFSET = 2
+"""Periodic evaluations play the deals of ``seed + 2`` (the final one plays ``seed + 1``)."""
+
 
 @dataclass
 class Session:
@@ -65,6 +68,7 @@ class SelfPlayCallback(BaseCallback):
         self.stop = stop
         self.rollouts = 0
         self.next_eval = 0
+        self.next_eval_time = 0.0
         self.next_checkpoint = 0
         self.latest: dict[str, float] = {}
 
@@ -72,14 +76,25 @@ class SelfPlayCallback(BaseCallback):
         config = self.run.config
         steps = self.num_timesteps
         self.next_eval = steps + config.eval_every
+        self.next_eval_time = time.monotonic() + config.eval_every_seconds
         self.next_checkpoint = steps + config.checkpoint_every
+        self.trainer.network().save(self.run.start_policy)
         if not self.trainer.pool.snapshots:
             self.add_snapshot()
+        if steps == 0:
+            self.evaluate()  # the curve's first point: where PPO starts
         self.show_postfix()
+
+    def evaluation_due(self) -> bool:
+        """Every ``eval_every_seconds`` of wall-clock time when set, else every ``eval_every``
+        steps."""
+        if self.run.config.eval_every_seconds > 0:
+            return time.monotonic() >= self.next_eval_time
+        return self.num_timesteps >= self.next_eval
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
-        if self.num_timesteps >= self.next_eval:
+        if self.evaluation_due():
             self.evaluate()
         elif self.num_timesteps >= self.next_checkpoint:
             self.checkpoint()
@@ -116,13 +131,15 @@ class SelfPlayCallback(BaseCallback):
         steps = self.num_timesteps
         self.trainer.checkpoint()
         policy = self.run.policy_path(steps)
-        results = evaluate(policy, self.run.game, config.players, config.eval_games, seed=steps)
+        seed = self.run.settings.seed + EVAL_SEED_OFFSET  # the same deals at every point
+        results = evaluate(policy, self.run.game, config.players, config.eval_games, seed)
         self.run.add_to_curve(steps, self.trainer.minutes(), results)
         for result in results:
             self.logger.record(f"eval/win_rate_{result.label.replace(' ', '_')}", result.win_rate)
             self.latest[result.label] = result.win_rate
         if self.run.record_best(steps, headline(results, self.run.game)):
             self.run.prune(steps)
+        self.next_eval_time = time.monotonic() + config.eval_every_seconds
         self.show_postfix()
 
 

@@ -22,7 +22,12 @@ from tabletop_envs.agents.files import check_output_folder
 from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.training.budget import Interrupted, StopRequest, TrainingBudget, progress_bar
 from tabletop_envs.training.config import TrainConfig, check_config, load_config
-from tabletop_envs.training.report import final_evaluation, print_results, report_curve
+from tabletop_envs.training.report import (
+    comparison,
+    final_evaluation,
+    print_results,
+    report_curve,
+)
 from tabletop_envs.training.run import Run, RunSettings, read_run_settings
 from tabletop_envs.training.sb3 import Trainer, run_session
 
@@ -43,7 +48,13 @@ DEFAULT_MINUTES = 5.0
 BACKENDS = ("sb3", "rllib")
 
 DEFAULT_ENV_RUNNERS = 1
-SESSION_KEYS = ("eval_every", "eval_games", "final_eval_games", "keep_checkpoints")
+SESSION_KEYS = (
+    "eval_every",
+    "eval_every_seconds",
+    "eval_games",
+    "final_eval_games",
+    "keep_checkpoints",
+)
 """Settings a resumed run may change for the new session: they decide what is measured and
 kept, not what is trained."""
 
@@ -90,6 +101,12 @@ def build_parser() -> OneLineParser:
         ("--keep-checkpoints", "newest checkpoints kept (the best is kept too)"),
     ):
         parser.add_argument(flag, type=positive_int, help=f"{what} (default: the config's)")
+    parser.add_argument(
+        "--eval-every-seconds",
+        type=positive_float,
+        help="evaluate every this many seconds of training instead of --eval-every steps "
+        "(default: the config's)",
+    )
     return parser
 
 
@@ -214,7 +231,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return train_on_rllib(run, budget_from(args), args)
     try:
         policy = run_session(trainer, args.resume)
-        results = final_evaluation(run, policy, run.config.final_eval_games, settings.seed + 1)
+        minutes = trainer.minutes()
+        games, seed = run.config.final_eval_games, settings.seed + 1
+        results = final_evaluation(run, policy, games, seed)
+        print_results(results, run, policy, trainer.session.describe(run.config.n_epochs))
+        print(comparison(run, results, games, seed, minutes))
     except Interrupted as stop:
         print(f"{PROG}: {stop}", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -227,7 +248,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except OSError as error:
         return fail(PROG, f"cannot write the run to {out}: {error}", code=1)
-    print_results(results, run, policy, trainer.session.describe(run.config.n_epochs))
     report_curve(run, trainer.session.end_steps - trainer.session.start_steps)
     return 0
 
