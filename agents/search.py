@@ -87,7 +87,7 @@ def rollout(
     or while ``within`` holds; every seat's ``value`` of where it stopped."""
     steps = 0
     while not game.is_terminal and steps != depth and (within is None or within(game)):
-        game._apply(policy(game, rng))
+        game.apply_unchecked(policy(game, rng))
         steps += 1
     return value(game)
 
@@ -237,7 +237,7 @@ class ISMCTSAgent(SearchAgent):
         path, seat = [], node.seat
         while not world.is_terminal and (within is None or within(world)):
             if not self._branches(world, seat):
-                world._apply(self.rollout_policy(world, self.rng))
+                world.apply_unchecked(self.rollout_policy(world, self.rng))
                 continue
             legal = world.legal_actions()
             fresh = []
@@ -250,11 +250,11 @@ class ISMCTSAgent(SearchAgent):
             if fresh:
                 action = first if first in fresh else fresh[int(self.rng.integers(len(fresh)))]
                 child = node.children[action] = Node(seat=world.current_player, available=1)
-                world._apply(action)
+                world.apply_unchecked(action)
                 path.append(child)
                 return path
             action = max(legal, key=lambda a: node.children[a].ucb(self.exploration))
-            world._apply(action)
+            world.apply_unchecked(action)
             node = node.children[action]
             path.append(node)
         return path
@@ -305,7 +305,7 @@ class PIMCAgent(SearchAgent):
             for action in legal:
                 for _ in range(self.rollouts):
                     trial = world.clone()
-                    trial._apply(action)
+                    trial.apply_unchecked(action)
                     returns = rollout(trial, self.rollout_policy, self.rng, self.depth, self.value)
                     totals[action] += float(returns[seat])
         return max(legal, key=lambda action: (totals[action], action == default))
@@ -325,7 +325,7 @@ class PIMCAgent(SearchAgent):
                 for action in legal:
                     trial = world.clone()
                     trial.rng = make_rng(seed)
-                    trial._apply(action)
+                    trial.apply_unchecked(action)
                     returns = rollout(
                         trial, self.rollout_policy, make_rng(seed), self.depth, self.value, within
                     )

@@ -133,7 +133,7 @@ def play_core(game_class: type[GameCore], players: int, seed: int, rng: np.rando
     decisions = 0
     while not game.is_terminal:
         game.observation(game.current_player)
-        game._apply(random_legal(game.legal_mask(), rng))
+        game.apply_unchecked(random_legal(game.legal_mask(), rng))
         decisions += 1
     return decisions
 
@@ -176,7 +176,7 @@ def positions(target: Target, count: int = 24, seed: int = 0) -> list[GameCore]:
             game.observation(game.current_player)
             if rng.random() < 0.1:
                 found.append(game.clone())
-            game._apply(random_legal(game.legal_mask(), rng))
+            game.apply_unchecked(random_legal(game.legal_mask(), rng))
         game_seed += 1
     return found
 
@@ -302,7 +302,7 @@ class NullCore(VaalbaraGame):
     def legal_mask(self) -> np.ndarray:
         return self.MASK.copy()
 
-    def _apply(self, action: int) -> None:
+    def apply_unchecked(self, action: int) -> None:
         self.made += 1
 
     def observation(self, player: int) -> np.ndarray:

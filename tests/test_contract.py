@@ -80,7 +80,7 @@ class Typed(PlainState, GameCore):
     def legal_options(self) -> list[int]:
         return []
 
-    def _apply(self, action: int) -> None:
+    def apply_unchecked(self, action: int) -> None:
         raise AssertionError("no decisions")
 
     def returns(self) -> np.ndarray:

@@ -147,7 +147,7 @@ def test_a_cut_off_rollout_stops_after_depth_decisions_and_values_the_position()
     rng = np.random.default_rng(0)
     value = rollout(cut, random_rollout, np.random.default_rng(0), depth=80, value=outcome)
     for _ in range(80):
-        full._apply(random_rollout(full, rng))
+        full.apply_unchecked(random_rollout(full, rng))
     assert cut.to_json() == full.to_json() and not cut.is_terminal
     assert np.array_equal(value, score_margin_returns(cut.scores()))
     assert cut.scores() != [0.0, 0.0], "the position has a margin to value"
@@ -159,7 +159,7 @@ def test_a_cooperative_position_is_valued_by_its_progress() -> None:
     game = make_game("valenor", 3, seed=0)
     rng = np.random.default_rng(0)
     while game.progress() == 0:
-        game._apply(random_rollout(game, rng))
+        game.apply_unchecked(random_rollout(game, rng))
     assert np.allclose(estimate(game), game.progress() / 2), "going on: above any loss"
     rollout(game, random_rollout, rng)
     assert game.is_terminal and np.allclose(estimate(game), -1 + game.progress())

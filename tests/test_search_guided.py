@@ -42,7 +42,7 @@ def heuristic_positions(seed: int, to_the_end: bool = False) -> Iterator[Valiant
     policy, rng = heuristic_rollout(GAME, seed), np.random.default_rng(seed)
     while not game.is_terminal:
         yield game
-        game._apply(policy(game, rng))
+        game.apply_unchecked(policy(game, rng))
     if to_the_end:
         yield game
 
@@ -116,7 +116,7 @@ def test_a_guided_rollout_stops_when_the_reveal_phase_ends() -> None:
     world, stepped = game.clone(), game.clone()
     value = rollout(world, bot.rollout_policy, bot.rng, value=bot.value, within=bot._within(game))
     while stepped.round == game.round and stepped.phase == REVEALING:
-        stepped._apply(bot.rollout_policy(stepped, bot.rng))
+        stepped.apply_unchecked(bot.rollout_policy(stepped, bot.rng))
     assert world.to_json() == stepped.to_json() and not world.is_terminal
     assert np.array_equal(value, RevealGuide().value(world))
 

@@ -532,7 +532,7 @@ def test_a_thousand_random_games_raise_nothing(players: int) -> None:
         game = VaalbaraGame(players, seed=seed)
         rng = np.random.default_rng(seed)
         while not game.is_terminal:
-            game._apply(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+            game.apply_unchecked(int(rng.choice(np.flatnonzero(game.legal_mask()))))
         for seat in range(players):
             deck = sum(1 << card for card in game.clan_decks[seat])
             assert game.hands[seat] & game.discards[seat] == 0 == deck & game.discards[seat]

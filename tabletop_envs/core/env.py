@@ -227,7 +227,7 @@ class TabletopAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         game = self.game
         self._mask = None
-        game._apply(choice)
+        game.apply_unchecked(choice)
         if self._actions is not None:
             self._actions.append(choice)
         if game.is_terminal:

@@ -166,7 +166,7 @@ class GameCore(ABC):
         """The legal options of the pending decision, as indices inside its segment."""
 
     @abstractmethod
-    def _apply(self, action: int) -> None:
+    def apply_unchecked(self, action: int) -> None:
         """Apply a legal action for the current player (no checks)."""
 
     @abstractmethod
@@ -238,7 +238,7 @@ class GameCore(ABC):
                 f"{self.NAME}: illegal action {action} for player_{self.current_player}; "
                 f"legal actions: {legal}"
             )
-        self._apply(action)
+        self.apply_unchecked(action)
 
     # ----- the observer and the text, bound by bind_views() ------------------------------
     def view(self, player: int) -> dict[str, Any]:

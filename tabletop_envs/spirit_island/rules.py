@@ -646,7 +646,7 @@ class SpiritIslandGame(PlainState, GameCore):
     def legal_options(self) -> list[int]:
         return self.pending_options
 
-    def _apply(self, action: int) -> None:
+    def apply_unchecked(self, action: int) -> None:
         option = action - LAYOUT.kind_segments[self.pending[0]].offset
         _, seat, purpose, *ctx = self.pending
         self.pending = []

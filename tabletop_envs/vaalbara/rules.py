@@ -261,7 +261,7 @@ class VaalbaraGame(PlainState, GameCore):
     def _filled(self, row: int) -> list[int]:
         return [slot for slot, card in enumerate(self.rows[row]) if card != EMPTY]
 
-    def _apply(self, action: int) -> None:
+    def apply_unchecked(self, action: int) -> None:
         self.decisions_made += 1
         option = action - LAYOUT.kind_segments[self.decision].offset
         handler = _HANDLERS[self.decision]

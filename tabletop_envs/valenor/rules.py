@@ -303,7 +303,7 @@ class ValenorGame(PlainState, GameCore):
     def _front_options(self) -> list[int]:
         return sorted(self.hands[self.decider][1:])
 
-    def _apply(self, action: int) -> None:
+    def apply_unchecked(self, action: int) -> None:
         _, option = LAYOUT.locate(action)
         self.decisions += 1
         _HANDLERS[self.decision](self, option)

@@ -335,7 +335,7 @@ class ValiantWarsGame(PlainState, GameCore):
     def legal_options(self) -> list[int]:
         return self.pending_options
 
-    def _apply(self, action: int) -> None:
+    def apply_unchecked(self, action: int) -> None:
         self.decisions_made += 1
         self._answer(action - LAYOUT.kind_segments[self.decision].offset)
         self._settle()

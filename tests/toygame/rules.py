@@ -49,7 +49,7 @@ class HighCard(PlainState, GameCore):
     def legal_options(self) -> list[int]:
         return [0, 1]
 
-    def _apply(self, action: int) -> None:
+    def apply_unchecked(self, action: int) -> None:
         seat = self.current_player
         option = action - LAYOUT.segment_of(self.pending_kind()).offset
         if self.pending_kind() == Decision.STAKE:
