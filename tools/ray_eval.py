@@ -66,11 +66,9 @@ def play_games_on_ray(
     on_record: Callable[[GameRecord], None] | None = None,
     replays: Collection[int] = (),
 ) -> list[GameRecord]:
-    """Play games ``0..games-1`` on ``workers`` Ray actors (at most one per cluster
-    CPU);
-    records sorted by game index, as :func:`tabletop_envs.agents.arena.play_games` returns them,
-    with the
-    replays of the games in ``replays``."""
+    """Play games ``0..games-1`` on ``workers`` Ray actors (at most one per cluster CPU);
+    records sorted by game index, as :func:`tabletop_envs.agents.arena.play_games` returns
+    them, with the replays of the games in ``replays``."""
     ray = connect("--backend ray", address, workers)
     try:
         records = play_on(ray, match, games, workers, on_record, replays)

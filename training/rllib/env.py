@@ -3,9 +3,8 @@
 Cooperative games: every seat is an agent and all map to one shared module (shared-policy
 self-play, the team's return to every seat). Competitive games: one seat per game, drawn
 anew, is the learner's agent; the others are played inside the env by a league
-(``tabletop_envs.training.opponents.OpponentPool``: frozen snapshots of the learner, the random and
-the
-heuristic bot). The driver adds snapshots to every env runner's pool with
+(``tabletop_envs.training.opponents.OpponentPool``: frozen snapshots of the learner, the
+random and the heuristic bot). The driver adds snapshots to every env runner's pool with
 :func:`add_snapshot_to_live_envs` every few iterations.
 
 Only the seat to move observes, with RLlib's keys (``tabletop_envs.adapters_rllib``); when a

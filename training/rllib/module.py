@@ -1,5 +1,5 @@
-"""A masked actor-critic RLModule for PPO whose actor exports as an ``tabletop_envs.agents.policy``
-file.
+"""A masked actor-critic RLModule for PPO whose actor exports as a
+``tabletop_envs.agents.policy`` file.
 
 The actor is the same stack as stable-baselines3's ``MlpPolicy`` actor (hidden ``Linear``
 layers with the activation between them, then the logits), the critic a separate stack of
