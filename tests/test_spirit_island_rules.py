@@ -525,20 +525,21 @@ def test_a_fear_card_that_removes_the_last_town_wins_in_the_invader_phase() -> N
     game.pieces[A["A1"]][CITY] = 0
     game.pieces[A["A6"]][TOWN] = 1  # the last Town or City
     add_fear(game, 4 * 3)  # three Fear cards earned: Terror Level 2
-    second_thoughts = [name for name, _ in spec.FEAR_CARDS].index("Second Thoughts")
+    # Wary of the Interior, level 2: remove 1 Explorer or Town from an Inland land (A6)
+    wary = [name for name, _ in spec.FEAR_CARDS].index("Wary of the Interior")
     earned = game.fear_earned
-    if second_thoughts in game.fear_deck:
-        game.fear_deck[game.fear_deck.index(second_thoughts)] = earned[0]
-        earned[0] = second_thoughts
+    if wary in game.fear_deck:
+        game.fear_deck[game.fear_deck.index(wary)] = earned[0]
+        earned[0] = wary
     else:
-        where = earned.index(second_thoughts)
+        where = earned.index(wary)
         earned[0], earned[where] = earned[where], earned[0]
     game.blighted, game.blight_pool = True, 1  # a Ravage in A6 would lose
     game.pending, game.pending_options = [], []
     game.invader_slots = [invader_card(1, spec.M), -1, -1]
     game.queue = [[STEP["turn"]], [STEP["ravage"]], [STEP["fear"]]]
     game.run()
-    assert game.fear_discard == [second_thoughts]
+    assert game.fear_discard == [wary]
     assert (
         game.outcome == 1 and game.end_reason == "Terror Level 2: no Towns or Cities on the island"
     )
