@@ -576,6 +576,18 @@ def test_destroying_a_city_gives_2_fear_a_town_1_an_explorer_none(kind: int, fea
     assert game.fear_pool == spec.FEAR_PER_PLAYER - fear
 
 
+def test_dahan_fighting_back_that_destroy_a_city_give_2_fear() -> None:
+    """A City alone Ravages A6 against 3 Dahan: its 3 Damage destroy 1 Dahan and damage
+    another; the 2 left fight back with 4 Damage and destroy the City (3 Health): 2 Fear,
+    the Fear of a City however it is destroyed."""
+    game = quiet_game()
+    row = game.pieces[A["A6"]]
+    row[CITY], row[DAHAN] = 1, 3
+    run_steps(game, [STEP["ravage_land"], A["A6"]])
+    assert (row[CITY], row[DAHAN], row[DAHAN_1]) == (0, 1, 1)
+    assert game.fear_pool == spec.FEAR_PER_PLAYER - 2
+
+
 def test_damage_that_destroys_a_city_gives_2_fear() -> None:
     game = quiet_game()
     game.pieces[A["A6"]][CITY] = 1
