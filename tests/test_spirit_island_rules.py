@@ -421,6 +421,22 @@ def test_the_blight_card_flips_then_running_out_loses() -> None:
     assert game.outcome == -1 and "Blight" in game.end_reason
 
 
+def test_blight_removed_after_the_flip_returns_to_the_card_past_its_fill() -> None:
+    """Downward Spiral flipped (5 on the card at 1 player) and 1 Blight removed from A3: 6 on
+    the card, a valid state (found by 1,000 random games: the invariants once capped the card
+    at its fill); more Blight than a game holds, card and island together, is refused."""
+    game = quiet_game(blight_card="downward_spiral")
+    game.blight_pool = 1
+    game.presence[0][A["A2"]] = 1
+    game.energy_track[0] = 1
+    run_steps(game, [STEP["add_blight"], A["A3"]])
+    assert game.blighted and game.blight_pool == 5
+    run_steps(game, [STEP["effect"], spec.block_of((("remove_blight", 1),)), 0, A["A3"], 0, -1])
+    assert game.blight_pool == 6 and "blight_pool" not in dict(game.check_invariants())
+    game.pieces[A["A4"]][BLIGHT] = spec.blight_in_game(1)
+    assert "blight_pool" in dict(game.check_invariants())
+
+
 def test_blighted_island_effect_runs_each_invader_phase() -> None:
     game = quiet_game(blight_card="downward_spiral")
     game.blighted = True

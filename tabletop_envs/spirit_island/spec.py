@@ -921,6 +921,18 @@ BLIGHT_CARDS = tuple(
     (name, per_player, compile_effect(effect, name)) for name, per_player, effect in BLIGHT_DATA
 )
 HEALTHY_PER_PLAYER = 2
+
+
+def blight_in_game(players: int) -> int:
+    """The most Blight a game can hold, on the card and the island together: the healthy
+    side's 2 per player + 1, 1 per board at setup, and the most a Blighted Island side adds."""
+    most_blighted = max(per_player for _, per_player, _ in BLIGHT_CARDS)
+    return (HEALTHY_PER_PLAYER + 1 + most_blighted) * players + 1
+
+
+BLIGHT_SCALE = blight_in_game(MAX_PLAYERS)
+"""The observation's scale for Blight on the card: what a 4-player game can hold, so no
+reachable count is clipped (removed Blight returns to the card, past what it was filled with)."""
 FIRST_GAME_BLIGHT = 0
 DRAWN_BLIGHT_CARDS = (1, 2)
 """The Blight cards an unnamed card is drawn from: the two published cards (the first-game
