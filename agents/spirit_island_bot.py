@@ -38,6 +38,7 @@ import numpy as np
 from tabletop_envs.agents.base import SeededAgent
 
 from tabletop_envs.spirit_island import spec
+from tabletop_envs.spirit_island.effect_language import nested_effects
 from tabletop_envs.spirit_island.observer import SCHEMA
 from tabletop_envs.spirit_island.spec import (
     CARDS,
@@ -74,24 +75,53 @@ OP_VALUE = {
     "dahan_damage": 2.0,
     "hasten": 1.0,
     "repeat": 1.0,
+    "repeat_paid": 1.0,
     "spare_dahan": 1.0,
+    "dahan_strike": 2.0,
+    "invaders_fight": 2.0,
+    "remove_health": 1.0,
+    "push_spread": 0.8,
+    "add_presence": 1.5,
+    "restore_presence": 1.5,
+    "gain_minor": 1.5,
+    "gain_elements": 0.5,
+    "range_bonus": 0.5,
+    "keep_played": 0.5,
+    "no_city_build": 0.5,
+    "forget": -2.0,
+    "destroy_presence": -2.0,
 }
+NESTED_WEIGHT = {"if": 0.6, "choose": 0.6, "per": 1.5, "per_adjacent": 1.0, "each_adjacent": 2.0}
+"""How much a nested effect counts: a condition or a choice about half, a "per piece" effect
+about as often as such pieces stand there, an effect in every neighbour about twice."""
 
 
 def effect_value(ops: tuple[Any, ...]) -> float:
-    """A rough worth of an effect: each operation by its kind, counts included."""
+    """A rough worth of an effect: each operation by its kind, counts included; an effect
+    nested in another (a condition, a choice, once per piece, in other lands) by a weight."""
     total = 0.0
     for op in ops:
         name = op[0]
-        if name in ("if", "choose", "each_land", "spirit_land", "each_spirit", "own_land"):
-            nested = [a for a in op[1:] if isinstance(a, tuple) and a and isinstance(a[0], tuple)]
-            total += 0.6 * sum(effect_value(n) for n in nested if n and isinstance(n[0][0], str))
+        nested = nested_effects(op)
+        if nested:
+            weight = NESTED_WEIGHT.get(name, 0.8)
+            if name == "choose":
+                total += weight * max(effect_value(n) for n in nested) / 0.6
+            else:
+                total += weight * sum(effect_value(n) for n in nested)
+            total += OP_VALUE.get(name, 0.0)
             continue
         value = OP_VALUE.get(name, 0.3)
         count = next((a for a in op[1:] if isinstance(a, int) and not isinstance(a, bool)), 1)
         total += value * min(count, 5)
         if name == "add" and op[1] == spec.BLIGHT:
             total -= 3.0
+        if name == "add" and op[1] in INVADER_KINDS:
+            total -= 1.0 * min(count, 5)
+        if name == "add" and op[1] in DAHAN_KINDS:
+            total += 0.8 * min(count, 5)
+        if name in ("destroy", "remove") and set(op[1]) <= set(DAHAN_KINDS):
+            total -= (value + 1.5) * min(count, 5)  # Dahan lost, not Invaders
     return total
 
 
@@ -289,8 +319,10 @@ class Turn:
             return max(legal, key=presence_score)
         if p == "target_land":
             return self.target(legal)
-        if p == "push_dest":
+        if p == "push_dest" or (p == "push_then_dest" and not self.moving_dahan()):
             return min(legal, key=self.arrival_risk)
+        if p in ("push_then_dest", "restore_land"):  # Dahan (and their Defend) to the threat
+            return max(legal, key=lambda x: threat[x])
         if p == "gather_source":
             kinds = self.f["context_kinds"]
             if kinds[spec.DAHAN] or kinds[spec.DAHAN_1]:
@@ -315,6 +347,11 @@ class Turn:
         del context
         return legal[0]
 
+    def moving_dahan(self) -> bool:
+        """Whether the pending push moves a Dahan (the piece chosen, in the context)."""
+        kinds = self.f["context_kinds"]
+        return bool(kinds[spec.DAHAN] or kinds[spec.DAHAN_1])
+
     def target(self, legal: list[int]) -> int:
         power = int(self.f["context_power"].argmax())
         spirit = spec.SPIRITS[int(self.f["spirit"][0].argmax())]
@@ -326,7 +363,18 @@ class Turn:
         names = ops_named(effect)
         threat = dict(zip(self.lands, self.threat, strict=True))
 
-        offensive = names & {"damage", "damage_each", "destroy", "remove", "push", "dahan_damage"}
+        offensive = names & {
+            "damage",
+            "damage_each",
+            "destroy",
+            "remove",
+            "push",
+            "push_spread",
+            "dahan_damage",
+            "dahan_strike",
+            "invaders_fight",
+            "remove_health",
+        }
 
         def score(x: int) -> float:
             row = self.pieces[x]
@@ -384,7 +432,9 @@ class Turn:
             if killable:
                 return max(killable, key=lambda k: (DANGER[k], -HEALTH[k]))
             return max(invaders, key=lambda k: (DANGER[k], -HEALTH[k]))
-        if p in ("destroy", "remove", "push_piece"):
+        if p == "damage_of":
+            return max(options, key=lambda k: (HEALTH.get(k, 9) <= 1, DANGER.get(k, 0)))
+        if p in ("destroy", "remove", "push_piece", "push_then_piece"):
             return max(options, key=lambda k: DANGER.get(k, 0))
         if p == "gather_piece":
             return options[0]

@@ -338,23 +338,18 @@ CONSTANT_FIELDS: dict[tuple[str, str], str] = {
     "and meet a Dark Omen it then ignores, in about 3% of random games (6 of 200 at seeds "
     "6-55, 2-5 players; 7 of 200 under valiant_wars_v2); it varies in the heuristic-bot games "
     "of test_valiant_wars_observation.py",
-    ("spirit_island_v1", "defend"): "only 3 of 27 Power cards and 2 Fear cards Defend, which "
-    "these few random games may not play; tests/test_spirit_island_env.py shows it varying",
     ("spirit_island_v1", "repeat_up_to"): "rare, not dead: only Gift of Strength (Earth's "
     "innate, Sun 1 Earth 2 Plant 2) allows a repeat, which these few random games seldom reach; "
     "tests/test_spirit_island_env.py shows it varying",
-    ("spirit_island_v1", "no_city_build"): "only a published Fear card (Overseas Trade Seem "
-    "Safer, level 2) sets it, and the game deals the published Fear deck only once every "
-    "published deck can be dealt; tests/test_spirit_island_published_effects.py shows it varying",
-    ("spirit_island_v1", "range_bonus"): "only a published Minor (Reaching Grasp) sets it, and "
-    "the game deals the published Minors only once every published deck can be dealt; "
+    ("spirit_island_v1", "no_city_build"): "rare, not dead: only one Fear card level (Overseas "
+    "Trade Seem Safer at Terror Level 2) sets it, which these few random games seldom reach; "
     "tests/test_spirit_island_published_effects.py shows it varying",
-    ("spirit_island_v1", "paid_repeats"): "only a published Major (Powerstorm) sets it, and "
-    "the game deals the published Majors only once every published deck can be dealt; "
+    ("spirit_island_v1", "paid_repeats"): "rare, not dead: only one Major Power (Powerstorm) sets "
+    "it, which these few random games seldom gain and play; "
     "tests/test_spirit_island_published_effects.py shows it varying",
-    ("spirit_island_v1", "keep_cards"): "only a published Minor (Gift of Constancy) sets it, "
-    "and the game deals the published Minors only once every published deck can be dealt; "
-    "tests/test_spirit_island_published_effects.py shows it varying",
+    ("spirit_island_v1", "dahan_spared"): "rare, not dead: only Concealing Shadows (a unique of "
+    "Shadows, the fourth seat's Spirit by default) spares the Dahan; "
+    "tests/test_spirit_island_env.py shows it varying",
 }
 """Fields allowed one value along the random games below, each with its reason."""
 VARIANT_OPTIONS: dict[str, list[dict[str, object]]] = {

@@ -74,28 +74,37 @@ def choose(game: SpiritIslandGame, seat: int, purpose: str, option: int) -> None
 
 
 def test_the_rulebooks_fast_power_example_with_two_players() -> None:
-    """Player 1 uses a Fast Power on a land without Blight at range 0 and gathers an Explorer
-    into it; Player 2 then targets the same land, gathers a Dahan and destroys the Explorer."""
-    a5, a7, a8 = 4, 6, 7
+    """Player 1 uses a Fast Power to gather an Explorer into a land (Lure of the Unknown);
+    player 2 then targets the same land at range 0 without Blight, gathers a Dahan into it
+    (Enticing Splendor) and has it destroy the Explorer (Veil the Night's Hunt): the
+    rulebook's example with published cards (ruling 20)."""
+    a4, a5, a7 = 3, 4, 6
     game = SpiritIslandGame(2, seed=0)
-    beckon, call = card_named("Beckoning Path"), card_named("Call the Villagers")
+    lure, splendor, veil = (
+        card_named(name)
+        for name in ("Lure of the Unknown", "Enticing Splendor", "Veil the Night's Hunt")
+    )
     game.pieces = [[0] * spec.KINDS for _ in game.lands]
     game.pieces[0][spec.CITY] = 1  # an Invader far away: no victory yet
-    game.pieces[a7][spec.EXPLORER] = 1
-    game.pieces[a8][spec.DAHAN] = 1
-    game.presence[0][a8] += 1  # beside the setup Presence in A5
-    game.presence[1][8 + 5] += 1  # B6, joined to A4 and A5
+    game.pieces[a4][spec.EXPLORER] = 1
+    game.pieces[a7][spec.DAHAN] = 1
+    game.presence[1][a5] += 1  # player 2 reaches A5 at range 0
     game.energy_track = [1, 1]
-    for seat, card in ((0, beckon), (1, call)):
-        game.minor_deck.remove(card)
-        game.played[seat] = [card]
+    for seat, cards in ((0, [lure]), (1, [splendor, veil])):
+        for card in cards:
+            game.minor_deck.remove(card)
+        game.played[seat] = cards
     game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], [STEP["powers_start"], spec.FAST]]
     game.run()
-    choose(game, 0, "power", beckon)
-    choose(game, 0, "target_land", a5)  # range 0 without Blight: A5 or A8
-    assert game.pieces[a5][spec.EXPLORER] == 1 and game.pieces[a7][spec.EXPLORER] == 0
-    choose(game, 1, "power", call)
-    choose(game, 1, "target_land", a5)  # range 1 from B6, across the join
+    choose(game, 0, "power", lure)
+    choose(game, 0, "target_land", a5)  # range 2, a land without Invaders
+    assert game.pieces[a5][spec.EXPLORER] == 1 and game.pieces[a4][spec.EXPLORER] == 0
+    choose(game, 1, "power", splendor)
+    choose(game, 1, "target_land", a5)  # range 0 without Blight
+    choose(game, 1, "choose", 1)  # gather up to 2 Dahan
+    choose(game, 1, "gather_piece", spec.DAHAN)
+    assert game.pieces[a5][spec.DAHAN] == 1 and game.pieces[a7][spec.DAHAN] == 0
+    choose(game, 1, "power", veil)  # A5, the one land with Dahan in reach
+    choose(game, 1, "choose", 0)  # each Dahan deals 1 Damage to a different Invader
     assert game.pieces[a5][spec.DAHAN] == 1 and game.pieces[a5][spec.EXPLORER] == 0
-    assert game.pieces[a8][spec.DAHAN] == 0

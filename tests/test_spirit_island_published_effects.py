@@ -143,6 +143,16 @@ POWERS: dict[str, tuple[dict[str, int], dict[str, int]]] = {
 }
 
 
+def effect_of(name: str) -> tuple[Any, ...]:
+    """The compiled effect of the Power card ``name``, as the game deals it."""
+    return spec.CARDS[spec.CARD_ID[name]].effect
+
+
+def fear_effect(name: str, level: int) -> tuple[Any, ...]:
+    """The compiled effect of Fear card ``name`` at Terror Level ``level``."""
+    return dict(spec.FEAR_CARDS)[name][level - 1]
+
+
 def prepared(elements: dict[str, int]) -> SpiritIslandGame:
     game = SpiritIslandGame(2, seed=0, spirits="river,lightning")
     game.pieces = [[0] * spec.KINDS for _ in game.lands]
@@ -224,7 +234,7 @@ def test_each_published_power_does_what_its_text_says(case: str) -> None:
     game = prepared(elements)
     before = summary(game)
     spirit = card["target"] in ("spirit", "other")
-    run_effect(game, published.EFFECTS[name], -1 if spirit else A5, 1 if spirit else -1)
+    run_effect(game, effect_of(name), -1 if spirit else A5, 1 if spirit else -1)
     after = summary(game)
     assert {k: after[k] - before[k] for k in after if after[k] != before[k]} == changes
 
@@ -335,7 +345,7 @@ def test_every_expressible_fear_level_has_a_case() -> None:
 def test_each_published_fear_level_does_what_its_text_says(case: tuple[str, int]) -> None:
     game = fear_island()
     before = fear_summary(game)
-    run_effect(game, published.FEAR_EFFECTS[case], -1, -1)
+    run_effect(game, fear_effect(*case), -1, -1)
     after = fear_summary(game)
     assert {k: after[k] - before[k] for k in after if after[k] != before[k]} == FEAR[case]
 
@@ -349,7 +359,7 @@ def test_each_player_picks_a_different_land_where_the_card_says_so() -> None:
     ):
         game = fear_island(2)
         game.pending, game.pending_options = [], []
-        block = spec.block_of(published.FEAR_EFFECTS[case])
+        block = spec.block_of(fear_effect(*case))
         game.queue = [[STEP["turn"]], [STEP["effect"], block, 0, -1, 0, -1]]
         game.run()
         assert (PURPOSE_NAMES[game.pending[2]], game.pending[1]) == ("spirit_land", 0)
@@ -364,7 +374,7 @@ def test_seek_safety_pushes_only_into_a_land_with_more_towns_and_cities() -> Non
     """Seek Safety, Terror Level 1, on the Fear island: from A8 (no Town or City) an Explorer
     may go to A5 (a City) or A6 (a Town), not to A7 (none); from A2 (1 Town) to none of A1,
     A3, A4 (none there), so picking A2 pushes nothing."""
-    effect = published.FEAR_EFFECTS["Seek Safety", 1]
+    effect = fear_effect("Seek Safety", 1)
     for land, destinations in ((7, [4, 5]), (1, [])):
         game = fear_island()
         game.pending, game.pending_options = [], []
@@ -396,7 +406,7 @@ def test_a_land_where_cities_are_not_built_builds_no_city_but_still_a_town() -> 
         game.pieces[1] = [0] * spec.KINDS
         game.pieces[1][spec.EXPLORER] = 1
         if fear_card:
-            run_effect(game, published.FEAR_EFFECTS["Overseas Trade Seem Safer", 2], -1, -1)
+            run_effect(game, fear_effect("Overseas Trade Seem Safer", 2), -1, -1)
         game.invader_slots[1] = coastal_card
         invaders.step_build(game)
         assert (game.pieces[0][spec.TOWN], game.pieces[0][CITY]) == (1, a1_cities), fear_card
@@ -408,7 +418,7 @@ def test_the_observation_shows_where_cities_are_not_built_until_time_passes() ->
     coastal lands A1, A2, A3, B1, B2, B3 for every player, the fast encoder equal to the
     reference view; Time Passes clears it."""
     game = fear_island(2)
-    run_effect(game, published.FEAR_EFFECTS["Overseas Trade Seem Safer", 2], -1, -1)
+    run_effect(game, fear_effect("Overseas Trade Seem Safer", 2), -1, -1)
     for seat in (0, 1):
         fields = SCHEMA.decode(game.observation(seat))
         assert np.array_equal(SCHEMA.encode(view(game, seat)), game.observation(seat))
@@ -423,7 +433,7 @@ def test_each_dahan_strikes_a_different_invader() -> None:
     game = prepared({})
     row = game.pieces[A5]
     row[spec.EXPLORER], row[spec.TOWN], row[CITY], row[DAHAN], row[BLIGHT] = 1, 1, 0, 3, 0
-    run_effect(game, published.EFFECTS["Veil the Night's Hunt"], A5, -1)
+    run_effect(game, effect_of("Veil the Night's Hunt"), A5, -1)
     assert (row[spec.EXPLORER], row[spec.TOWN], row[spec.TOWN_1], row[DAHAN]) == (0, 0, 1, 3)
 
 
@@ -432,8 +442,9 @@ def test_every_published_effect_keeps_the_invariants_and_names_its_options(last:
     """Each expressible card (with no Elements and with 4 of each) and Fear level, every
     decision taken by its first or its last option: the state stays valid at every decision,
     and every option reads as words."""
-    cases = [(effect, name) for name, effect in published.EFFECTS.items()]
-    cases += [(effect, name) for (name, _), effect in published.FEAR_EFFECTS.items()]
+    cases = [(spec.CARDS[card].effect, spec.CARDS[card].name) for card in spec.MINORS]
+    cases += [(spec.CARDS[card].effect, spec.CARDS[card].name) for card in spec.MAJORS]
+    cases += [(effect, name) for name, levels in spec.FEAR_CARDS for effect in levels]
     seen = set()
     for effect, name in cases:
         spirit = name in published.POWER_BY_NAME and published.POWER_BY_NAME[name]["target"] in (
@@ -469,7 +480,7 @@ def test_elemental_boon_gives_three_different_elements_the_target_chooses() -> N
     """Elemental Boon on Lightning: Lightning (not River) picks, each Element once (a picked
     one leaves the options); River gains the same three. On River itself: gained once."""
     water, earth, animal = (spec.ELEMENT_INDEX[e] for e in ("water", "earth", "animal"))
-    effect = published.EFFECTS["Elemental Boon"]
+    effect = effect_of("Elemental Boon")
     for target, river_gains in ((1, 1), (0, 1)):
         game = prepared({})
         game.pending, game.pending_options = [], []
@@ -497,7 +508,7 @@ def test_reaching_grasp_extends_every_range_of_the_spirit_for_the_turn() -> None
     game.presence[0][2] = 1
     crops = next(c for c, card in enumerate(spec.CARDS) if card.name == "Crops Wither and Fade")
     assert game.targets(0, crops) == [2]
-    run_effect(game, published.EFFECTS["Reaching Grasp"], -1, 0)
+    run_effect(game, effect_of("Reaching Grasp"), -1, 0)
     assert game.targets(0, crops) == [0, 1, 2, 3, 4]
     phases.step_time_passes(game)
     assert game.targets(0, crops) == [2]
@@ -529,8 +540,8 @@ def test_the_observation_shows_range_bonus_and_cards_to_keep_until_time_passes()
     2 for Lightning and ``keep_cards`` 1 for each (relative rows), the fast encoder equal to
     the reference view; Time Passes clears both."""
     game = prepared({})
-    run_effect(game, published.EFFECTS["Reaching Grasp"], -1, 1)
-    run_effect(game, published.EFFECTS["Gift of Constancy"], -1, 1)
+    run_effect(game, effect_of("Reaching Grasp"), -1, 1)
+    run_effect(game, effect_of("Gift of Constancy"), -1, 1)
     for seat, lightning_row in ((0, 1), (1, 0)):
         fields = SCHEMA.decode(game.observation(seat))
         assert np.array_equal(SCHEMA.encode(view(game, seat)), game.observation(seat))
@@ -548,7 +559,7 @@ def test_dissolve_the_bonds_pushes_explorers_to_as_many_lands_as_possible() -> N
     Explorer before any gets a second (A1, the first option, would otherwise take all 6)."""
     game = prepared({})
     outside = {x: game.pieces[x][spec.EXPLORER] for x in game.island.neighbours[A5]}
-    run_effect(game, published.EFFECTS["Dissolve the Bonds of Kinship"], A5, -1)
+    run_effect(game, effect_of("Dissolve the Bonds of Kinship"), A5, -1)
     gained = [game.pieces[x][spec.EXPLORER] - outside[x] for x in outside]
     assert sum(gained) == 6 and game.pieces[A5][spec.EXPLORER] == 0
     assert min(gained) >= 1 if len(gained) <= 6 else max(gained) == 1, gained
@@ -563,7 +574,7 @@ def test_dissolve_the_bonds_threshold_explorers_and_buildings_damage_each_other(
     row = game.pieces[A5]
     row[spec.EXPLORER], row[spec.TOWN], row[CITY], row[DAHAN], row[BLIGHT] = 1, 1, 2, 0, 0
     before = summary(game)
-    run_effect(game, published.EFFECTS["Dissolve the Bonds of Kinship"], A5, -1)
+    run_effect(game, effect_of("Dissolve the Bonds of Kinship"), A5, -1)
     after = summary(game)
     changes = {k: after[k] - before[k] for k in after if after[k] != before[k]}
     assert changes == {"E": -1, "T": -1, "C": -2, "fear": 2, "oE": 1}
@@ -577,7 +588,7 @@ def test_mists_of_oblivion_gives_at_most_4_fear_for_the_towns_and_cities_it_dest
     row[spec.EXPLORER], row[spec.TOWN], row[CITY] = 0, 0, 0
     row[spec.TOWN_1] = 5
     before = summary(game)["fear"]
-    run_effect(game, published.EFFECTS["Mists of Oblivion"], A5, -1)
+    run_effect(game, effect_of("Mists of Oblivion"), A5, -1)
     assert row[spec.TOWN_1] == 0
     assert summary(game)["fear"] - before == 9
 
@@ -588,7 +599,7 @@ def test_vigor_of_the_breaking_dawn_damages_each_land_pushed_to_once() -> None:
     gets its Damage once, however many Dahan arrive; after each Dahan it would be 6)."""
     game = prepared({"sun": 3, "animal": 2})
     game.pieces[A1][CITY] = 3
-    run_effect(game, published.EFFECTS["Vigor of the Breaking Dawn"], A5, -1)
+    run_effect(game, effect_of("Vigor of the Breaking Dawn"), A5, -1)
     a1 = game.pieces[A1]
     assert a1[DAHAN] == 2
     assert sum(a1[k] * spec.HEALTH[k] for k in (CITY, CITY_1, CITY_2)) == 5
@@ -627,7 +638,7 @@ def test_blazing_renewal_returns_destroyed_presence_and_burns_towns_and_cities(
     game = prepared({"fire": 3, "earth": 3, "plant": 2} if threshold else {})
     game.destroyed_presence[1] = 3
     fear = summary(game)["fear"]
-    effect = published.EFFECTS["Blazing Renewal"]
+    effect = effect_of("Blazing Renewal")
     game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], [STEP["effect"], spec.block_of(effect), 0, -1, 0, 1]]
     game.run()
@@ -640,3 +651,14 @@ def test_blazing_renewal_returns_destroyed_presence_and_burns_towns_and_cities(
     a1 = game.pieces[A1]
     assert (a1[CITY], a1[CITY_2]) == ((0, 0) if threshold else (0, 1))
     assert summary(game)["fear"] - fear == (2 if threshold else 0)
+
+
+def test_a_paid_repeat_never_repeats_powerstorm_itself() -> None:
+    """Lightning resolved Powerstorm (cost 3) and a card costing 1, with 1 paid repeat and 10
+    Energy: the other card may be repeated, Powerstorm not (it would pay for itself forever)."""
+    game = SpiritIslandGame(2, seed=0, spirits="river,lightning")
+    storm = spec.CARD_ID["Powerstorm"]
+    other = next(c for c in game.hand[1] if spec.CARDS[c].cost == 1)
+    game.played[1] = game.resolved[1] = [storm, other]
+    game.energy[1], game.paid_repeats[1] = 10, 1
+    assert game.candidates(1, spec.FAST) == [other]

@@ -421,6 +421,22 @@ def test_the_blight_card_flips_then_running_out_loses() -> None:
     assert game.outcome == -1 and "Blight" in game.end_reason
 
 
+def test_blight_removed_after_the_flip_returns_to_the_card_past_its_fill() -> None:
+    """Downward Spiral flipped (5 on the card at 1 player) and 1 Blight removed from A3: 6 on
+    the card, a valid state (found by 1,000 random games: the invariants once capped the card
+    at its fill); more Blight than a game holds, card and island together, is refused."""
+    game = quiet_game(blight_card="downward_spiral")
+    game.blight_pool = 1
+    game.presence[0][A["A2"]] = 1
+    game.energy_track[0] = 1
+    run_steps(game, [STEP["add_blight"], A["A3"]])
+    assert game.blighted and game.blight_pool == 5
+    run_steps(game, [STEP["effect"], spec.block_of((("remove_blight", 1),)), 0, A["A3"], 0, -1])
+    assert game.blight_pool == 6 and "blight_pool" not in dict(game.check_invariants())
+    game.pieces[A["A4"]][BLIGHT] = spec.blight_in_game(1)
+    assert "blight_pool" in dict(game.check_invariants())
+
+
 def test_blighted_island_effect_runs_each_invader_phase() -> None:
     game = quiet_game(blight_card="downward_spiral")
     game.blighted = True
@@ -525,20 +541,21 @@ def test_a_fear_card_that_removes_the_last_town_wins_in_the_invader_phase() -> N
     game.pieces[A["A1"]][CITY] = 0
     game.pieces[A["A6"]][TOWN] = 1  # the last Town or City
     add_fear(game, 4 * 3)  # three Fear cards earned: Terror Level 2
-    second_thoughts = [name for name, _ in spec.FEAR_CARDS].index("Second Thoughts")
+    # Wary of the Interior, level 2: remove 1 Explorer or Town from an Inland land (A6)
+    wary = [name for name, _ in spec.FEAR_CARDS].index("Wary of the Interior")
     earned = game.fear_earned
-    if second_thoughts in game.fear_deck:
-        game.fear_deck[game.fear_deck.index(second_thoughts)] = earned[0]
-        earned[0] = second_thoughts
+    if wary in game.fear_deck:
+        game.fear_deck[game.fear_deck.index(wary)] = earned[0]
+        earned[0] = wary
     else:
-        where = earned.index(second_thoughts)
+        where = earned.index(wary)
         earned[0], earned[where] = earned[where], earned[0]
     game.blighted, game.blight_pool = True, 1  # a Ravage in A6 would lose
     game.pending, game.pending_options = [], []
     game.invader_slots = [invader_card(1, spec.M), -1, -1]
     game.queue = [[STEP["turn"]], [STEP["ravage"]], [STEP["fear"]]]
     game.run()
-    assert game.fear_discard == [second_thoughts]
+    assert game.fear_discard == [wary]
     assert (
         game.outcome == 1 and game.end_reason == "Terror Level 2: no Towns or Cities on the island"
     )
@@ -573,6 +590,18 @@ def test_destroying_a_city_gives_2_fear_a_town_1_an_explorer_none(kind: int, fea
     run_steps(game, [STEP["destroy"], A["A6"], 0, spec.kinds_mask((kind,)), 1])
     assert game.pieces[A["A6"]][kind] == 0
     assert game.fear_pool == spec.FEAR_PER_PLAYER - fear
+
+
+def test_dahan_fighting_back_that_destroy_a_city_give_2_fear() -> None:
+    """A City alone Ravages A6 against 3 Dahan: its 3 Damage destroy 1 Dahan and damage
+    another; the 2 left fight back with 4 Damage and destroy the City (3 Health): 2 Fear,
+    the Fear of a City however it is destroyed."""
+    game = quiet_game()
+    row = game.pieces[A["A6"]]
+    row[CITY], row[DAHAN] = 1, 3
+    run_steps(game, [STEP["ravage_land"], A["A6"]])
+    assert (row[CITY], row[DAHAN], row[DAHAN_1]) == (0, 1, 1)
+    assert game.fear_pool == spec.FEAR_PER_PLAYER - 2
 
 
 def test_damage_that_destroys_a_city_gives_2_fear() -> None:

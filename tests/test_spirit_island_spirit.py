@@ -118,27 +118,33 @@ def resolve_to_powers(game: SpiritIslandGame, cards: list[int]) -> None:
 
 
 def test_the_rulebooks_fast_power_example() -> None:
-    """Two players in the rulebook; here the one Spirit plays both Fast Powers, which
-    reproduces the same position and order: the first gathers an Explorer into a land
-    without Blight at range 0, the second gathers a Dahan there and destroys the Explorer
-    with it."""
+    """Two players in the rulebook; here the one Spirit plays the Fast Powers of both, which
+    reproduces the same position and order with published cards (ruling 20): Lure of the
+    Unknown gathers an Explorer into a land, then Enticing Splendor (range 0, no Blight)
+    gathers a Dahan there and Veil the Night's Hunt has that Dahan destroy the Explorer."""
     game = SpiritIslandGame(1, seed=0)
-    beckon, call = card_named("Beckoning Path"), card_named("Call the Villagers")
+    lure, splendor, veil = (
+        card_named(name)
+        for name in ("Lure of the Unknown", "Enticing Splendor", "Veil the Night's Hunt")
+    )
     game.pieces = [[0] * spec.KINDS for _ in game.lands]
     game.pieces[A["A1"]][spec.CITY] = 1
     game.pieces[A["A4"]][EXPLORER] = 1
     game.pieces[A["A7"]][DAHAN] = 1
-    resolve_to_powers(game, [beckon, call])
+    resolve_to_powers(game, [lure, splendor, veil])
     assert purpose(game) == "power"
-    assert set(game.legal_options()) == {beckon, call, POWER_PASS}
-    choose(game, beckon)
-    # range 0 and no Blight: only A5 (its Presence)
+    assert set(game.legal_options()) == {lure, splendor, veil, POWER_PASS}
+    choose(game, lure)
+    choose(game, A["A5"], "target_land")  # a land without Invaders
     assert game.pieces[A["A5"]][EXPLORER] == 1  # gathered from A4, the only source
-    choose(game, call, "power")
-    choose(game, A["A5"], "target_land")
+    choose(game, splendor, "power")  # range 0: A5, the Spirit's one land, is its target
+    choose(game, 1, "choose")  # gather up to 2 Dahan
+    choose(game, DAHAN, "gather_piece")
+    assert game.pieces[A["A5"]][DAHAN] == 1 and game.pieces[A["A7"]][DAHAN] == 0
+    choose(game, veil, "power")
+    choose(game, 0, "choose")  # each Dahan deals 1 Damage to a different Invader
     land = game.pieces[A["A5"]]
     assert land[DAHAN] == 1 and land[EXPLORER] == 0
-    assert game.pieces[A["A7"]][DAHAN] == 0
 
 
 def test_massive_flooding_uses_the_highest_tier_met() -> None:
@@ -181,7 +187,9 @@ def test_skipping_powers_and_time_passes() -> None:
 
 def test_a_power_without_a_legal_target_is_not_offered() -> None:
     game = SpiritIslandGame(1, seed=0)
-    gift = card_named("Gift of Sunlight")  # targets another Spirit: none in a solo game
+    gift = card_named("Veil the Night's Hunt")  # targets a land with Dahan: none left
+    for row in game.pieces:
+        row[DAHAN] = row[spec.DAHAN_1] = 0
     resolve_to_powers(game, [gift])
     assert not game.usable(0, gift)
     assert purpose(game) != "power" or gift not in game.legal_options()

@@ -237,13 +237,18 @@ def test_the_teaching_game_gains_powers_from_the_progression_in_order() -> None:
     game = SpiritIslandGame(2, seed=0, teaching=True)
     assert game.blight_card == spec.FIRST_GAME_BLIGHT  # "A Fragile Balance (first game)"
     river = [spec.CARDS[c].name for c in game.progression[0]]
-    assert river[:4] == ["Rising Mist", "Tidal Reach", "Mending Rain", "Flood of Ages"]
+    assert river[:4] == [
+        "Uncanny Melting",
+        "Nature's Resilience",
+        "Pull Beneath the Hungry Earth",
+        "Accelerated Rot",
+    ]
     for seat in range(2):  # the progression cards are set aside from the decks
         assert not set(game.progression[seat]) & set(game.minor_deck + game.major_deck)
     game.pending, game.pending_options = [], []
     game.queue = [[STEP["turn"]], [STEP["gain"], 0]]
     game.run()
-    assert spec.CARDS[game.hand[0][-1]].name == "Rising Mist"  # no draw, no choice
+    assert spec.CARDS[game.hand[0][-1]].name == "Uncanny Melting"  # no draw, no choice
     assert not list(game.check_invariants())
     # the fourth is a Major: gaining it forgets a card
     game.progression[0] = game.progression[0][2:]

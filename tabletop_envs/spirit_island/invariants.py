@@ -20,7 +20,6 @@ from tabletop_envs.spirit_island.spec import (
     FEAR_CARDS,
     FEAR_DECK_SIZE,
     FEAR_PER_PLAYER,
-    HEALTHY_PER_PLAYER,
     INVADER_CARDS,
     INVADER_DECK_STAGES,
     INVADER_KINDS,
@@ -233,9 +232,10 @@ def check_fear_and_blight(game: SpiritIslandGame) -> Problems:
         yield "fear_pool", f"outside 1..{FEAR_PER_PLAYER * game.num_players}"
     if not 0 <= game.blight_card < len(BLIGHT_CARDS):
         yield "blight_card", "no such Blight card"
-    most = max(HEALTHY_PER_PLAYER + 1, max(card[1] for card in BLIGHT_CARDS)) * game.num_players
-    if game.blight_pool > most:
-        yield "blight_pool", f"{game.blight_pool} is more than a Blight card holds ({most})"
+    most = spec.blight_in_game(game.num_players)
+    total = game.blight_pool + sum(row[spec.BLIGHT] for row in game.pieces)
+    if total > most:
+        yield "blight_pool", f"{total} Blight on the card and the island, more than a game has"
     if game.blight_pool < 0 or (
         game.blight_pool == 0 and game.outcome == 0 and not game.loss_pending
     ):

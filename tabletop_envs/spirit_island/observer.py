@@ -21,6 +21,7 @@ import numpy as np
 from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
 from tabletop_envs.spirit_island.spec import (
     BLIGHT_CARDS,
+    BLIGHT_SCALE,
     DRAW,
     ELEMENTS,
     FEAR_CARDS,
@@ -98,7 +99,7 @@ SCHEMA = ObservationSchema(
         Field("fear_pool", (1,), 4 * P),
         Field("fear_earned", (1,), FEAR_DECK_SIZE),
         Field("fear_discard", (len(FEAR_CARDS),)),
-        Field("blight_pool", (1,), 20),
+        Field("blight_pool", (1,), BLIGHT_SCALE),
         Field("blighted", (1,)),
         Field("blight_card", (len(BLIGHT_CARDS),)),
         Field("slow_as_fast", (P,), ALLOWANCE_SCALE),
@@ -213,7 +214,7 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
     v["fear_earned"][0] = len(game.fear_earned)
     for card in game.fear_discard:
         v["fear_discard"][card] = 1
-    v["blight_pool"][0] = min(game.blight_pool, 20)
+    v["blight_pool"][0] = min(game.blight_pool, BLIGHT_SCALE)
     v["blighted"][0] = game.blighted
     if game.blighted:
         v["blight_card"][game.blight_card] = 1
@@ -339,7 +340,7 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
     for card in game.fear_discard:
         ones(at["fear_discard"] + card)
     if game.blight_pool:
-        put(at["blight_pool"], min(game.blight_pool, 20))
+        put(at["blight_pool"], min(game.blight_pool, BLIGHT_SCALE))
     if game.blighted:
         ones(at["blighted"])
         ones(at["blight_card"] + game.blight_card)

@@ -1,22 +1,21 @@
-"""The published base game's 36 Minor Powers, 22 Major Powers and 15 Fear cards as data.
+"""The published base game's 36 Minor Powers, 22 Major Powers and 15 Fear cards as data:
+the decks the game deals (``spec`` loads and compiles them).
 
 Names and mechanics are facts about the game (sources and every disagreement between them:
 ``docs/rules/spirit_island.md``, "The published decks"); effects are written in this
-project's effect language, compiled when this module loads (a bad card raises
-``spec.CardError`` naming it) and numbered as effect blocks after the game's own. Each Power
-card is a dict in the shape :func:`spec.load_power` reads, with two extra frame keys:
-``source_terrain`` (range counted only from Presence in that terrain) and ``extend`` (the
-Elements that raise the range, and the new range). A card whose effect needs an operation
-the language does not have yet says what is missing under ``unexpressed``, its ``effect``
-then None. The frames (cost, speed, range, target, Elements) are complete for every card
-and are checked against the docs' source table by ``tests/test_spirit_island_published.py``.
+project's effect language (``effect_language``), compiled by ``spec`` when it loads (a bad
+card raises ``CardError`` naming it). Each Power card is a dict in the shape
+:func:`spec.load_power` reads, with two extra frame keys: ``source_terrain`` (range counted
+only from Presence in that terrain) and ``extend`` (the Elements that raise the range, and
+the new range). A card the language cannot say says why under ``unexpressed``, its
+``effect`` then None; the game leaves it out of its deck. The frames (cost, speed, range,
+target, Elements) are complete for every card and are checked against the docs' source
+table by ``tests/test_spirit_island_published.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from tabletop_envs.spirit_island import spec
 
 # Shorthands of the effect language used below.
 E_T = ("explorer", "town")
@@ -281,10 +280,9 @@ MAJOR_CARDS: tuple[dict[str, Any], ...] = (
 )
 # fmt: on
 
-# Fear cards: (name, (Terror Level 1, 2, 3)); an effect of None is not expressible yet, with the
-# reason in FEAR_UNEXPRESSED. Where each player picks a land, the land filter also asks for
-# the pieces the effect acts on: a land without them would change nothing, so the outcomes
-# open to the players are the printed card's, with fewer empty decisions.
+# Fear cards: (name, (Terror Level 1, 2, 3)). Where each player picks a land, the land filter
+# also asks for the pieces the effect acts on: a land without them would change nothing, so
+# the outcomes open to the players are the printed card's, with fewer empty decisions.
 FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
     (
         "Avoid the Dahan",
@@ -520,32 +518,4 @@ FEAR_CARDS: tuple[tuple[str, tuple[Any, Any, Any]], ...] = (
         ),
     ),
 )
-FEAR_UNEXPRESSED: dict[tuple[str, int], str] = {}
-"""(Fear card, Terror Level) -> what the language lacks for it."""
-
 POWER_BY_NAME: dict[str, dict[str, Any]] = {c["name"]: c for c in (*MINOR_CARDS, *MAJOR_CARDS)}
-
-
-def _compiled_powers() -> dict[str, tuple[spec.Op, ...]]:
-    effects = {}
-    for card in (*MINOR_CARDS, *MAJOR_CARDS):
-        if card["effect"] is not None:
-            effects[card["name"]] = spec.compile_effect(card["effect"], card["name"])
-    return effects
-
-
-def _compiled_fear() -> dict[tuple[str, int], tuple[spec.Op, ...]]:
-    effects = {}
-    for name, levels in FEAR_CARDS:
-        for level, effect in enumerate(levels, start=1):
-            if effect is not None:
-                effects[name, level] = spec.compile_effect(effect, name)
-    return effects
-
-
-EFFECTS = _compiled_powers()
-"""Each Power card the effect language can say -> its compiled effect."""
-FEAR_EFFECTS = _compiled_fear()
-"""(Fear card, Terror Level) -> its compiled effect, where the language can say it."""
-for _effect in (*EFFECTS.values(), *FEAR_EFFECTS.values()):
-    spec.register_effect(_effect)

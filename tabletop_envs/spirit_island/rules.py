@@ -27,14 +27,7 @@ import numpy as np
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rng import make_rng
 from tabletop_envs.core.state import PlainState
-from tabletop_envs.spirit_island import (  # published: numbers its decks' effect blocks
-    blight_fear,
-    effects,
-    invaders,
-    phases,
-    published,  # noqa: F401
-    spec,
-)
+from tabletop_envs.spirit_island import blight_fear, effects, invaders, phases, spec
 from tabletop_envs.spirit_island.invariants import check_all
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
@@ -628,10 +621,15 @@ class SpiritIslandGame(PlainState, GameCore):
 
     def repeat_kind(self, seat: int, card: int) -> str:
         """How this Spirit may repeat ``card`` now: "free" (Gift of Strength's repeat, used
-        first), "paid" (Powerstorm's, paying the cost again) or "" (not at all)."""
+        first), "paid" (Powerstorm's, paying the cost again; never Powerstorm itself, which
+        would pay for its own new repeat without end) or "" (not at all)."""
         if CARDS[card].cost <= self.repeat_cost[seat]:
             return "free"
-        if self.paid_repeats[seat] and CARDS[card].cost <= self.energy[seat]:
+        if (
+            self.paid_repeats[seat]
+            and CARDS[card].cost <= self.energy[seat]
+            and not spec.GRANTS_PAID_REPEAT[card]
+        ):
             return "paid"
         return ""
 

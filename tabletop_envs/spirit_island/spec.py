@@ -8,7 +8,7 @@ must be symmetric, and every card's effect is parsed by :func:`compile_effect` (
 :class:`CardError` naming the card. The
 action layout is sized for 4 boards and the full card set, so adding content never changes
 it. Mechanical data (terrains, neighbours, costs, tracks) follows the published game's public
-facts; names and effects of the Minor, Major and Fear cards here are this project's own.
+facts; the Minor, Major and Fear decks are the published base game's (``published.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from tabletop_envs.core.actions import ActionLayout
+from tabletop_envs.spirit_island import published
 from tabletop_envs.spirit_island.effect_language import (
     CardError,
     EffectCompiler,
@@ -742,174 +743,11 @@ SHADOWS_INNATE = {
     ),
 }
 
-# ----- Minor and Major Powers (this project's own cards on the published frame) ------------
-# fmt: off
-MINOR_DATA = (
-    {"name": "Rising Mist", "cost": 0, "speed": "fast", "range": 1, "target": (),
-     "elements": ("moon", "air", "water"), "effect": (("defend", 2), ("fear", 1))},
-    {"name": "Startling Cry", "cost": 1, "speed": "fast", "range": 1, "target": (("invaders",),),
-     "elements": ("air", "animal"), "effect": (("fear", 1), ("push", "explorer", 1))},
-    {"name": "Tangled Roots", "cost": 1, "speed": "slow", "range": 1, "target": (),
-     "elements": ("earth", "plant"), "effect": (("skip", "build"),)},
-    {"name": "Stinging Swarm", "cost": 1, "speed": "fast", "range": 1, "target": (),
-     "elements": ("fire", "animal"), "effect": (("damage", 1),)},
-    {"name": "Call the Villagers", "cost": 1, "speed": "fast", "range": 1, "target": (),
-     "elements": ("sun", "animal"),
-     "effect": (("gather", "dahan", 1), ("if", ("dahan", 1), (("destroy", "explorer", 1),)))},
-    {"name": "Heat Shimmer", "cost": 1, "speed": "slow", "range": 2, "target": (("no_blight",),),
-     "elements": ("sun", "fire", "air"), "effect": (("fear", 2),)},
-    {"name": "Mending Rain", "cost": 1, "speed": "slow", "range": 1, "target": (("blight",),),
-     "elements": ("water", "plant"), "effect": (("remove_blight", 1),)},
-    {"name": "Drifting Sands", "cost": 0, "speed": "slow", "range": 1,
-     "target": (("terrain", "S", "M"),), "elements": ("air", "earth"),
-     "effect": (("push", "explorer", 2, True), ("push", "dahan", 1, True))},
-    {"name": "Warriors' Resolve", "cost": 1, "speed": "fast", "range": 1,
-     "target": (("dahan", 1),), "elements": ("sun", "fire", "animal"),
-     "effect": (("dahan_damage", 1),)},
-    {"name": "Whispered Warning", "cost": 0, "speed": "fast", "range": 2, "target": (),
-     "elements": ("moon", "air"), "effect": (("skip", "explore"),)},
-    {"name": "Quaking Ground", "cost": 2, "speed": "slow", "range": 0, "target": (),
-     "elements": ("fire", "earth"),
-     "effect": (("damage", 2), ("if", ("terrain", "M"), (("fear", 1),)))},
-    {"name": "Beckoning Path", "cost": 0, "speed": "fast", "range": 0, "target": (("no_blight",),),
-     "elements": ("moon", "air", "animal"), "effect": (("gather", "explorer", 1),)},
-    {"name": "Gift of Sunlight", "cost": 0, "speed": "fast", "target": "other",
-     "elements": ("sun", "plant"), "effect": (("energy", 2),)},
-    {"name": "Wandering Current", "cost": 0, "speed": "fast", "range": 1, "target": (),
-     "elements": ("moon", "water"), "effect": (("gather_presence", 1), ("defend", 1))},
-    {"name": "Tidal Reach", "cost": 1, "speed": "fast", "range": 2, "target": (("coastal",),),
-     "elements": ("water",), "effect": (("push", "explorer", 1), ("fear", 1))},
-    {"name": "Ember Scatter", "cost": 1, "speed": "slow", "range": 1, "target": (("invaders",),),
-     "elements": ("fire", "air"), "effect": (("damage", 1), ("fear", 1))},
-    {"name": "Root Snare", "cost": 0, "speed": "fast", "range": 1,
-     "target": (("terrain", "J", "W"),), "elements": ("plant", "earth"),
-     "effect": (("defend", 2), ("skip", "explore"))},
-    {"name": "Hollow Echoes", "cost": 0, "speed": "slow", "range": 1, "target": (("invaders",),),
-     "elements": ("moon", "air"), "effect": (("fear", 1), ("push", "explorer", 1, True))},
-    {"name": "Drowned Road", "cost": 1, "speed": "fast", "range": 1, "target": (("terrain", "W"),),
-     "elements": ("water", "earth"), "effect": (("isolate",), ("defend", 1))},
-    {"name": "Stampede", "cost": 2, "speed": "slow", "range": 1, "target": (("dahan", 1),),
-     "elements": ("animal", "earth", "fire"),
-     "effect": (("dahan_damage", 1), ("if", ("towns", 1), (("fear", 1),)))},
-    {"name": "Salt the Earth", "cost": 1, "speed": "slow", "range": 0, "target": (("blight",),),
-     "elements": ("fire", "earth"), "effect": (("damage", 2),)},
-    {"name": "Kindred Call", "cost": 0, "speed": "slow", "range": 1, "target": (),
-     "elements": ("animal", "plant"), "effect": (("gather", "dahan", 2, True),)},
-    {"name": "Thorn Hedge", "cost": 1, "speed": "fast", "range": 1, "target": (),
-     "elements": ("plant", "plant"), "effect": (("defend", 3),)},
-    {"name": "Lost Trail", "cost": 1, "speed": "fast", "range": 2, "target": (("explorers", 1),),
-     "elements": ("moon", "plant", "air"), "effect": (("push", "explorer", 2, True),)},
-    {"name": "Cinder Rain", "cost": 2, "speed": "fast", "range": 1, "target": (("buildings", 1),),
-     "elements": ("fire", "fire", "air"), "effect": (("damage", 2), ("fear", 1))},
-    {"name": "Restless Tide", "cost": 1, "speed": "slow", "range": 1, "target": (("coastal",),),
-     "elements": ("water", "moon"), "effect": (("push", ("explorer", "town"), 1, True),)},
-    {"name": "Bones of the Land", "cost": 1, "speed": "slow", "range": 1,
-     "target": (("terrain", "M"),), "elements": ("earth", "earth"),
-     "effect": (("skip", "build"), ("defend", 2))},
-    {"name": "Watchful Eyes", "cost": 0, "speed": "fast", "range": 1, "target": (("invaders",),),
-     "elements": ("moon", "animal"), "effect": (("fear", 1),)},
-    {"name": "Shifting Dunes", "cost": 1, "speed": "slow", "range": 1,
-     "target": (("terrain", "S"),), "elements": ("air", "earth"),
-     "effect": (("remove", "explorer", 1), ("skip", "explore"))},
-    {"name": "Renewing Growth", "cost": 2, "speed": "slow", "range": 1, "target": (("blight",),),
-     "elements": ("plant", "water", "sun"), "effect": (("remove_blight", 1), ("defend", 1))},
-    {"name": "Lure of the Deep", "cost": 0, "speed": "slow", "range": 1, "target": (("coastal",),),
-     "elements": ("water", "moon"), "effect": (("gather", "explorer", 1, True), ("fear", 1))},
-    {"name": "Wild Fury", "cost": 2, "speed": "fast", "range": 1, "target": (("dahan", 1),),
-     "elements": ("animal", "fire"), "effect": (("dahan_damage", 1), ("defend", 1))},
-    {"name": "Sunrise Blessing", "cost": 0, "speed": "fast", "target": "spirit",
-     "elements": ("sun", "air"), "effect": (("energy", 1),)},
-    {"name": "Dreadful Omen", "cost": 1, "speed": "slow", "range": 2, "target": (("buildings", 1),),
-     "elements": ("moon", "fire"), "effect": (("fear", 2),)},
-    {"name": "Crumbling Walls", "cost": 2, "speed": "slow", "range": 1, "target": (("towns", 1),),
-     "elements": ("earth", "animal"), "effect": (("destroy", "town", 1),)},
-    {"name": "Mist Veil", "cost": 1, "speed": "fast", "range": 1, "target": (),
-     "elements": ("air", "water"), "effect": (("skip", "ravage"),)},
-)
-
-MAJOR_DATA = (
-    {"name": "Earthshaker's Wrath", "cost": 5, "speed": "slow", "range": 1, "target": (),
-     "elements": ("fire", "earth", "earth"),
-     "effect": (("damage", 4), ("fear", 2),
-                ("if", ("elements", {"earth": 3}), (("destroy", "town", 1),)))},
-    {"name": "Flood of Ages", "cost": 4, "speed": "slow", "range": 1, "target": (("coastal",),),
-     "elements": ("water", "water", "moon"),
-     "effect": (("damage_each", 1), ("if", ("elements", {"water": 3}), (("damage_each", 1),)))},
-    {"name": "Terror of the Deep Woods", "cost": 3, "speed": "fast", "range": 1,
-     "target": (("terrain", "J", "W"),), "elements": ("moon", "plant", "animal"),
-     "effect": (("fear", 3), ("push", "explorer", 2, True),
-                ("if", ("elements", {"plant": 2}), (("fear", 1),)))},
-    {"name": "Wildfire", "cost": 4, "speed": "fast", "range": 1, "target": (),
-     "elements": ("fire", "fire", "plant"),
-     "effect": (("damage", 3), ("add", "blight", 1),
-                ("if", ("elements", {"fire": 3}), (("damage", 2),)))},
-    {"name": "Awakened Guardians", "cost": 3, "speed": "slow", "range": 0, "target": (),
-     "elements": ("sun", "earth", "animal"),
-     "effect": (("add", "dahan", 2), ("defend", 4),
-                ("if", ("elements", {"sun": 2, "animal": 2}), (("dahan_damage", 1),)))},
-    {"name": "Cleansing Torrent", "cost": 3, "speed": "fast", "range": 2, "target": (),
-     "elements": ("water", "water", "air"),
-     "effect": (("push", "invader", 3, True), ("remove_blight", 1))},
-    {"name": "Storm of Spirits", "cost": 6, "speed": "slow", "range": ("sacred", 2), "target": (),
-     "elements": ("air", "air", "fire", "water"),
-     "effect": (("damage", 5), ("fear", 2),
-                ("if", ("elements", {"air": 3}), (("damage_each", 1),)))},
-    {"name": "Ancient Dread", "cost": 4, "speed": "fast", "range": 1, "target": (("invaders",),),
-     "elements": ("moon", "moon", "animal"),
-     "effect": (("fear", 4), ("remove", "explorer", 2),
-                ("if", ("elements", {"moon": 3}), (("fear", 2),)))},
-    {"name": "Homeland Rising", "cost": 5, "speed": "slow", "range": 1, "target": (("dahan", 1),),
-     "elements": ("sun", "fire", "animal"),
-     "effect": (("dahan_damage", 2), ("if", ("elements", {"animal": 2}), (("add", "dahan", 1),)))},
-    {"name": "Sinkhole", "cost": 4, "speed": "slow", "range": 1, "target": (("buildings", 1),),
-     "elements": ("earth", "earth", "moon"),
-     "effect": (("destroy", "town", 1), ("fear", 1),
-                ("if", ("elements", {"earth": 3}), (("destroy", "city", 1),)))},
-    {"name": "Veil of Stillness", "cost": 3, "speed": "fast", "range": 2, "target": (),
-     "elements": ("moon", "air", "plant"),
-     "effect": (("isolate",), ("skip", "ravage"), ("skip", "build"))},
-    {"name": "Overgrowth", "cost": 4, "speed": "slow", "range": 1, "target": (),
-     "elements": ("plant", "plant", "earth"),
-     "effect": (("choose", (("destroy", "explorer", None),), (("damage", 3),)),
-                ("remove_blight", 1))},
-    {"name": "Tempest Wrath", "cost": 5, "speed": "fast", "range": 1, "target": (),
-     "elements": ("air", "air", "water", "fire"),
-     "effect": (("damage_each", 1), ("fear", 1),
-                ("if", ("elements", {"air": 3}), (("damage", 2),)))},
-    {"name": "Stone Colossus", "cost": 4, "speed": "slow", "range": 0, "target": (),
-     "elements": ("earth", "earth", "earth"),
-     "effect": (("damage", 4), ("defend", 3), ("if", ("elements", {"earth": 4}), (("fear", 2),)))},
-    {"name": "Plague of Beasts", "cost": 4, "speed": "slow", "range": 1, "target": (("invaders",),),
-     "elements": ("animal", "animal", "plant"),
-     "effect": (("fear", 2), ("destroy", "explorer", 2),
-                ("if", ("elements", {"animal": 3}), (("destroy", "town", 1),)))},
-    {"name": "Eclipse of Terror", "cost": 5, "speed": "slow", "range": 2, "target": (),
-     "elements": ("moon", "moon", "fire", "air"),
-     "effect": (("fear", 5), ("if", ("elements", {"moon": 3}), (("fear", 2),)))},
-    {"name": "Tsunami", "cost": 6, "speed": "slow", "range": 2, "target": (("coastal",),),
-     "elements": ("water", "water", "earth"),
-     "effect": (("damage", 6), ("fear", 2), ("destroy", "dahan", 1),
-                ("if", ("elements", {"water": 3}), (("damage_each", 1),)))},
-    {"name": "Heart of the Forest", "cost": 3, "speed": "fast", "range": 1,
-     "target": (("terrain", "J"),), "elements": ("plant", "plant", "sun"),
-     "effect": (("defend", 6), ("remove_blight", 1),
-                ("if", ("elements", {"plant": 3}), (("isolate",),)))},
-    {"name": "Sun's Judgement", "cost": 5, "speed": "fast", "range": 1, "target": (),
-     "elements": ("sun", "sun", "fire"),
-     "effect": (("destroy", "city", 1), ("fear", 2),
-                ("if", ("elements", {"sun": 3}), (("destroy", "town", 1),)))},
-    {"name": "Rising Ancestors", "cost": 4, "speed": "slow", "range": 1, "target": (),
-     "elements": ("sun", "animal", "earth"),
-     "effect": (("add", "dahan", 3), ("if", ("elements", {"animal": 2}), (("dahan_damage", 1),)))},
-    {"name": "Creeping Silence", "cost": 2, "speed": "fast", "range": 1, "target": (),
-     "elements": ("moon", "air", "plant"),
-     "effect": (("skip", "build"), ("skip", "explore"), ("fear", 1))},
-    {"name": "Earthquake", "cost": 7, "speed": "slow", "range": 1, "target": (),
-     "elements": ("earth", "earth", "fire", "fire"),
-     "effect": (("damage_each", 2), ("fear", 3), ("add", "blight", 1),
-                ("if", ("elements", {"earth": 4}), (("destroy", "city", 1),)))},
-)
-# fmt: on
+# ----- Minor and Major Powers: the published decks (published.py) -------------------------
+MINOR_DATA = published.MINOR_CARDS
+MAJOR_DATA = tuple(card for card in published.MAJOR_CARDS if card["effect"] is not None)
+"""The Major deck: the published Majors the effect language can say (the others are listed,
+with their reasons, in the docs)."""
 
 SPIRIT_DATA = {
     "River Surges in Sunlight": {
@@ -977,6 +815,16 @@ DEFAULT_SPIRITS = (0, 1, 2, 3)
 UNIQUE_SPIRITS = True
 """Whether two seats may not play the same Spirit (once there are enough Spirits)."""
 
+
+def _flat_ops(ops: tuple[Op, ...]) -> list[Op]:
+    """Every operation of an effect, nested ones too."""
+    found = list(ops)
+    for op in ops:
+        for nested in nested_effects(op):
+            found += _flat_ops(nested)
+    return found
+
+
 # ----- building the card tables -------------------------------------------------------------
 POWERS: list[Power] = []
 SPIRITS: list[Spirit] = []
@@ -1014,119 +862,43 @@ POWERS += [load_power(card, MINOR) for card in MINOR_DATA]
 MAJORS = tuple(range(len(POWERS), len(POWERS) + len(MAJOR_DATA)))
 POWERS += [load_power(card, MAJOR) for card in MAJOR_DATA]
 CARDS: tuple[Power, ...] = tuple(POWERS)
+GRANTS_PAID_REPEAT = tuple(
+    any(op[0] == "repeat_paid" for op in _flat_ops(card.effect)) for card in CARDS
+)
+"""Per card: its effect grants a paid repeat (Powerstorm), so a paid repeat may not repeat it."""
 
-# ----- Power Progressions for the teaching game (this project's choice from its decks) ------
+# ----- Power Progressions for the teaching game (this project's choice from the published decks) -
 PROGRESSION_DATA = {
-    "river": ("Rising Mist", "Tidal Reach", "Mending Rain", "Flood of Ages", "Restless Tide",
-              "Lure of the Deep", "Cleansing Torrent"),
-    "lightning": ("Ember Scatter", "Startling Cry", "Cinder Rain", "Tempest Wrath", "Mist Veil",
-                  "Heat Shimmer", "Storm of Spirits"),
-    "earth": ("Thorn Hedge", "Bones of the Land", "Root Snare", "Stone Colossus",
-              "Renewing Growth", "Crumbling Walls", "Earthquake"),
-    "shadows": ("Watchful Eyes", "Hollow Echoes", "Dreadful Omen", "Eclipse of Terror",
-                "Lost Trail", "Beckoning Path", "Ancient Dread"),
+    "river": ("Uncanny Melting", "Nature's Resilience", "Pull Beneath the Hungry Earth",
+              "Accelerated Rot", "Song of Sanctity", "Tsunami", "Encompassing Ward"),
+    "lightning": ("Delusions of Danger", "Call to Bloodshed", "Powerstorm", "Purifying Flame",
+                  "Pillar of Living Flame", "Entrancing Apparitions", "Call to Isolation"),
+    "earth": ("Rouse the Trees and Stones", "Call to Migrate", "Poisoned Land",
+              "Voracious Growth", "Vigor of the Breaking Dawn", "Savage Mawbeasts",
+              "Gift of Living Energy"),
+    "shadows": ("Enticing Splendor", "Land of Haunts and Embers", "Terrifying Nightmares",
+                "Call of the Dahan Ways", "Visions of Fiery Doom", "Dark and Tangled Woods",
+                "Mists of Oblivion"),
 }  # fmt: skip
 """Per Spirit (``SPIRIT_KEYS``): the Minor and Major Powers gained in this order in the
 teaching game, instead of drawing 4."""
-_CARD_ID = {card.name: i for i, card in enumerate(CARDS)}
+CARD_ID = {card.name: i for i, card in enumerate(CARDS)}
+"""Each Power card's name -> its id."""
 PROGRESSIONS: list[tuple[int, ...]] = []
 if tuple(PROGRESSION_DATA) != SPIRIT_KEYS:
     raise CardError("a Power Progression is needed for each Spirit, in SPIRIT_KEYS order")
 for _key, _names in PROGRESSION_DATA.items():
     for _name in _names:
-        if _name not in _CARD_ID or CARDS[_CARD_ID[_name]].kind == UNIQUE:
+        if _name not in CARD_ID or CARDS[CARD_ID[_name]].kind == UNIQUE:
             raise CardError(f"{_key}'s progression: {_name!r} is no Minor or Major Power")
-    PROGRESSIONS.append(tuple(_CARD_ID[_name] for _name in _names))
+    PROGRESSIONS.append(tuple(CARD_ID[_name] for _name in _names))
 if len({c for p in PROGRESSIONS for c in p}) != sum(len(p) for p in PROGRESSIONS):
     raise CardError("a card is in two Power Progressions")
 if len(CARDS) > MAX_CARDS:
     raise CardError(f"{len(CARDS)} Power cards exceed the action layout's {MAX_CARDS}")
 
-# ----- Fear cards (this project's own, three Terror Levels each) ------------------------------
-_ANY: tuple[Any, ...] = ()
-# fmt: off
-FEAR_DATA = (
-    ("Second Thoughts", (
-        (("spirit_land", (("explorers", 1),), (("remove", "explorer", 1),)),),
-        (("spirit_land", (("invaders",),), (("remove", ("explorer", "town"), 1),)),),
-        (("spirit_land", (("invaders",),), (("remove", ("explorer", "town"), 2),)),),
-    )),
-    ("Wary of the Interior", (
-        (("each_land", (("inland",),), (("skip", "explore"),)),),
-        (("each_land", (("inland",),), (("skip", "explore"), ("skip", "build"))),),
-        (("each_land", _ANY, (("skip", "explore"),)),),
-    )),
-    ("Uneasy Camps", (
-        (("spirit_land", (("explorers", 1),), (("push", "explorer", 1),)),),
-        (("spirit_land", (("invaders",),), (("push", ("explorer", "town"), 1),)),),
-        (("spirit_land", (("invaders",),), (("push", "invader", 2, True),)),),
-    )),
-    ("Dahan Emboldened", (
-        (("spirit_land", (("dahan", 1), ("invaders",)), (("damage", 1),)),),
-        (("spirit_land", (("dahan", 1), ("invaders",)), (("dahan_damage", 1),)),),
-        (("each_land", (("dahan", 1), ("invaders",)), (("dahan_damage", 1),)),),
-    )),
-    ("Hushed Fields", (
-        (("each_land", (("blight",),), (("defend", 1),)),),
-        (("each_land", _ANY, (("defend", 2),)),),
-        (("each_land", _ANY, (("defend", 4),)),),
-    )),
-    ("Fleeing Settlers", (
-        (("spirit_land", (("coastal",), ("explorers", 1)), (("remove", "explorer", 1),)),),
-        (("spirit_land", (("coastal",), ("invaders",)),
-          (("remove", ("explorer", "town"), 1),)),),
-        (("spirit_land", (("invaders",),), (("remove", "invader", 1),)),),
-    )),
-    ("Stalled Expansion", (
-        (("spirit_land", (("invaders",),), (("skip", "build"),)),),
-        (("each_land", (("dahan", 1),), (("skip", "build"),)),),
-        (("each_land", _ANY, (("skip", "build"),)),),
-    )),
-    ("Fraying Courage", (
-        (("spirit_land", (("towns", 1),), (("remove", "explorer", 1),)),),
-        (("spirit_land", (("towns", 1),), (("remove", "town", 1),)),),
-        (("spirit_land", (("buildings", 1),), (("remove", ("town", "city"), 1),)),),
-    )),
-    ("Nightly Terrors", (
-        (("each_land", (("explorers", 1), ("no_blight",)), (("defend", 1),)),),
-        (("spirit_land", (("invaders",),), (("damage", 2),)),),
-        (("spirit_land", (("invaders",),), (("damage", 3),)),),
-    )),
-    ("Avoid the Shadows", (
-        (("spirit_land", (("invaders",),), (("skip", "ravage"),)),),
-        (("each_land", (("terrain", "J"),), (("skip", "ravage"),)),),
-        (("each_land", (("terrain", "J", "W"),), (("skip", "ravage"),)),),
-    )),
-    ("Scattered Outposts", (
-        (("spirit_land", (("explorers", 2),), (("remove", "explorer", 1),)),),
-        (("spirit_land", (("explorers", 1),), (("remove", "explorer", 2),)),),
-        (("each_land", (("explorers", 1),), (("remove", "explorer", 1),)),),
-    )),
-    ("Retreat to the Coast", (
-        (("spirit_land", (("inland",), ("explorers", 1)), (("push", "explorer", 1),)),),
-        (("spirit_land", (("inland",), ("invaders",)),
-          (("push", ("explorer", "town"), 2, True),)),),
-        (("each_land", (("inland",), ("explorers", 1)), (("remove", "explorer", 1),)),),
-    )),
-    ("Quiet Resolve", (
-        (("each_spirit", (("energy", 1),)),),
-        (("each_spirit", (("energy", 2),)),),
-        (("each_spirit", (("energy", 2),)),
-         ("spirit_land", (("invaders",),), (("damage", 1),))),
-    )),
-    ("Broken Supply Lines", (
-        (("spirit_land", (("terrain", "S"),), (("skip", "build"),)),),
-        (("each_land", (("terrain", "S", "M"),), (("skip", "build"),)),),
-        (("each_land", _ANY, (("skip", "build"),)),
-         ("spirit_land", (("towns", 1),), (("remove", "town", 1),))),
-    )),
-    ("Restless Dahan", (
-        (("spirit_land", (("dahan", 1),), (("gather", "dahan", 1, True),)),),
-        (("spirit_land", (("dahan", 2), ("invaders",)), (("dahan_damage", 1),)),),
-        (("each_land", (("dahan", 2), ("invaders",)), (("dahan_damage", 1),)),),
-    )),
-)
-# fmt: on
+# ----- Fear cards: the published deck (published.py), three Terror Levels each ----------------
+FEAR_DATA = published.FEAR_CARDS
 FEAR_CARDS: tuple[tuple[str, tuple[tuple[Op, ...], ...]], ...] = tuple(
     (name, tuple(compile_effect(tier, name) for tier in tiers)) for name, tiers in FEAR_DATA
 )
@@ -1149,6 +921,18 @@ BLIGHT_CARDS = tuple(
     (name, per_player, compile_effect(effect, name)) for name, per_player, effect in BLIGHT_DATA
 )
 HEALTHY_PER_PLAYER = 2
+
+
+def blight_in_game(players: int) -> int:
+    """The most Blight a game can hold, on the card and the island together: the healthy
+    side's 2 per player + 1, 1 per board at setup, and the most a Blighted Island side adds."""
+    most_blighted = max(per_player for _, per_player, _ in BLIGHT_CARDS)
+    return (HEALTHY_PER_PLAYER + 1 + most_blighted) * players + 1
+
+
+BLIGHT_SCALE = blight_in_game(MAX_PLAYERS)
+"""The observation's scale for Blight on the card: what a 4-player game can hold, so no
+reachable count is clipped (removed Blight returns to the card, past what it was filled with)."""
 FIRST_GAME_BLIGHT = 0
 DRAWN_BLIGHT_CARDS = (1, 2)
 """The Blight cards an unnamed card is drawn from: the two published cards (the first-game
@@ -1350,9 +1134,3 @@ for _name, _tiers in FEAR_CARDS:
         _register(_tier)
 for _name, _per, _effect in BLIGHT_CARDS:
     _register(_effect)
-
-
-def register_effect(ops: tuple[Op, ...]) -> None:
-    """Number effect ``ops`` and its nested effects (content loaded after the spec's own,
-    whose numbers stay as they are)."""
-    _register(ops)
