@@ -80,6 +80,23 @@ def test_a_block_is_stale_only_when_its_key_changes() -> None:
     assert kept.stale(1, None, block)  # a never-encoded block is stale for any key
 
 
+def test_a_key_may_hold_the_states_own_lists() -> None:
+    """A list in a key (or the key itself) is stored as a copy: changing the live list in
+    place makes the block stale; a new list with the same contents is the same key."""
+    kept = KeptObservation(TABLE, 1)
+    block = TABLE.positions(["round"])
+    hand = [3, 1]
+    assert kept.stale(0, (7, hand), block)
+    assert not kept.stale(0, (7, hand), block)
+    hand.append(4)
+    assert kept.stale(0, (7, hand), block)
+    assert not kept.stale(0, (7, [3, 1, 4]), block)
+    deck = [2]
+    assert kept.stale(0, deck, block)
+    deck.pop()
+    assert kept.stale(0, deck, block)
+
+
 def test_bad_seat_fields_are_named() -> None:
     with pytest.raises(ValueError, match="no such observation fields"):
         TableLayout(SCHEMA, MAX_PLAYERS, {"nope": SEATS})

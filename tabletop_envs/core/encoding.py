@@ -245,6 +245,15 @@ _UNSET = object()
 """The key of a block never encoded (equal to no key)."""
 
 
+def _snapshot(key: object) -> object:
+    """``key`` with its lists (itself, or those directly in a tuple) copied."""
+    if type(key) is list:
+        return key[:]
+    if type(key) is tuple:
+        return tuple([item[:] if type(item) is list else item for item in key])
+    return key
+
+
 class KeptObservation:
     """What a core's players see, stored once in a :class:`TableLayout` and kept up to date
     block by block: a block (a seat's rows, a table area) is encoded again only when its key
@@ -273,10 +282,14 @@ class KeptObservation:
 
     def stale(self, block: int, key: object, positions: np.ndarray) -> bool:
         """Whether ``block`` must be encoded again: its ``key`` changed since the last call.
-        If so its ``positions`` are zeroed, for the core to write into :attr:`values`."""
+        If so its ``positions`` are zeroed, for the core to write into :attr:`values`.
+
+        A key may hold the state's own lists (a tuple of numbers and flat lists): they are
+        compared as they are and copied only when the key is stored, so an unchanged block
+        costs one comparison and no copies."""
         if self.keys[block] == key:
             return False
-        self.keys[block] = key
+        self.keys[block] = _snapshot(key)
         self.values[positions] = 0.0
         return True
 

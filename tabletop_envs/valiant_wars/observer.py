@@ -27,6 +27,7 @@ from tabletop_envs.core.encoding import (
     ObservationSchema,
     TableLayout,
 )
+from tabletop_envs.core.game import NO_SEAT
 from tabletop_envs.valiant_wars.spec import (
     ALL_CARDS,
     BUYING,
@@ -128,7 +129,6 @@ OUT; ``stake`` its Gold and Swords on a finer scale. Values past ``NEAR_SCALE`` 
 SEAT_FIELDS = (
     "players",
     "vp",
-    "drawing",
     "stopped",
     "out",
     "stop_step",
@@ -152,11 +152,15 @@ public one; the observer's own row is made exact after its Oracle)."""
 ROUND_FIELDS = ("first_player", "round", "step", "buying", "target_vp")
 MARKET_FIELDS = ("market", "supply")
 LOCATION_FIELDS = ("location", "location_vp", "terrain", "locations_left")
-TABLE = TableLayout(SCHEMA, P, dict.fromkeys(("first_player", *SEAT_FIELDS), SEATS))
+TABLE = TableLayout(
+    SCHEMA, P, dict.fromkeys(("first_player", *SEAT_FIELDS, "drawing", "sword_margin"), SEATS)
+)
 """The view stored in table seat order; the observer's own fields (``to_move`` among them,
-one write) are written after."""
-ROUND_BLOCK, MARKET_BLOCK, CHAMPION_DECK_BLOCK, LOCATION_BLOCK = range(P, P + 4)
-BLOCKS = P + 4
+one write) are written after. ``sword_margin`` is written whenever a seat's block is;
+``drawing`` is a block of its own (it changes with the phase, when nothing else of a seat
+need change)."""
+ROUND_BLOCK, MARKET_BLOCK, CHAMPION_DECK_BLOCK, LOCATION_BLOCK, DRAWING_BLOCK = range(P, P + 5)
+BLOCKS = P + 5
 _SEAT_POSITIONS = tuple(TABLE.positions(SEAT_FIELDS, seat) for seat in range(P))
 _ROUND_POSITIONS = TABLE.positions(ROUND_FIELDS)
 _MARKET_POSITIONS = TABLE.positions(MARKET_FIELDS)
@@ -165,6 +169,37 @@ _LOCATION_POSITIONS = TABLE.positions(LOCATION_FIELDS)
 _SEAT_AT = tuple({name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(P))
 """Where each field of a seat's block starts in the store."""
 _FIRST_AT = tuple(TABLE.at("first_player", seat) for seat in range(P))
+_SEAT_SCALARS_AT = tuple(
+    tuple(
+        TABLE.at(name, seat)
+        for name in (
+            "players",
+            "vp",
+            "stopped",
+            "out",
+            "stop_step",
+            "deck_size",
+            "known_top",
+            "omen_chance",
+        )
+    )
+    for seat in range(P)
+)
+"""The one-value fields of a seat's block, in the order :func:`_keep_seat` writes them."""
+_SEAT_TOTALS_AT = tuple(
+    (
+        TABLE.at("swords", seat),
+        TABLE.at("gold", seat),
+        *(TABLE.at("stake", seat) + i for i in (0, 1)),
+    )
+    for seat in range(P)
+)
+"""Where a seat's Swords, Gold and stake (Gold, then Swords) are kept."""
+_SWORDS, _OUT, _MARGINS = TABLE.at("swords"), TABLE.at("out"), TABLE.at("sword_margin")
+_DRAWING = TABLE.at("drawing")
+"""Each seat field keeps its rows in seat order: these start the Swords, OUT, margins and
+drawing flags."""
+_DRAWING_POSITIONS = TABLE.positions(["drawing"])
 _STORED_AT = {
     name: TABLE.at(name)
     for name in (*ROUND_FIELDS[1:], *MARKET_FIELDS, "champion_deck", *LOCATION_FIELDS)
@@ -188,9 +223,15 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     n = game.num_players
     location_deck = game.location_deck
     terrain = LOCATIONS[location_deck[-1]].terrain if location_deck else Terrain.PLAIN
+    changed = [_keep_seat(game, kept, seat, terrain) for seat in range(n)]
+    if any(changed):
+        _keep_margins(kept.values, n)
     revealing = game.phase == REVEALING
-    for seat in range(n):
-        _keep_seat(game, kept, seat, terrain, revealing)
+    if kept.stale(DRAWING_BLOCK, (revealing, game.stopped, game.out), _DRAWING_POSITIONS):
+        kept.values[_DRAWING : _DRAWING + n] = [
+            revealing and not stopped and not out
+            for stopped, out in zip(game.stopped, game.out, strict=True)
+        ]
     _keep_round(game, kept)
     _keep_market(game, kept)
     _keep_location(game, kept)
@@ -205,26 +246,41 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     deck, my_top = game.decks[player], _AT["my_top"]
     for depth in range(game.known_top[player]):
         out[my_top + depth * NUM_CODES + deck[-1 - depth]] = 1.0
-    _put_risks(game, player, out)
+    if game.known_top[player]:
+        _put_known_omen(deck[-1] == OMEN, out)
     return out
 
 
-def _put_risks(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
-    """The observer's own next-card chance once its Oracle showed the top card, and every
-    seat's Sword margin over the best other seat still in (rows relative)."""
-    if game.known_top[player]:
-        chance = PERCENT if game.decks[player][-1] == OMEN else 0
-        out[_AT["omen_chance"]] = chance
-        if out[_AT["at_risk"]]:
-            out[_AT["out_chance"]] = chance
-    n = game.num_players
-    swords = out[_AT["swords"] : _AT["swords"] + n].tolist()
-    standing = [row for row, gone in enumerate(out[_AT["out"] : _AT["out"] + n]) if not gone]
-    margin = _AT["sword_margin"]
-    for row in range(n):
-        lead = swords[row] - max((swords[o] for o in standing if o != row), default=0.0)
-        out[margin + 2 * row] = min(max(lead, 0.0), NEAR_SCALE)
-        out[margin + 2 * row + 1] = min(max(-lead, 0.0), NEAR_SCALE)
+def _put_known_omen(omen_next: bool, out: np.ndarray) -> None:
+    """The observer's own next-card chance once its Oracle showed the top card."""
+    chance = PERCENT if omen_next else 0
+    out[_AT["omen_chance"]] = chance
+    if out[_AT["at_risk"]]:
+        out[_AT["out_chance"]] = chance
+
+
+def _keep_margins(values: np.ndarray, n: int) -> None:
+    """Every seat's Sword margin over the best other seat still in (0 if none), from the
+    kept Sword totals (written again whenever a seat's block is)."""
+    swords = values[_SWORDS : _SWORDS + n].tolist()
+    out = values[_OUT : _OUT + n].tolist()
+    best = second = 0.0
+    best_seat = NO_SEAT
+    for seat in range(n):
+        if out[seat]:
+            continue
+        if swords[seat] > best:
+            best, second, best_seat = swords[seat], best, seat
+        elif swords[seat] > second:
+            second = swords[seat]
+    margins = []
+    for seat in range(n):
+        lead = swords[seat] - (second if seat == best_seat else best)
+        if lead > 0:
+            margins += (min(lead, NEAR_SCALE), 0.0)
+        else:  # a tie shows as (0.0, -0.0), as ``max(-lead, 0.0)`` has always written it
+            margins += (0.0, min(-lead, NEAR_SCALE))
+    values[_MARGINS : _MARGINS + 2 * n] = margins
 
 
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
@@ -246,11 +302,9 @@ def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
         out[purchase + 2] = game.took_soldier
 
 
-def _keep_seat(
-    game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain: int, revealing: bool
-) -> None:
+def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain: int) -> bool:
     """Encode what everyone sees of ``seat`` again if it changed (``terrain`` sets its
-    Sword total; ``revealing``: the round's reveal steps are on)."""
+    Sword total); whether it did."""
     line, deck = game.lines[seat], game.decks[seat]
     vp, stopped, out = game.vp[seat], game.stopped[seat], game.out[seat]
     stop_step, known_top = game.stop_step[seat], game.known_top[seat]
@@ -263,39 +317,48 @@ def _keep_seat(
         stop_step,
         stop_gold,
         known_top,
-        revealing,
         terrain,
-        tuple(line),
-        tuple(face_up),
-        tuple(copies),
-        tuple(used),
-        tuple(deck),
+        line,
+        face_up,
+        copies,
+        used,
+        deck,
     )
     if not kept.stale(seat, key, _SEAT_POSITIONS[seat]):
-        return
-    values, at = kept.values, _SEAT_AT[seat]
-    values[at["players"]] = 1.0
-    values[at["vp"]] = min(vp, MAX_TARGET_VP)
-    values[at["drawing"]] = revealing and not stopped and not out
-    values[at["stopped"]] = stopped
-    values[at["out"]] = out
-    values[at["stop_step"]] = min(stop_step + 1, ALL_CARDS)
-    values[at["deck_size"]] = len(deck)
-    values[at["known_top"]] = known_top
-    _keep_counts(deck, at["deck"], NUM_CODES, values)
+        return False
+    at = _SEAT_AT[seat]
     chance = PERCENT * deck.count(OMEN) // len(deck) if deck else 0
-    values[at["omen_chance"]] = chance
+    index = [*_SEAT_SCALARS_AT[seat]]
+    entries = [
+        1.0,
+        min(vp, MAX_TARGET_VP),
+        stopped,
+        out,
+        min(stop_step + 1, ALL_CARDS),
+        len(deck),
+        known_top,
+        chance,
+    ]
+    start = at["deck"]
+    for code in set(deck):
+        index.append(start + code)
+        entries.append(deck.count(code))
     if line:
         swords, gold = game.line_totals(seat)
         gold = stop_gold if stopped and not out else gold
-        values[at["swords"]] = min(swords, TOTAL_SCALE)
-        values[at["gold"]] = min(gold, TOTAL_SCALE)
-        values[at["stake"]] = min(gold, NEAR_SCALE)
-        values[at["stake"] + 1] = min(swords, NEAR_SCALE)
-        _keep_line(line, face_up, copies, used, values, at)
-        if values[at["line_counts"] + 1] and game.unused_saint(seat) == EMPTY:
-            values[at["at_risk"]] = 1.0
-            values[at["out_chance"]] = chance
+        index += _SEAT_TOTALS_AT[seat]
+        entries += (
+            min(swords, TOTAL_SCALE),
+            min(gold, TOTAL_SCALE),
+            min(gold, NEAR_SCALE),
+            min(swords, NEAR_SCALE),
+        )
+        omens_up = _put_line(line, face_up, copies, used, at, index, entries)
+        if omens_up and game.unused_saint(seat) == EMPTY:
+            index += (at["at_risk"], at["out_chance"])
+            entries += (1.0, chance)
+    kept.values[index] = entries
+    return True
 
 
 def _keep_counts(cards: list[int], start: int, codes: int, values: np.ndarray) -> None:
@@ -303,24 +366,29 @@ def _keep_counts(cards: list[int], start: int, codes: int, values: np.ndarray) -
     values[start : start + codes] = np.bincount(cards, minlength=codes)
 
 
-def _keep_line(
+def _put_line(
     line: list[int],
     face_up: list[int],
     copies: list[int],
     used: list[int],
-    values: np.ndarray,
     at: dict[str, int],
-) -> None:
-    """The counts of plain cards and the Champions, slot by slot, in a seat's line."""
+    index: list[int],
+    entries: list[float],
+) -> int:
+    """The counts of plain cards and the Champions, slot by slot, in a seat's line, added
+    to ``index`` and ``entries``; the number of face-up Dark Omens."""
     counts = [0] * len(LINE_COUNTS)
     slot = 0
     for pos, code in enumerate(line):
         up = face_up[pos]
         if CHAMPION_BASE <= code < LOCATION_BASE:
-            values[at["line_champions"] + slot] = code - CHAMPION_BASE + 1
-            values[at["line_champion_up"] + slot] = up
-            values[at["line_champion_copy"] + slot] = copies[pos] + 1
-            values[at["line_saint_used"] + slot] = used[pos]
+            index += (
+                at["line_champions"] + slot,
+                at["line_champion_up"] + slot,
+                at["line_champion_copy"] + slot,
+                at["line_saint_used"] + slot,
+            )
+            entries += (code - CHAMPION_BASE + 1, up, copies[pos] + 1, used[pos])
             slot += 1
         elif code == GOLD:
             counts[0] += up
@@ -331,9 +399,11 @@ def _keep_line(
         else:
             counts[5] += up
     start = at["line_counts"]
-    for index, count in enumerate(counts):
+    for offset, count in enumerate(counts):
         if count:
-            values[start + index] = count
+            index.append(start + offset)
+            entries.append(count)
+    return counts[1]
 
 
 def _keep_round(game: ValiantWarsGame, kept: KeptObservation) -> None:
