@@ -14,7 +14,7 @@ import itertools
 import multiprocessing
 import signal
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from tabletop_envs.agents.base import Agent
@@ -52,6 +52,10 @@ class GameRecord:
     progress: float | None
     turns: int | None
     decisions: int
+    ending: str | None = None
+    """How the game ended, where the game says (``GameCore.ending``)."""
+    end_facts: dict[str, float] = field(default_factory=dict)
+    """The game's numbers at the end (``GameCore.end_facts``)."""
     replay: Replay | None = None
     """The game's replay, seats labelled by agent spec, when it was asked for."""
 
@@ -130,6 +134,8 @@ class Table:
             progress=game.progress(),
             turns=game.turns(),
             decisions=decisions,
+            ending=game.ending(),
+            end_facts=game.end_facts(),
             replay=env.replay(labels) if index in self.replays else None,
         )
 

@@ -348,3 +348,36 @@ def test_cli_results_are_the_same_for_any_worker_count(tmp_path) -> None:
     assert runs[0] == runs[1]
     assert [r["lineup"] for r in runs[0]["records"]][:3] == [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
     assert all(len(r["scores"]) == 3 for r in runs[0]["records"])
+
+
+def test_a_team_summary_says_how_the_games_ended() -> None:
+    """Spirit Island's lost games counted by cause, with the turn and the end facts averaged
+    per cause; the table names them."""
+    from rich.console import Console
+
+    from tabletop_envs.spirit_island.rules import SpiritIslandGame
+
+    match = MatchSpec("spirit_island_v1", ("random",), seed=5)
+    records = play_games(match, 12)
+    endings = summarise(match, records, cooperative=True)["team"]["endings"]
+    assert sum(row["games"] for row in endings) == 12
+    assert [row["games"] for row in endings] == sorted((r["games"] for r in endings), reverse=True)
+    for row in endings:
+        own = [r for r in records if r.ending == row["ending"]]
+        assert len(own) == row["games"] and row["ending"]
+        assert row["mean_turns"] == pytest.approx(np.mean([r.turns for r in own]))
+        for name, value in row["facts"].items():
+            assert value == pytest.approx(np.mean([r.end_facts[name] for r in own]))
+    assert set(records[0].end_facts) == set(SpiritIslandGame(1, seed=0).end_facts())
+    console = Console(record=True, width=250)
+    for table in render_tables(summarise(match, records, cooperative=True)):
+        console.print(table)
+    text = console.export_text()
+    assert "how the games ended" in text and endings[0]["ending"] in text
+    assert "fear cards earned" in text and "blight left on the card" in text
+
+
+def test_games_that_name_no_ending_show_no_ending_table() -> None:
+    match = MatchSpec(TOY, ("random", "random"), seed=1)
+    summary = summarise(match, play_games(match, 4), cooperative=True)
+    assert summary["team"]["endings"] == [] and len(render_tables(summary)) == 1

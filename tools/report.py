@@ -149,7 +149,32 @@ def _team_stats(records: Sequence[GameRecord]) -> dict[str, Any]:
         **_win_summary(wins, len(records)),
         "mean_turns": _mean(turns),
         "mean_progress": _mean(progress),
+        "endings": _endings(records),
     }
+
+
+def _endings(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
+    """Per way the games ended (most frequent first): how many, the mean turn and the mean of
+    each end fact; empty when the game names no endings."""
+    groups: dict[str, list[GameRecord]] = {}
+    for record in records:
+        if record.ending is not None:
+            groups.setdefault(record.ending, []).append(record)
+    rows = []
+    for ending, group in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
+        facts = sorted({name for record in group for name in record.end_facts})
+        rows.append(
+            {
+                "ending": ending,
+                "games": len(group),
+                "mean_turns": _mean([r.turns for r in group if r.turns is not None]),
+                "facts": {
+                    name: _mean([r.end_facts[name] for r in group if name in r.end_facts])
+                    for name in facts
+                },
+            }
+        )
+    return rows
 
 
 def summarise(match: MatchSpec, records: Sequence[GameRecord], cooperative: bool) -> dict[str, Any]:
@@ -198,6 +223,22 @@ def _table(title: str, columns: Sequence[str], caption: str | None = None) -> An
     return table
 
 
+def _endings_table(endings: list[dict[str, Any]]) -> list[Any]:
+    """How the team's games ended (why they were lost), with the mean turn and end facts."""
+    if not endings:
+        return []
+    facts = sorted({name for row in endings for name in row["facts"]})
+    table = _table("how the games ended", ["ending", "games", "mean turn", *facts])
+    for row in endings:
+        table.add_row(
+            row["ending"],
+            str(row["games"]),
+            _fmt(row["mean_turns"], "{:.1f}"),
+            *(_fmt(row["facts"].get(name), "{:.1f}") for name in facts),
+        )
+    return [table]
+
+
 FEW_GAMES = 100
 """Below this many games a rating's uncertainty is the first thing to read."""
 
@@ -238,7 +279,7 @@ def render_tables(summary: dict[str, Any]) -> list[Any]:
             _fmt(team["mean_turns"], "{:.1f}"),
             _fmt(team["mean_progress"]),
         )
-        return [table]
+        return [table, *_endings_table(team["endings"])]
     agents = summary["agents"]
     main = _table(
         title,

@@ -370,6 +370,16 @@ class GameCore(ABC):
         """Game turns or rounds played so far."""
         return None
 
+    def ending(self) -> str | None:
+        """How a finished game ended, in a few words a report can count (why a cooperative
+        team lost); None where the game says nothing beyond its scores."""
+        return None
+
+    def end_facts(self) -> dict[str, float]:
+        """Numbers about the table at the end that explain the outcome (a report averages
+        them per ending); empty where the game keeps none."""
+        return {}
+
     def winners(self) -> Sequence[int]:
         """Seats that won; empty until the end (cooperative games: all or none)."""
         return [p for p, value in enumerate(self.returns()) if value > 0]

@@ -674,6 +674,18 @@ class SpiritIslandGame(PlainState, GameCore):
     def turns(self) -> int:
         return self.turn
 
+    def ending(self) -> str | None:
+        return self.end_reason or None
+
+    def end_facts(self) -> dict[str, float]:
+        """Fear cards earned, the Terror Level, Blight on the island and left on the card."""
+        return {
+            "fear cards earned": float(self.cards_earned()),
+            "terror level": float(self.terror_level()),
+            "blight on the island": float(sum(row[BLIGHT] for row in self.pieces)),
+            "blight left on the card": float(self.blight_pool),
+        }
+
     def winners(self) -> list[int]:
         return list(range(self.num_players)) if self.outcome > 0 else []
 
