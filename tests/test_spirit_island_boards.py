@@ -91,6 +91,24 @@ def test_a_broken_side_or_join_is_refused(monkeypatch: pytest.MonkeyPatch) -> No
         spec.build_island(("B", "A"))
 
 
+def test_a_layout_must_join_the_edges_that_meet_where_the_boards_lie(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """2 boards: B turned half round at (1, 0) puts its bottom on A's bottom, the join listed;
+    listing B's top instead, or laying B beside A with its Ocean on A's right, is refused."""
+    assert spec.board_corners(1, 0, 3) == ((1, 0), (0, 0), (0, -1), (1, -1))
+    monkeypatch.setitem(spec.LAYOUTS, 2, ((1, 2, 0, 0),))
+    with pytest.raises(spec.BoardError, match="2 boards: the joins listed are not the edges"):
+        spec._check_layouts()
+    monkeypatch.setitem(spec.LAYOUTS, 2, ())
+    monkeypatch.setitem(spec.BOARD_PLACES, 2, ((0, 0, 0), (1, 0, 0)))
+    with pytest.raises(spec.BoardError, match="2 boards: boards overlap or cover an Ocean"):
+        spec._check_layouts()
+    monkeypatch.setitem(spec.BOARD_PLACES, 2, ((0, 0, 0), (0, 0, 0)))
+    with pytest.raises(spec.BoardError, match="overlap"):
+        spec._check_layouts()
+
+
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_setup_per_player_count(players: int) -> None:
     game = SpiritIslandGame(players, seed=3)

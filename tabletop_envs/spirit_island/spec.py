@@ -224,6 +224,50 @@ LAYOUTS: dict[int, tuple[tuple[int, int, int, int], ...]] = {
     4: ((3, 1, 0, 1), (1, 0, 0, 2), (2, 1, 1, 1), (3, 0, 2, 2)),
 }
 
+BOARD_PLACES: dict[int, tuple[tuple[int, int, int], ...]] = {
+    # Per player count, where each position's board lies on the table: the corner where its
+    # Ocean edge meets its bottom, in lattice units (x along 0 degrees, d along 60 degrees; a
+    # board's edges are 1 long) and its turn in sixths of a circle (rettigcd/spiritisland,
+    # GameBuilder's orientations). Each board is a rhombus of two unit triangles.
+    1: ((0, 0, 0),),
+    2: ((0, 0, 0), (1, 0, 3)),
+    3: ((0, 0, 0), (1, 1, 4), (2, -1, 2)),
+    4: ((0, 0, 0), (0, 1, 0), (2, 2, 3), (2, 1, 3)),
+}
+LATTICE_STEPS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+"""A unit step in each sixth of a circle, in (x, d) lattice units."""
+
+
+def board_corners(x: int, d: int, turn: int) -> tuple[tuple[int, int], ...]:
+    """A placed board's corners: by the Ocean at the bottom, bottom right, top right, by the
+    Ocean at the top (sides 0, 1, 2 run between them in turn; the Ocean edge closes)."""
+    ahead, up = LATTICE_STEPS[turn % 6], LATTICE_STEPS[(turn + 1) % 6]
+    steps = ((0, 0), ahead, (ahead[0] + up[0], ahead[1] + up[1]), up)
+    return tuple((x + dx, d + dy) for dx, dy in steps)
+
+
+def _check_layouts() -> None:
+    """Each layout's joins are exactly the board edges that meet where its boards lie, no two
+    boards cover the same ground, and no board's Ocean edge is covered by another board."""
+    for players, places in BOARD_PLACES.items():
+        corners = [board_corners(*place) for place in places]
+        edges = [[(c[i], c[i + 1]) for i in range(3)] for c in corners]
+        meeting = {
+            frozenset(((a, i), (b, j)))
+            for a, b in itertools.combinations(range(players), 2)
+            for i, j in itertools.product(range(3), repeat=2)
+            if edges[a][i] == edges[b][j][::-1]
+        }
+        listed = {frozenset(((pa, sa), (pb, sb))) for pa, sa, pb, sb in LAYOUTS[players]}
+        if meeting != listed:
+            raise BoardError(f"{players} boards: the joins listed are not the edges that meet")
+        halves = [t for c in corners for t in (frozenset(c[:2] + c[3:]), frozenset(c[1:]))]
+        oceans = {(c[3], c[0]) for c in corners}
+        if len(set(halves)) != len(halves) or any(
+            (b, a) in oceans for edge in edges for a, b in edge
+        ):
+            raise BoardError(f"{players} boards: boards overlap or cover an Ocean")
+
 
 def _check_sides() -> None:
     """Each side's lands run along the board's edge, its break points in order, and the
@@ -251,6 +295,7 @@ def _check_sides() -> None:
 
 
 _check_sides()
+_check_layouts()
 
 
 def side_join(
