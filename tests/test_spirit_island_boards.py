@@ -13,15 +13,21 @@ from tabletop_envs.spirit_island.rules import SpiritIslandGame
 
 JOINS = {
     1: set(),
-    # A's west edge (3, 4, 5, 7) against B's east edge (1, 6, 8)
-    2: {"A3-B1", "A4-B1", "A4-B6", "A5-B6", "A5-B8", "A7-B8"},
-    # and B's west (3, 4, 7) against C's east (1, 6, 8), C's west (3, 4, 7) against A's east
-    3: {"A3-B1", "A4-B1", "A4-B6", "A5-B6", "A5-B8", "A7-B8", "B3-C1", "B4-C6", "B7-C8",
-        "C3-A1", "C4-A6", "C7-A8"},
-    # a ring: C's west against D's east (1, 8), D's west (3, 4, 6) against A's east
-    4: {"A3-B1", "A4-B1", "A4-B6", "A5-B6", "A5-B8", "A7-B8", "B3-C1", "B4-C6", "B7-C8",
-        "C3-D1", "C4-D1", "C4-D8", "C7-D8", "D3-A1", "D4-A6", "D6-A8"},
+    # bottom against bottom: B's (7, 4, 3) at breaks 1, 5 against A's (7, 5, 4, 3) at 1, 3, 7
+    # turned round (3 to 6, 4 to 10, 5 to 12, 7 to 13): B7 and B4 end before A3 does
+    2: {"A3-B7", "A3-B4", "A3-B3", "A4-B3", "A5-B3", "A7-B3"},
+    # B's bottom against A's right (7 to 8, 8 to 13); C's right (8 to 7, 7 to 11, 4 to 13)
+    # against A's bottom; C's bottom (4 to 7, 3 to 13) against B's right
+    3: {"A7-B7", "A7-B4", "A7-B3", "A8-B3", "A3-C8", "A4-C8", "A4-C7", "A5-C7", "A5-C4",
+        "A7-C4", "B7-C4", "B7-C3", "B8-C3"},
+    # D's right against A's right; B's bottom against A's top (8 to 6, 6 to 10, 1 to 13);
+    # C's right against B's right; D's bottom (6 to 3, 4 to 9, 3 to 13) against C's top
+    4: {"A7-D8", "A7-D7", "A8-D7", "A8-D6", "A8-B7", "A8-B4", "A8-B3", "A6-B3", "A1-B3",
+        "B7-C8", "B7-C7", "B8-C7", "B8-C4", "C8-D6", "C8-D4", "C6-D4", "C6-D3", "C1-D3"},
 }  # fmt: skip
+"""The published standard layouts' neighbours across boards, worked by hand from each board's
+printed sides (lands and break points in 13ths, ``spec.BOARD_SIDES``) and the sides that meet
+(``spec.LAYOUTS``)."""
 
 
 def cross_pairs(island: spec.Island) -> set[frozenset[str]]:
@@ -54,22 +60,53 @@ def test_every_board_choice_builds_an_island() -> None:
                 assert all(land in island.neighbours[o] for o in adjacent)
 
 
-def test_board_edges_follow_each_board() -> None:
-    for name, edges in spec.BOARD_EDGES.items():
+def test_board_sides_follow_each_board() -> None:
+    """Each side runs along its board's edge and the sides meet at the corners: the bottom
+    ends by the Ocean at land 3, the top starts there at land 1."""
+    for name, sides in spec.BOARD_SIDES.items():
         board = spec.BOARDS[name]
-        assert edges["west"][0] == 3 and edges["east"][0] == 1
-        for lands in edges.values():
+        (bottom, _), (right, _), (top, _) = sides
+        assert bottom[-1] == 3 and top[0] == 1
+        assert bottom[0] == right[-1] and right[0] == top[-1]
+        for lands, breaks in sides:
+            assert len(breaks) == len(lands) - 1
             for a, b in itertools.pairwise(lands):
                 assert b - 1 in board.neighbours[a - 1]
 
 
-def test_a_broken_edge_or_join_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(spec.BOARD_EDGES, "A", {"west": (3, 7), "east": (1, 6, 8)})
-    with pytest.raises(spec.BoardError, match="board A: edge west skips from 3 to 7"):
-        spec._check_edges()
+def test_a_broken_side_or_join_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    a = spec.BOARD_SIDES["A"]
+    monkeypatch.setitem(spec.BOARD_SIDES, "A", (((7, 3), (1,)), a[1], a[2]))
+    with pytest.raises(spec.BoardError, match="board A: side 0 skips from 7 to 3"):
+        spec._check_sides()
+    monkeypatch.setitem(spec.BOARD_SIDES, "A", (((7, 5, 4, 3), (3, 1, 7)), a[1], a[2]))
+    with pytest.raises(spec.BoardError, match="board A: side 0 needs increasing break points"):
+        spec._check_sides()
+    monkeypatch.setitem(spec.BOARD_SIDES, "A", (a[0], ((8, 6), (5,)), a[2]))
+    with pytest.raises(spec.BoardError, match="share their corner lands"):
+        spec._check_sides()
+    monkeypatch.setitem(spec.BOARD_SIDES, "A", a)
     monkeypatch.setitem(spec.CROSS_BOARD, ("B", "A"), ((0, 5),))
     with pytest.raises(spec.BoardError, match="lies on one board"):
         spec.build_island(("B", "A"))
+
+
+def test_a_layout_must_join_the_edges_that_meet_where_the_boards_lie(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """2 boards: B turned half round at (1, 0) puts its bottom on A's bottom, the join listed;
+    listing B's top instead, or laying B beside A with its Ocean on A's right, is refused."""
+    assert spec.board_corners(1, 0, 3) == ((1, 0), (0, 0), (0, -1), (1, -1))
+    monkeypatch.setitem(spec.LAYOUTS, 2, ((1, 2, 0, 0),))
+    with pytest.raises(spec.BoardError, match="2 boards: the joins listed are not the edges"):
+        spec._check_layouts()
+    monkeypatch.setitem(spec.LAYOUTS, 2, ())
+    monkeypatch.setitem(spec.BOARD_PLACES, 2, ((0, 0, 0), (1, 0, 0)))
+    with pytest.raises(spec.BoardError, match="2 boards: boards overlap or cover an Ocean"):
+        spec._check_layouts()
+    monkeypatch.setitem(spec.BOARD_PLACES, 2, ((0, 0, 0), (0, 0, 0)))
+    with pytest.raises(spec.BoardError, match="overlap"):
+        spec._check_layouts()
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

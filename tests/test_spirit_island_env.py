@@ -31,7 +31,7 @@ def test_a_thousand_seeded_random_games_finish_within_max_decisions() -> None:
         assert game.outcome in (-1, 1) and game.end_reason
         assert game.decisions <= SpiritIslandGame.MAX_DECISIONS
         lengths.append(game.decisions)
-    # recorded in docs/rules/spirit_island.md: about 45 decisions, at most about 84
+    # recorded in docs/rules/spirit_island.md: about 45 decisions, at most about 84 (1 player)
     assert 20 < np.mean(lengths) < 100 and max(lengths) < 200
 
 

@@ -14,7 +14,7 @@ from tabletop_envs.spirit_island.rules import PURPOSE_NAMES, STEP, SpiritIslandG
 
 def test_two_boards_join_symmetrically_and_set_up_both_spirits() -> None:
     island = spec.island_of(("A", "B"))
-    assert 8 + 0 in island.neighbours[2] and 2 in island.neighbours[8 + 0]  # A3-B1
+    assert 8 + 6 in island.neighbours[2] and 2 in island.neighbours[8 + 6]  # A3-B7
     assert island.distance[0][8 + 7] < 99  # every land reachable
     game = SpiritIslandGame(2, seed=0)
     assert game.fear_pool == 8 and game.blight_pool == 5  # 4 per player; 2 per player + 1

@@ -662,3 +662,23 @@ def test_a_paid_repeat_never_repeats_powerstorm_itself() -> None:
     game.played[1] = game.resolved[1] = [storm, other]
     game.energy[1], game.paid_repeats[1] = 10, 1
     assert game.candidates(1, spec.FAST) == [other]
+
+
+def test_a_spirit_that_passes_is_not_asked_again_in_the_phase_but_keeps_its_repeat() -> None:
+    """River resolved Boon of Vigor (cost 0) and may repeat a card costing 0 or less: in the
+    Fast phase it is offered the repeat and passes; it is not asked again in that phase, and
+    in the Slow phase the repeat is offered again."""
+    game = SpiritIslandGame(1, seed=0, spirits="river")
+    boon = spec.CARD_ID["Boon of Vigor"]
+    game.hand[0].remove(boon)
+    game.played[0], game.resolved[0], game.unresolved[0] = [boon], [boon], []
+    game.repeat_cost[0] = 0
+    game.pending, game.pending_options = [], []
+    game.queue = [[STEP["turn"]], [STEP["powers_start"], spec.SLOW], [STEP["powers"], spec.FAST, 0]]
+    game.run()
+    assert (PURPOSE_NAMES[game.pending[2]], game.pending[3]) == ("power", spec.FAST)
+    assert game.pending_options == [boon, spec.POWER_PASS]
+    pick(game, spec.Decision.POWER, spec.POWER_PASS)
+    assert (PURPOSE_NAMES[game.pending[2]], game.pending[3]) == ("power", spec.SLOW)
+    assert game.pending_options == [boon, spec.POWER_PASS] and game.passed == [0]
+    assert game.repeat_cost[0] == 0

@@ -530,6 +530,7 @@ def op_hasten(
     if game.unresolved[who] or who == seat or not fast_phase:
         return
     # a Spirit that passed may use its hastened Slow Powers in this phase after all
+    game.passed[who] = 0
     game.unresolved[who] = [
         o
         for o in [

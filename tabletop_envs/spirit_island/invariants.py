@@ -87,6 +87,7 @@ def check_sizes(game: SpiritIslandGame) -> Problems:
         "hasten": game.hasten,
         "repeat_cost": game.repeat_cost,
         "paid_repeats": game.paid_repeats,
+        "passed": game.passed,
         "range_bonus": game.range_bonus,
         "keep_cards": game.keep_cards,
     }
@@ -140,6 +141,8 @@ def check_seat(game: SpiritIslandGame, seat: int) -> Problems:
         yield "hastened", f"player_{seat}: more Slow Powers used as Fast than allowed"
     if not -1 <= game.repeat_cost[seat] <= 99:
         yield "repeat_cost", f"player_{seat}: {game.repeat_cost[seat]} out of range"
+    if game.passed[seat] not in (0, 1) or (game.passed[seat] and game.unresolved[seat]):
+        yield "passed", f"player_{seat}: a flag, and a Spirit that passed has no Powers listed"
     if not 0 <= game.paid_repeats[seat] <= 99:
         yield "paid_repeats", f"player_{seat}: {game.paid_repeats[seat]} out of range"
     if not 0 <= game.range_bonus[seat] <= 99:

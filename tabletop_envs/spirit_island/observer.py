@@ -105,6 +105,7 @@ SCHEMA = ObservationSchema(
         Field("slow_as_fast", (P,), ALLOWANCE_SCALE),
         Field("repeat_up_to", (P,), ALLOWANCE_SCALE),
         Field("paid_repeats", (P,), ALLOWANCE_SCALE),
+        Field("passed", (P,)),
         Field("dahan_spared", (L,)),
         Field("no_city_build", (L,)),
         Field("range_bonus", (P,), ALLOWANCE_SCALE),
@@ -197,6 +198,7 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
         v["slow_as_fast"][row] = min(allowance, ALLOWANCE_SCALE)
         v["repeat_up_to"][row] = min(game.repeat_cost[seat] + 1, ALLOWANCE_SCALE)
         v["paid_repeats"][row] = min(game.paid_repeats[seat], ALLOWANCE_SCALE)
+        v["passed"][row] = game.passed[seat]
         v["range_bonus"][row] = min(game.range_bonus[seat], ALLOWANCE_SCALE)
         v["keep_cards"][row] = min(game.keep_cards[seat], ALLOWANCE_SCALE)
     for card in game.forgotten:
@@ -301,6 +303,7 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
             ("slow_as_fast", game.swift_left(seat), ALLOWANCE_SCALE),
             ("repeat_up_to", game.repeat_cost[seat] + 1, ALLOWANCE_SCALE),
             ("paid_repeats", game.paid_repeats[seat], ALLOWANCE_SCALE),
+            ("passed", game.passed[seat], 1),
             ("range_bonus", game.range_bonus[seat], ALLOWANCE_SCALE),
             ("keep_cards", game.keep_cards[seat], ALLOWANCE_SCALE),
         ):

@@ -106,6 +106,7 @@ def step_powers_start(game: SpiritIslandGame, speed: int) -> None:
             if power.speed == speed or speed == spec.FAST
         ]
         game.unresolved[seat] = [o for o in cards + innates if o not in game.hastened[seat]]
+        game.passed[seat] = 0
     game.push("powers", speed, 0)
 
 
@@ -140,6 +141,7 @@ def step_time_passes(game: SpiritIslandGame) -> None:
         game.hasten[seat] = 0
         game.repeat_cost[seat] = -1
         game.paid_repeats[seat] = 0
+        game.passed[seat] = 0
         game.range_bonus[seat] = 0
         game.keep_cards[seat] = 0
     for land in game.lands:
@@ -283,6 +285,7 @@ def res_power(game: SpiritIslandGame, seat: int, option: int, speed: int) -> Non
     game.push("powers", speed, (seat + 1) % game.num_players)
     if option == POWER_PASS:
         game.unresolved[seat] = []
+        game.passed[seat] = 1  # a repeat allowance left waits for the next phase
         return
     if option in game.unresolved[seat] and option not in game.resolved[seat]:
         game.unresolved[seat].remove(option)

@@ -241,6 +241,7 @@ class SpiritIslandGame(PlainState, GameCore):
         "hasten": list[int],
         "repeat_cost": list[int],
         "paid_repeats": list[int],
+        "passed": list[int],
         "range_bonus": list[int],
         "keep_cards": list[int],
         "forgotten": list[int],
@@ -343,6 +344,7 @@ class SpiritIslandGame(PlainState, GameCore):
         self.hasten = [0] * n
         self.repeat_cost = [-1] * n
         self.paid_repeats = [0] * n
+        self.passed = [0] * n
         self.range_bonus = [0] * n
         self.keep_cards = [0] * n
         for seat in range(n):
@@ -606,7 +608,10 @@ class SpiritIslandGame(PlainState, GameCore):
 
     def candidates(self, seat: int, speed: int) -> list[int]:
         """The Powers this Spirit may resolve now: unresolved ones (Slow ones in the Fast
-        phase while it may hasten them) and, with a repeat, cards already resolved."""
+        phase while it may hasten them) and, with a repeat, cards already resolved; none once
+        it has passed in this phase."""
+        if self.passed[seat]:
+            return []
         options = [o for o in set(self.unresolved[seat]) if self.usable(seat, o, speed)]
         if self.repeat_cost[seat] >= 0 or self.paid_repeats[seat]:
             options += [

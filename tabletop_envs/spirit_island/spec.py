@@ -199,58 +199,131 @@ BOARDS = {name: load_board(name, data) for name, data in BOARD_DATA.items()}
 BOARD_ORDER = ("A", "B", "C", "D")
 """The default boards by seat: seat s starts on board BOARD_ORDER[s] (option ``boards``)."""
 
-BOARD_EDGES: dict[str, dict[str, tuple[int, ...]]] = {
-    # The two side edges of each board's outline, each listed from the coast inland: "west"
-    # starts at coastal land 3, "east" at coastal land 1 (every board has lands 1-3 on the
-    # Ocean). The lands of an edge follow the board's own neighbours (checked below).
-    "A": {"west": (3, 4, 5, 7), "east": (1, 6, 8)},
-    "B": {"west": (3, 4, 7), "east": (1, 6, 8)},
-    "C": {"west": (3, 4, 7), "east": (1, 6, 8)},
-    "D": {"west": (3, 4, 6), "east": (1, 8)},
+BOARD_SIDES: dict[str, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = {
+    # The three land edges of each board (the fourth is the Ocean), as printed: with the Ocean
+    # on the left, side 0 is the bottom, 1 the right, 2 the top. Each lists its lands
+    # clockwise (side 0 from the far corner to the Ocean, side 1 from the top corner down,
+    # side 2 from the Ocean to the top corner) and where along the edge, in 13ths, one land
+    # gives way to the next (rettigcd/spiritisland, BoardFactory: its break points).
+    "A": (((7, 5, 4, 3), (1, 3, 7)), ((8, 7), (5,)), ((1, 6, 8), (3, 7))),
+    "B": (((7, 4, 3), (1, 5)), ((8, 7), (5,)), ((1, 6, 8), (1, 7))),
+    "C": (((4, 3), (7,)), ((8, 7, 4), (7, 11)), ((1, 6, 8), (3, 7))),
+    "D": (((6, 4, 3), (3, 9)), ((8, 7, 6), (5, 11)), ((1, 8), (11,))),
 }
-LAYOUTS: dict[int, tuple[tuple[int, str, int, str], ...]] = {
-    # Per player count: (position, edge, position, edge) for each pair of boards that touch.
-    # Position p is seat p's starting board. 2 boards lie side by side, coasts the same way;
-    # 3 and 4 form a ring, each board's west edge against the next one's east edge.
+EDGE_UNITS = 13
+"""An edge's length in the units of its break points."""
+LAYOUTS: dict[int, tuple[tuple[int, int, int, int], ...]] = {
+    # The published standard layouts: per player count, (position, side, position, side) for
+    # each pair of board edges that meet. Position p is seat p's starting board. 2 boards
+    # meet bottom to bottom, their Oceans at opposite ends; 3 and 4 boards close around the
+    # island's middle (rettigcd/spiritisland, GameBuilder's board orientations, the edges
+    # that meet worked out from their corners).
     1: (),
-    2: ((0, "west", 1, "east"),),
-    3: ((0, "west", 1, "east"), (1, "west", 2, "east"), (2, "west", 0, "east")),
-    4: (
-        (0, "west", 1, "east"),
-        (1, "west", 2, "east"),
-        (2, "west", 3, "east"),
-        (3, "west", 0, "east"),
-    ),
+    2: ((1, 0, 0, 0),),
+    3: ((2, 1, 0, 0), (1, 0, 0, 1), (2, 0, 1, 1)),
+    4: ((3, 1, 0, 1), (1, 0, 0, 2), (2, 1, 1, 1), (3, 0, 2, 2)),
 }
 
+BOARD_PLACES: dict[int, tuple[tuple[int, int, int], ...]] = {
+    # Per player count, where each position's board lies on the table: the corner where its
+    # Ocean edge meets its bottom, in lattice units (x along 0 degrees, d along 60 degrees; a
+    # board's edges are 1 long) and its turn in sixths of a circle (rettigcd/spiritisland,
+    # GameBuilder's orientations). Each board is a rhombus of two unit triangles.
+    1: ((0, 0, 0),),
+    2: ((0, 0, 0), (1, 0, 3)),
+    3: ((0, 0, 0), (1, 1, 4), (2, -1, 2)),
+    4: ((0, 0, 0), (0, 1, 0), (2, 2, 3), (2, 1, 3)),
+}
+LATTICE_STEPS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+"""A unit step in each sixth of a circle, in (x, d) lattice units."""
 
-def _check_edges() -> None:
-    for name, edges in BOARD_EDGES.items():
-        for edge, lands in edges.items():
-            if lands[0] not in (1, 3) or not all(1 <= x <= LANDS_PER_BOARD for x in lands):
-                raise BoardError(f"board {name}: edge {edge} must start at a coastal land")
+
+def board_corners(x: int, d: int, turn: int) -> tuple[tuple[int, int], ...]:
+    """A placed board's corners: by the Ocean at the bottom, bottom right, top right, by the
+    Ocean at the top (sides 0, 1, 2 run between them in turn; the Ocean edge closes)."""
+    ahead, up = LATTICE_STEPS[turn % 6], LATTICE_STEPS[(turn + 1) % 6]
+    steps = ((0, 0), ahead, (ahead[0] + up[0], ahead[1] + up[1]), up)
+    return tuple((x + dx, d + dy) for dx, dy in steps)
+
+
+def _check_layouts() -> None:
+    """Each layout's joins are exactly the board edges that meet where its boards lie, no two
+    boards cover the same ground, and no board's Ocean edge is covered by another board."""
+    for players, places in BOARD_PLACES.items():
+        corners = [board_corners(*place) for place in places]
+        edges = [[(c[i], c[i + 1]) for i in range(3)] for c in corners]
+        meeting = {
+            frozenset(((a, i), (b, j)))
+            for a, b in itertools.combinations(range(players), 2)
+            for i, j in itertools.product(range(3), repeat=2)
+            if edges[a][i] == edges[b][j][::-1]
+        }
+        listed = {frozenset(((pa, sa), (pb, sb))) for pa, sa, pb, sb in LAYOUTS[players]}
+        if meeting != listed:
+            raise BoardError(f"{players} boards: the joins listed are not the edges that meet")
+        halves = [t for c in corners for t in (frozenset(c[:2] + c[3:]), frozenset(c[1:]))]
+        oceans = {(c[3], c[0]) for c in corners}
+        if len(set(halves)) != len(halves) or any(
+            (b, a) in oceans for edge in edges for a, b in edge
+        ):
+            raise BoardError(f"{players} boards: boards overlap or cover an Ocean")
+
+
+def _check_sides() -> None:
+    """Each side's lands run along the board's edge, its break points in order, and the
+    sides meet at the corners: side 0 ends at the coastal land by the Ocean, side 2 starts
+    at the other coastal land, and consecutive sides share their corner land."""
+    for name, sides in BOARD_SIDES.items():
+        board = BOARDS[name]
+        if len(sides) != 3:
+            raise BoardError(f"board {name}: 3 land edges, not {len(sides)}")
+        for number, (lands, breaks) in enumerate(sides):
+            if not all(1 <= x <= LANDS_PER_BOARD for x in lands):
+                raise BoardError(f"board {name}: side {number} names a land outside 1-8")
+            if len(breaks) != len(lands) - 1 or list(breaks) != sorted(set(breaks)):
+                raise BoardError(f"board {name}: side {number} needs increasing break points")
+            if breaks and not 0 < breaks[0] <= breaks[-1] < EDGE_UNITS:
+                raise BoardError(f"board {name}: side {number} breaks outside 1-{EDGE_UNITS - 1}")
             for a, b in itertools.pairwise(lands):
-                if b - 1 not in BOARDS[name].neighbours[a - 1]:
-                    raise BoardError(f"board {name}: edge {edge} skips from {a} to {b}")
+                if b - 1 not in board.neighbours[a - 1]:
+                    raise BoardError(f"board {name}: side {number} skips from {a} to {b}")
+        (bottom, _), (right, _), (top, _) = sides
+        if not (board.coastal[bottom[-1] - 1] and board.coastal[top[0] - 1]):
+            raise BoardError(f"board {name}: sides 0 and 2 must reach the Ocean")
+        if bottom[0] != right[-1] or right[0] != top[-1]:
+            raise BoardError(f"board {name}: the sides must share their corner lands")
 
 
-_check_edges()
+_check_sides()
+_check_layouts()
 
 
-def edge_join(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """The land numbers of two edges that touch, both edges running from the coast inland:
-    each edge is split evenly among its lands, and two lands touch where their stretches
-    overlap (so the coastal ends meet, and so do the inland ends)."""
-    p, q = len(a), len(b)
-    pairs = [(i, j) for i in range(p) for j in range(q)]
-    return tuple((a[i], b[j]) for i, j in pairs if i * q < (j + 1) * p and j * p < (i + 1) * q)
+def side_join(
+    moving: tuple[tuple[int, ...], tuple[int, ...]], fixed: tuple[tuple[int, ...], tuple[int, ...]]
+) -> tuple[tuple[int, int], ...]:
+    """The land numbers (one of ``moving``, one of ``fixed``) that touch where two edges meet.
+    Both list their lands clockwise round their own board, so they run against each other:
+    walking both from one end, a land touches the other edge's current land, and whichever
+    stretch ends first gives way to its next land (``fixed``'s on a tie, as rettigcd)."""
+    lands, breaks = moving[0], (0, *moving[1], EDGE_UNITS)
+    other = fixed[0][::-1]
+    other_breaks = tuple(EDGE_UNITS - x for x in (0, *fixed[1], EDGE_UNITS))[::-1]
+    i = j = 0
+    pairs = [(lands[0], other[0])]
+    while i < len(lands) - 1 or j < len(other) - 1:
+        if breaks[i + 1] < other_breaks[j + 1]:
+            i += 1
+        else:
+            j += 1
+        pairs.append((lands[i], other[j]))
+    return tuple(pairs)
 
 
 def cross_board(boards: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     """The neighbours across boards for ``boards`` (seat order), as land index pairs."""
     pairs: list[tuple[int, int]] = []
-    for pa, ea, pb, eb in LAYOUTS[len(boards)]:
-        for x, y in edge_join(BOARD_EDGES[boards[pa]][ea], BOARD_EDGES[boards[pb]][eb]):
+    for pa, sa, pb, sb in LAYOUTS[len(boards)]:
+        for x, y in side_join(BOARD_SIDES[boards[pa]][sa], BOARD_SIDES[boards[pb]][sb]):
             pairs.append((LANDS_PER_BOARD * pa + x - 1, LANDS_PER_BOARD * pb + y - 1))
     return tuple(pairs)
 
