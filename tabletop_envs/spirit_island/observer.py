@@ -41,6 +41,7 @@ from tabletop_envs.spirit_island.spec import (
     SPIRITS,
     TERRAINS,
     Decision,
+    Island,
 )
 
 if TYPE_CHECKING:
@@ -227,6 +228,25 @@ _AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
 _ROW = {field.name: field.size // field.shape[0] for field in SCHEMA.fields}
 
 
+_ISLAND_ONES: dict[int, tuple[Island, list[int]]] = {}
+
+
+def island_ones(island: Island) -> list[int]:
+    """The vector entries that are one for every position on ``island`` (terrains, coasts,
+    lands in play), worked out once per island."""
+    entry = _ISLAND_ONES.get(id(island))
+    if entry is None or entry[0] is not island:
+        at = _AT
+        ones = []
+        for land, terrain in enumerate(island.terrain):
+            ones.append(at["terrain"] + 4 * land + terrain)
+            if island.coastal[land]:
+                ones.append(at["coastal"] + land)
+            ones.append(at["in_play"] + land)
+        entry = _ISLAND_ONES[id(island)] = (island, ones)
+    return entry[1]
+
+
 def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
     """``SCHEMA.encode(view(game, player))``, written sparsely into the vector."""
     sparse = SparseView()
@@ -264,35 +284,37 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
             ones(base + slot * C + card)
     if game.turn:
         put(at["turn"], min(game.turn, MAX_TURNS))
-    island = game.island
-    t_at, c_at, p_at = at["terrain"], at["coastal"], at["pieces"]
-    for land, row in enumerate(game.pieces):
-        ones(t_at + 4 * land + island.terrain[land])
-        if island.coastal[land]:
-            ones(c_at + land)
-        ones(at["in_play"] + land)
-        base = p_at + KINDS * land
-        for k, count in enumerate(row):
-            if count:
-                put(base + k, min(count, PIECE_SCALE))
-        if game.defend[land]:
-            put(at["defend"] + land, min(game.defend[land], 10))
-        skips = game.skips[land]
-        for action in range(3):
-            if skips >> action & 1:
-                ones(at["turn_flags"] + 4 * land + action)
-        if game.isolated[land]:
+    sparse.ones.extend(island_ones(game.island))
+    p_at = at["pieces"]
+    counted = [
+        (p_at + KINDS * land + k, count)
+        for land, row in enumerate(game.pieces)
+        for k, count in enumerate(row)
+        if count
+    ]
+    sparse.at.extend([index for index, _ in counted])
+    sparse.values.extend([min(count, PIECE_SCALE) for _, count in counted])
+    for land, defend in enumerate(game.defend):
+        if defend:
+            put(at["defend"] + land, min(defend, 10))
+    for land, isolated in enumerate(game.isolated):
+        if isolated:
             ones(at["turn_flags"] + 4 * land + 3)
-        if skips & SPARE_DAHAN:
-            ones(at["dahan_spared"] + land)
-        if skips & NO_CITY_BUILD:
-            ones(at["no_city_build"] + land)
+    for land, skips in enumerate(game.skips):
+        if skips:
+            for action in range(3):
+                if skips >> action & 1:
+                    ones(at["turn_flags"] + 4 * land + action)
+            if skips & SPARE_DAHAN:
+                ones(at["dahan_spared"] + land)
+            if skips & NO_CITY_BUILD:
+                ones(at["no_city_build"] + land)
     for row in range(n):
         seat = (player + row) % n
         base = at["presence"] + row * L
-        for land, count in enumerate(game.presence[seat]):
-            if count:
-                put(base + land, min(count, 6))
+        placed = [(base + land, count) for land, count in enumerate(game.presence[seat]) if count]
+        sparse.at.extend([index for index, _ in placed])
+        sparse.values.extend([min(count, 6) for _, count in placed])
         ones(at["spirit"] + row * MAX_SPIRITS + game.spirit_of[seat])
         for name, value, cap in (
             ("energy", game.energy[seat], ENERGY_SCALE),
