@@ -37,6 +37,7 @@ The bot decodes ``Game.SCHEMA.decode(observation)`` and reads the action mask: n
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -142,37 +143,72 @@ def type_bonus(distinct: int) -> int:
     return TYPE_BONUS.get(distinct, 0)
 
 
+_SLICES = {field.name: SCHEMA.slices[field.name] for field in SCHEMA.fields}
+_WIDTHS = {field.name: field.shape[-1] for field in SCHEMA.fields}
+
+
+def _field(values: list[int], name: str) -> list[int]:
+    """Field ``name`` of a flat decoded observation."""
+    return values[_SLICES[name]]
+
+
+def _rows(values: list[int], name: str, count: int) -> list[list[int]]:
+    """The first ``count`` rows of the two-dimensional field ``name``."""
+    start, width = _SLICES[name].start, _WIDTHS[name]
+    return [values[start + row * width : start + (row + 1) * width] for row in range(count)]
+
+
+def _argmax(row: list[int]) -> int:
+    """The first index of the largest entry (``np.argmax``)."""
+    return row.index(max(row))
+
+
+def _index_or_none(row: list[int]) -> int:
+    """The set entry of a one-hot row; NONE when no entry is set."""
+    return row.index(max(row)) if any(row) else NONE
+
+
+def _bits(row: list[int]) -> int:
+    """A row of flags as a bit mask (entry c is bit c)."""
+    return sum(1 << card for card, flag in enumerate(row) if flag)
+
+
 class Seen:
     """One seat's decoded observation, with seats relative to it (0 is itself)."""
 
     def __init__(self, observation: np.ndarray) -> None:
-        f = SCHEMA.decode(observation)
-        self.n = int(np.argmax(f["players"])) + 2
+        values = SCHEMA.decode_flat(observation)
+
+        def rows(name: str, count: int = MAX_PLAYERS) -> list[list[int]]:
+            return _rows(values, name, count)
+
+        self.n = _argmax(_field(values, "players")) + 2
         n = self.n
-        self.decision = int(np.argmax(f["decision"]))
-        self.round = int(np.argmax(f["round"]))
+        self.decision = _argmax(_field(values, "decision"))
+        self.round = _argmax(_field(values, "round"))
         self.rounds_left = ROUNDS - 1 - self.round
-        self.my_pick = int(np.argmax(f["my_pick"])) if f["my_pick"].any() else NONE
-        self.picks = [int(np.argmax(row)) if row.any() else NONE for row in f["revealed_picks"][:n]]
-        self.position = [int(np.argmax(row)) for row in f["turn_position"][:n]]
-        self.discards = [int(sum(1 << int(c) for c in np.flatnonzero(r))) for r in f["discards"]]
-        self.known = [int(sum(1 << int(c) for c in np.flatnonzero(r))) for r in f["known_in_hand"]]
-        self.hand_sizes = [int(v) for v in f["hand_sizes"][:n]]
-        self.picked = [bool(v) for v in f["picked"][:n]]
-        self.kinds = [[int(v) for v in row] for row in f["realms"][:n]]
+        self.my_pick = _index_or_none(_field(values, "my_pick"))
+        self.picks = [_index_or_none(row) for row in rows("revealed_picks", n)]
+        self.position = [_argmax(row) for row in rows("turn_position", n)]
+        self.discards = [_bits(row) for row in rows("discards")]
+        self.known = [_bits(row) for row in rows("known_in_hand")]
+        self.hand_sizes = _field(values, "hand_sizes")[:n]
+        self.picked = [bool(v) for v in _field(values, "picked")[:n]]
+        self.kinds = rows("realms", n)
         self.types = [type_counts(row) for row in self.kinds]
         self.neighbour_seats = [sorted({(s - 1) % n, (s + 1) % n}) for s in range(n)]
         self.meadows_near = [
             sum(self.types[other][T.MEADOW] for other in seats) for seats in self.neighbour_seats
         ]
-        self.row1 = [int(np.argmax(s)) if s.any() else NONE for s in f["row1"][:n]]
-        self.row2 = [int(np.argmax(s)) if s.any() else NONE for s in f["row2"][:n]]
-        self.omen = [int(np.argmax(row)) for row in f["omen_ranks"][:n]]
-        self.top = int(np.argmax(f["deck_top_known"])) if f["deck_top_known"].any() else NONE
-        bottom = f["deck_bottom_known"]
-        self.bottom = int(np.argmax(bottom)) if bottom.any() else NONE
-        self.rider_slot = int(np.argmax(f["rider_slot"])) if f["rider_slot"].any() else NONE
+        self.row1 = [_index_or_none(row) for row in rows("row1", n)]
+        self.row2 = [_index_or_none(row) for row in rows("row2", n)]
+        self.omen = [_argmax(row) for row in rows("omen_ranks", n)]
+        self.top = _index_or_none(_field(values, "deck_top_known"))
+        self.bottom = _index_or_none(_field(values, "deck_bottom_known"))
+        self.rider_slot = _index_or_none(_field(values, "rider_slot"))
         self.unseen = self._unseen()
+        self.row1_lands = [kind for kind in self.row1 if kind != NONE]
+        """The lands of the first row, in slot order."""
 
     def neighbours(self, seat: int) -> list[int]:
         return self.neighbour_seats[seat]
@@ -215,8 +251,8 @@ class LandModel:
         self.carpenter_left = [
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
-        self.pick_values = [self._seat_deltas(seat) for seat in range(seen.n)]
-        self._values: dict[tuple[int, int, int, bool], float] = {}
+        self._pick_values: list[list[float] | None] = [None] * seen.n
+        self._rows: dict[tuple[int, int, bool], list[float]] = {}
 
     def potential(self, types: Sequence[int], carpenter: bool) -> float:
         """What a realm of ``types`` is still expected to earn (end bonus included)."""
@@ -240,27 +276,46 @@ class LandModel:
         value += type_bonus(distinct) + gain_one * p + gain_two * p * p * 0.5
         return value
 
+    def pick_values(self, seat: int) -> list[float]:
+        """What adding each land kind to ``seat``'s realm changes in its potential (kept)."""
+        values = self._pick_values[seat]
+        if values is None:
+            values = self._pick_values[seat] = self._seat_deltas(seat)
+        return values
+
     def _seat_deltas(self, seat: int) -> list[float]:
         """Potential change of adding each land kind to ``seat``'s realm."""
         types = self.seen.types[seat]
         carpenter = self.carpenter_left[seat]
         base = self.potential(types, carpenter)
-        deltas = []
-        for kind in range(LAND_KINDS):
+        by_type = []
+        for land_type in range(LAND_TYPES):
             grown = list(types)
-            grown[KIND_TYPE_INDEX[kind]] += 1
-            deltas.append(self.potential(grown, carpenter) - base)
-        return deltas
+            grown[land_type] += 1
+            by_type.append(self.potential(grown, carpenter) - base)
+        return [by_type[KIND_TYPE_INDEX[kind]] for kind in range(LAND_KINDS)]
 
     def value(self, seat: int, kind: int, init: int, farmer: bool = False) -> float:
         """What taking ``kind`` now is worth to ``seat`` playing initiative ``init``."""
-        key = (seat, kind, init, farmer)
-        value = self._values.get(key)
-        if value is None:
+        return self.row(seat, init, farmer)[kind]
+
+    def row(self, seat: int, init: int, farmer: bool = False) -> list[float]:
+        """:meth:`value` of every land kind for ``seat`` at initiative ``init`` (kept)."""
+        key = (seat, init, farmer)
+        values = self._rows.get(key)
+        if values is None:
             seen = self.seen
-            reward = immediate_reward(seen.types[seat], seen.meadows_near[seat], kind, init)
-            value = self._values[key] = reward * (2 if farmer else 1) + self.pick_values[seat][kind]
-        return value
+            types, meadows, pick_values = (
+                seen.types[seat],
+                seen.meadows_near[seat],
+                self.pick_values(seat),
+            )
+            factor = 2 if farmer else 1
+            values = self._rows[key] = [
+                immediate_reward(types, meadows, kind, init) * factor + pick_values[kind]
+                for kind in range(LAND_KINDS)
+            ]
+        return values
 
     def unseen_draws(self, known: int) -> list[tuple[int, float]]:
         """(kind, probability) of a face-down card: certain if ``known``, else the unseen mix."""
@@ -294,6 +349,39 @@ class LandModel:
         return gains
 
 
+PICKS_MATTER = frozenset((C.HUNTER, C.CRAFTER, C.ORACLE))
+"""The characters whose effect depends on the others' picks, not only on the lands left."""
+
+
+class Rivals:
+    """The other seats' sampled picks in resolution order, and the lands they leave: the
+    seats ahead of a card are a prefix of that order, so one pass serves every card."""
+
+    def __init__(self, seen: Seen, model: LandModel, picks: tuple[int, ...]) -> None:
+        self.picks = picks
+        self.model = model
+        self.omen = seen.omen[0]
+        omen = seen.omen
+        self.order = sorted(range(1, seen.n), key=lambda s: (picks[s], omen[s]))
+        self.keys = [(picks[s], omen[s]) for s in self.order]
+        self._lands = [seen.row1_lands]
+
+    def place(self, card: int) -> int:
+        """How many other seats resolve before this seat playing ``card`` (Omens break ties)."""
+        return bisect_left(self.keys, (card, self.omen))
+
+    def lands_left(self, place: int) -> list[int]:
+        """The first row's lands once the first ``place`` seats in order took the best for
+        them, each in turn."""
+        lands = self._lands
+        while len(lands) <= place:
+            seat = self.order[len(lands) - 1]
+            left = lands[-1][:]
+            left.remove(max(left, key=self.model.row(seat, self.picks[seat] + 1).__getitem__))
+            lands.append(left)
+        return lands[place]
+
+
 class VaalbaraHeuristicAgent(SeededAgent):
     """Scripted Vaalbara player; see the module docstring for its strategy."""
 
@@ -324,12 +412,28 @@ class VaalbaraHeuristicAgent(SeededAgent):
         samples = self._sample_picks(chances, self.tuning.samples)
         pioneer = max(model.pioneer_gains().values(), default=0.0)
         turn_values: dict[tuple[int, ...], float] = {}
+        rivals: dict[tuple[int, ...], Rivals] = {}
+        by_lands: dict[tuple[int, ...], float] = {}
 
         def turn_value(card: int, picks: tuple[int, ...]) -> float:
             key = (card, *picks)
-            if key not in turn_values:
-                turn_values[key] = self._turn_value(seen, model, card, picks, pioneer)
-            return turn_values[key]
+            value = turn_values.get(key)
+            if value is None:
+                ahead = rivals.get(picks)
+                if ahead is None:
+                    ahead = rivals[picks] = Rivals(seen, model, picks)
+                place = ahead.place(card)
+                lands_key = None
+                if card not in PICKS_MATTER:  # the same lands left: the same value
+                    lands = ahead.lands_left(place)
+                    lands_key = (card, card == C.FALCONER and place > 0, *lands)
+                    value = by_lands.get(lands_key)
+                if value is None:
+                    value = self._turn_value(seen, model, card, ahead, pioneer)
+                    if lands_key is not None:
+                        by_lands[lands_key] = value
+                turn_values[key] = value
+            return value
 
         def expected(card: int) -> float:
             return sum(turn_value(card, p) for p in samples)
@@ -364,21 +468,18 @@ class VaalbaraHeuristicAgent(SeededAgent):
         return [(NONE, *map(int, picks)) for picks in zip(*columns, strict=True)]
 
     def _turn_value(
-        self, seen: Seen, model: LandModel, card: int, picks: Sequence[int], pioneer: float
+        self, seen: Seen, model: LandModel, card: int, rivals: Rivals, pioneer: float
     ) -> float:
-        """Effect plus land for playing ``card`` against sampled ``picks`` of the others."""
-        picks = [card, *picks[1:]]
-        order = sorted(range(seen.n), key=lambda s: (picks[s], seen.omen[s]))
-        place = order.index(0)
-        lands = [k for k in seen.row1 if k != NONE]
-        for seat in order[:place]:
-            taken = max(lands, key=lambda k: model.value(seat, k, picks[seat] + 1))
-            lands.remove(taken)
+        """Effect plus land for playing ``card`` against sampled picks of the others."""
+        place = rivals.place(card)
         init = card + 1
         farmer = card == C.FARMER
-        values = sorted((model.value(0, k, init, farmer) for k in lands), reverse=True)
+        lands = rivals.lands_left(place)
+        values = sorted(map(model.row(0, init, farmer).__getitem__, lands), reverse=True)
         land = values[0] if values else 0.0
-        return land + self._effect(seen, model, card, picks, order, place, values, pioneer)
+        picks = [card, *rivals.picks[1:]]
+        ahead = rivals.order[:place]
+        return land + self._effect(seen, model, card, picks, ahead, place, values, pioneer)
 
     def _effect(
         self,
@@ -386,7 +487,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         model: LandModel,
         card: int,
         picks: list[int],
-        order: list[int],
+        ahead: list[int],
         place: int,
         values: list[float],
         pioneer: float,
@@ -394,7 +495,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         share = self.tuning.opponent_share / (seen.n - 1)
         neighbours = seen.neighbours(0)
         if card == C.HUNTER:
-            return 3.0 * all(order.index(n) > place for n in neighbours)
+            return 3.0 * all(n not in ahead for n in neighbours)
         if card == C.CRAFTER:
             return 5.0 * self._crafter_chance(seen, picks, neighbours)
         if card == C.ORACLE:
