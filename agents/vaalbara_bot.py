@@ -76,6 +76,7 @@ DECK_KINDS = {
     for players in range(2, MAX_PLAYERS + 1)
 }
 """Land kinds in the deck for each player count (a public fact of the setup)."""
+DECK_KINDS_LISTS = {players: kinds.tolist() for players, kinds in DECK_KINDS.items()}
 
 MIDWIFE_PREFERENCE = (
     C.FARMER,
@@ -218,13 +219,14 @@ class Seen:
 
     def _unseen(self) -> np.ndarray:
         """Land kinds not visible anywhere: the unknown part of the land deck."""
-        unseen = DECK_KINDS[self.n].copy()
+        unseen = DECK_KINDS_LISTS[self.n][:]
         for realm in self.kinds:
-            unseen -= np.asarray(realm)
+            for kind, count in enumerate(realm):
+                unseen[kind] -= count
         for kind in [*self.row1, *self.row2, self.top, self.bottom]:
             if kind != NONE:
                 unseen[kind] -= 1
-        return np.maximum(unseen, 0)
+        return np.array([max(count, 0) for count in unseen], dtype=np.int64)
 
     def unplayed(self, seat: int) -> list[int]:
         return [c for c in range(CHARACTER_COUNT) if not self.discards[seat] >> c & 1]
@@ -304,15 +306,26 @@ class LandModel:
         key = (seat, init, farmer)
         values = self._rows.get(key)
         if values is None:
+            values = self._rows[key] = self._fixed_row(seat, farmer)[:]
             seen = self.seen
-            types, meadows, pick_values = (
-                seen.types[seat],
-                seen.meadows_near[seat],
-                self.pick_values(seat),
-            )
+            types, meadows = seen.types[seat], seen.meadows_near[seat]
+            factor = 2 if farmer else 1
+            river = immediate_reward(types, meadows, LandKind.RIVER, init)
+            values[LandKind.RIVER] = river * factor + self.pick_values(seat)[LandKind.RIVER]
+        return values
+
+    def _fixed_row(self, seat: int, farmer: bool) -> list[float]:
+        """:meth:`row` but for the River, the one kind whose reward depends on the initiative
+        (its entry is left to :meth:`row`; kept)."""
+        key = (seat, -1, farmer)
+        values = self._rows.get(key)
+        if values is None:
+            seen = self.seen
+            types, meadows = seen.types[seat], seen.meadows_near[seat]
+            pick_values = self.pick_values(seat)
             factor = 2 if farmer else 1
             values = self._rows[key] = [
-                immediate_reward(types, meadows, kind, init) * factor + pick_values[kind]
+                immediate_reward(types, meadows, kind, 0) * factor + pick_values[kind]
                 for kind in range(LAND_KINDS)
             ]
         return values
@@ -364,21 +377,21 @@ class Rivals:
         omen = seen.omen
         self.order = sorted(range(1, seen.n), key=lambda s: (picks[s], omen[s]))
         self.keys = [(picks[s], omen[s]) for s in self.order]
-        self._lands = [seen.row1_lands]
+        self._lands = [tuple(seen.row1_lands)]
 
     def place(self, card: int) -> int:
         """How many other seats resolve before this seat playing ``card`` (Omens break ties)."""
         return bisect_left(self.keys, (card, self.omen))
 
-    def lands_left(self, place: int) -> list[int]:
+    def lands_left(self, place: int) -> tuple[int, ...]:
         """The first row's lands once the first ``place`` seats in order took the best for
         them, each in turn."""
         lands = self._lands
         while len(lands) <= place:
             seat = self.order[len(lands) - 1]
-            left = lands[-1][:]
+            left = list(lands[-1])
             left.remove(max(left, key=self.model.row(seat, self.picks[seat] + 1).__getitem__))
-            lands.append(left)
+            lands.append(tuple(left))
         return lands[place]
 
 
@@ -393,14 +406,14 @@ class VaalbaraHeuristicAgent(SeededAgent):
         self.tuning = tuning or Tuning()
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        mask = observation["action_mask"]
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        if not legal:
+            raise ValueError(f"{agent} has no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
         seen = Seen(observation["observation"])
         segment = LAYOUT.segment_of(seen.decision)
-        options = [int(a) - segment.offset for a in np.flatnonzero(mask)]
-        if not options:
-            raise ValueError(f"{agent} has no legal action to choose from")
-        if len(options) == 1:
-            return segment.offset + options[0]
+        options = [action - segment.offset for action in legal]
         model = self.model_class(seen, self.tuning)
         choose = getattr(self, _CHOOSERS[seen.decision])
         return segment.offset + choose(seen, model, options)
@@ -411,32 +424,27 @@ class VaalbaraHeuristicAgent(SeededAgent):
         chances = [self._pick_chances(seen, seat) for seat in range(1, seen.n)]
         samples = self._sample_picks(chances, self.tuning.samples)
         pioneer = max(model.pioneer_gains().values(), default=0.0)
-        turn_values: dict[tuple[int, ...], float] = {}
-        rivals: dict[tuple[int, ...], Rivals] = {}
-        by_lands: dict[tuple[int, ...], float] = {}
+        deals: dict[tuple[int, ...], int] = {}
+        deal_of_sample = [deals.setdefault(picks, len(deals)) for picks in samples]
+        rivals = [Rivals(seen, model, picks) for picks in deals]
+        by_lands: dict[tuple[object, ...], float] = {}
+        lands_part: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]] = {}
 
-        def turn_value(card: int, picks: tuple[int, ...]) -> float:
-            key = (card, *picks)
-            value = turn_values.get(key)
+        def turn_value(card: int, ahead: Rivals) -> float:
+            place = ahead.place(card)
+            if card in PICKS_MATTER:
+                return self._turn_value(seen, model, card, ahead, pioneer, lands_part)
+            # Otherwise the same lands left give the same value.
+            key = (card, card == C.FALCONER and place > 0, ahead.lands_left(place))
+            value = by_lands.get(key)
             if value is None:
-                ahead = rivals.get(picks)
-                if ahead is None:
-                    ahead = rivals[picks] = Rivals(seen, model, picks)
-                place = ahead.place(card)
-                lands_key = None
-                if card not in PICKS_MATTER:  # the same lands left: the same value
-                    lands = ahead.lands_left(place)
-                    lands_key = (card, card == C.FALCONER and place > 0, *lands)
-                    value = by_lands.get(lands_key)
-                if value is None:
-                    value = self._turn_value(seen, model, card, ahead, pioneer)
-                    if lands_key is not None:
-                        by_lands[lands_key] = value
-                turn_values[key] = value
+                value = self._turn_value(seen, model, card, ahead, pioneer, lands_part)
+                by_lands[key] = value
             return value
 
         def expected(card: int) -> float:
-            return sum(turn_value(card, p) for p in samples)
+            values = [turn_value(card, ahead) for ahead in rivals]
+            return sum([values[deal] for deal in deal_of_sample])
 
         return max(options, key=expected)
 
@@ -468,18 +476,34 @@ class VaalbaraHeuristicAgent(SeededAgent):
         return [(NONE, *map(int, picks)) for picks in zip(*columns, strict=True)]
 
     def _turn_value(
-        self, seen: Seen, model: LandModel, card: int, rivals: Rivals, pioneer: float
+        self,
+        seen: Seen,
+        model: LandModel,
+        card: int,
+        rivals: Rivals,
+        pioneer: float,
+        lands_part: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]],
     ) -> float:
-        """Effect plus land for playing ``card`` against sampled picks of the others."""
+        """Effect plus land for playing ``card`` against sampled picks of the others
+        (``lands_part`` keeps :meth:`_land_part` by card and lands left)."""
         place = rivals.place(card)
-        init = card + 1
-        farmer = card == C.FARMER
         lands = rivals.lands_left(place)
-        values = sorted(map(model.row(0, init, farmer).__getitem__, lands), reverse=True)
-        land = values[0] if values else 0.0
+        part = lands_part.get((card, lands))
+        if part is None:
+            part = lands_part[(card, lands)] = self._land_part(model, card, lands)
+        land, values = part
         picks = [card, *rivals.picks[1:]]
         ahead = rivals.order[:place]
         return land + self._effect(seen, model, card, picks, ahead, place, values, pioneer)
+
+    @staticmethod
+    def _land_part(model: LandModel, card: int, lands: tuple[int, ...]) -> tuple[float, list]:
+        """The best of ``lands`` for this seat playing ``card``, and all their values, best
+        first."""
+        init = card + 1
+        farmer = card == C.FARMER
+        values = sorted(map(model.row(0, init, farmer).__getitem__, lands), reverse=True)
+        return (values[0] if values else 0.0), values
 
     def _effect(
         self,
