@@ -40,6 +40,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 import numpy as np
 from tabletop_envs.agents.base import SeededAgent
@@ -169,9 +170,19 @@ def _index_or_none(row: list[int]) -> int:
     return row.index(max(row)) if any(row) else NONE
 
 
+_BITS = [1 << card for card in range(CHARACTER_COUNT)]
+
+
 def _bits(row: list[int]) -> int:
     """A row of flags as a bit mask (entry c is bit c)."""
-    return sum(1 << card for card, flag in enumerate(row) if flag)
+    return sum(compress(_BITS, row))
+
+
+NEIGHBOURS = {
+    n: [sorted({(seat - 1) % n, (seat + 1) % n}) for seat in range(n)]
+    for n in range(2, MAX_PLAYERS + 1)
+}
+"""Each seat's neighbours (one seat with two players), by player count."""
 
 
 class Seen:
@@ -197,7 +208,7 @@ class Seen:
         self.picked = [bool(v) for v in _field(values, "picked")[:n]]
         self.kinds = rows("realms", n)
         self.types = [type_counts(row) for row in self.kinds]
-        self.neighbour_seats = [sorted({(s - 1) % n, (s + 1) % n}) for s in range(n)]
+        self.neighbour_seats = NEIGHBOURS[n]
         self.meadows_near = [
             sum(self.types[other][T.MEADOW] for other in seats) for seats in self.neighbour_seats
         ]
@@ -250,33 +261,40 @@ class LandModel:
         self.mountain_one = 1 - (1 - mountain) ** left
         self.mountain_two = self.mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
         self.new_type = 1 - (1 - tuning.type_chance) ** left
+        self._mountain_terms = {
+            1: 10 * self.mountain_one,
+            2: 20 * self.mountain_two,
+            3: 20 * self.mountain_one,
+        }
+        """What a realm's Mountains wait for, by how many it has (a pair pays)."""
+        self._bonus_terms = [self._bonus_term(distinct) for distinct in range(LAND_TYPES + 1)]
         self.carpenter_left = [
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
         self._pick_values: list[list[float] | None] = [None] * seen.n
         self._rows: dict[tuple[int, int, bool], list[float]] = {}
 
-    def potential(self, types: Sequence[int], carpenter: bool) -> float:
+    def potential(self, types: list[int], carpenter: bool) -> float:
         """What a realm of ``types`` is still expected to earn (end bonus included)."""
         e = self.expected
         value = 2.0 * types[T.FIELD] * e[T.FIELD] + 6.0 * types[T.RIVER] * e[T.RIVER]
         value += types[T.MEADOW] * e[T.MEADOW]
-        distinct = sum(1 for count in types if count)
+        distinct = LAND_TYPES - types.count(0)
         value += 2.0 * distinct * e[T.VILLAGE]
-        mountains = types[T.MOUNTAIN]
-        if mountains == 1:
-            value += 10 * self.mountain_one
-        elif mountains == 2:
-            value += 20 * self.mountain_two
-        elif mountains == 3:
-            value += 20 * self.mountain_one
+        mountain = self._mountain_terms.get(types[T.MOUNTAIN])
+        if mountain is not None:
+            value += mountain
         if carpenter:
             value += 3.0 * types[T.FOREST]
+        value += self._bonus_terms[distinct]
+        return value
+
+    def _bonus_term(self, distinct: int) -> float:
+        """The end bonus of ``distinct`` types and what new types are expected to add."""
         gain_one = type_bonus(distinct + 1) - type_bonus(distinct)
         gain_two = type_bonus(distinct + 2) - type_bonus(distinct + 1)
         p = self.new_type
-        value += type_bonus(distinct) + gain_one * p + gain_two * p * p * 0.5
-        return value
+        return type_bonus(distinct) + gain_one * p + gain_two * p * p * 0.5
 
     def pick_values(self, seat: int) -> list[float]:
         """What adding each land kind to ``seat``'s realm changes in its potential (kept)."""
