@@ -448,20 +448,28 @@ class VaalbaraHeuristicAgent(SeededAgent):
         by_lands: dict[tuple[object, ...], float] = {}
         lands_part: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]] = {}
 
-        def turn_value(card: int, ahead: Rivals) -> float:
-            place = ahead.place(card)
+        def turn_values(card: int) -> list[float]:
+            """The card's value against each distinct deal."""
             if card in PICKS_MATTER:
-                return self._turn_value(seen, model, card, ahead, pioneer, lands_part)
+                return [
+                    self._turn_value(seen, model, card, ahead, pioneer, lands_part)
+                    for ahead in rivals
+                ]
             # Otherwise the same lands left give the same value.
-            key = (card, card == C.FALCONER and place > 0, ahead.lands_left(place))
-            value = by_lands.get(key)
-            if value is None:
-                value = self._turn_value(seen, model, card, ahead, pioneer, lands_part)
-                by_lands[key] = value
-            return value
+            falconer = card == C.FALCONER
+            values = []
+            for ahead in rivals:
+                place = ahead.place(card)
+                key = (card, falconer and place > 0, ahead.lands_left(place))
+                value = by_lands.get(key)
+                if value is None:
+                    value = self._turn_value(seen, model, card, ahead, pioneer, lands_part)
+                    by_lands[key] = value
+                values.append(value)
+            return values
 
         def expected(card: int) -> float:
-            values = [turn_value(card, ahead) for ahead in rivals]
+            values = turn_values(card)
             return sum([values[deal] for deal in deal_of_sample])
 
         return max(options, key=expected)
