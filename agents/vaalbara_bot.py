@@ -380,8 +380,9 @@ class LandModel:
         return gains
 
 
-PICKS_MATTER = frozenset((C.HUNTER, C.CRAFTER, C.ORACLE))
-"""The characters whose effect depends on the others' picks, not only on the lands left."""
+PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
+"""The characters whose effect reads the neighbours' picks (and whether a Tracker is played):
+:attr:`Rivals.neighbour_picks`. The Hunter's reads whether a neighbour resolves first."""
 
 
 class Rivals:
@@ -395,6 +396,11 @@ class Rivals:
         omen = seen.omen
         self.order = sorted(range(1, seen.n), key=lambda s: (picks[s], omen[s]))
         self.keys = [(picks[s], omen[s]) for s in self.order]
+        neighbours = seen.neighbours(0)
+        self.first_neighbour = min(self.order.index(seat) for seat in neighbours)
+        """Where the first neighbour stands in :attr:`order`."""
+        self.neighbour_picks = (*(picks[seat] for seat in neighbours), C.TRACKER in picks)
+        """The neighbours' picks, and whether another seat plays the Tracker."""
         self._lands = [tuple(seen.row1_lands)]
 
     def place(self, card: int) -> int:
@@ -449,18 +455,20 @@ class VaalbaraHeuristicAgent(SeededAgent):
         lands_part: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]] = {}
 
         def turn_values(card: int) -> list[float]:
-            """The card's value against each distinct deal."""
-            if card in PICKS_MATTER:
-                return [
-                    self._turn_value(seen, model, card, ahead, pioneer, lands_part)
-                    for ahead in rivals
-                ]
-            # Otherwise the same lands left give the same value.
-            falconer = card == C.FALCONER
+            """The card's value against each distinct deal: the same lands left and the same
+            facts its effect reads give the same value."""
+            falconer, hunter = card == C.FALCONER, card == C.HUNTER
+            picks_matter = card in PICKS_MATTER
             values = []
             for ahead in rivals:
                 place = ahead.place(card)
-                key = (card, falconer and place > 0, ahead.lands_left(place))
+                if hunter:
+                    facts: object = ahead.first_neighbour < place
+                elif picks_matter:
+                    facts = ahead.neighbour_picks
+                else:
+                    facts = falconer and place > 0
+                key = (card, facts, ahead.lands_left(place))
                 value = by_lands.get(key)
                 if value is None:
                     value = self._turn_value(seen, model, card, ahead, pioneer, lands_part)
