@@ -32,7 +32,8 @@ row land within reach. Pioneer: the realm land whose swap for the unseen bottom 
 most. Midwife: the strongest discarded card (Farmer first). Bard: the seat whose realm
 looks weakest. Fighter: always revealed (+1).
 
-The bot decodes ``Game.SCHEMA.decode(observation)`` and reads the action mask: nothing else.
+The bot decodes ``Game.SCHEMA.decode_flat(observation)`` and reads the action mask: nothing
+else.
 """
 
 from __future__ import annotations
