@@ -32,13 +32,16 @@ row land within reach. Pioneer: the realm land whose swap for the unseen bottom 
 most. Midwife: the strongest discarded card (Farmer first). Bard: the seat whose realm
 looks weakest. Fighter: always revealed (+1).
 
-The bot decodes ``Game.SCHEMA.decode(observation)`` and reads the action mask: nothing else.
+The bot decodes ``Game.SCHEMA.decode_flat(observation)`` and reads the action mask: nothing
+else.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 import numpy as np
 from tabletop_envs.agents.base import SeededAgent
@@ -75,6 +78,7 @@ DECK_KINDS = {
     for players in range(2, MAX_PLAYERS + 1)
 }
 """Land kinds in the deck for each player count (a public fact of the setup)."""
+DECK_KINDS_LISTS = {players: kinds.tolist() for players, kinds in DECK_KINDS.items()}
 
 MIDWIFE_PREFERENCE = (
     C.FARMER,
@@ -142,37 +146,82 @@ def type_bonus(distinct: int) -> int:
     return TYPE_BONUS.get(distinct, 0)
 
 
+_SLICES = {field.name: SCHEMA.slices[field.name] for field in SCHEMA.fields}
+_WIDTHS = {field.name: field.shape[-1] for field in SCHEMA.fields}
+
+
+def _field(values: list[int], name: str) -> list[int]:
+    """Field ``name`` of a flat decoded observation."""
+    return values[_SLICES[name]]
+
+
+def _rows(values: list[int], name: str, count: int) -> list[list[int]]:
+    """The first ``count`` rows of the two-dimensional field ``name``."""
+    start, width = _SLICES[name].start, _WIDTHS[name]
+    return [values[start + row * width : start + (row + 1) * width] for row in range(count)]
+
+
+def _argmax(row: list[int]) -> int:
+    """The first index of the largest entry (``np.argmax``)."""
+    return row.index(max(row))
+
+
+def _index_or_none(row: list[int]) -> int:
+    """The set entry of a one-hot row; NONE when no entry is set."""
+    return row.index(max(row)) if any(row) else NONE
+
+
+_BITS = [1 << card for card in range(CHARACTER_COUNT)]
+
+
+def _bits(row: list[int]) -> int:
+    """A row of flags as a bit mask (entry c is bit c)."""
+    return sum(compress(_BITS, row))
+
+
+NEIGHBOURS = {
+    n: [sorted({(seat - 1) % n, (seat + 1) % n}) for seat in range(n)]
+    for n in range(2, MAX_PLAYERS + 1)
+}
+"""Each seat's neighbours (one seat with two players), by player count."""
+
+
 class Seen:
     """One seat's decoded observation, with seats relative to it (0 is itself)."""
 
     def __init__(self, observation: np.ndarray) -> None:
-        f = SCHEMA.decode(observation)
-        self.n = int(np.argmax(f["players"])) + 2
+        values = SCHEMA.decode_flat(observation)
+
+        def rows(name: str, count: int = MAX_PLAYERS) -> list[list[int]]:
+            return _rows(values, name, count)
+
+        self.n = _argmax(_field(values, "players")) + 2
         n = self.n
-        self.decision = int(np.argmax(f["decision"]))
-        self.round = int(np.argmax(f["round"]))
+        self.decision = _argmax(_field(values, "decision"))
+        self.round = _argmax(_field(values, "round"))
         self.rounds_left = ROUNDS - 1 - self.round
-        self.my_pick = int(np.argmax(f["my_pick"])) if f["my_pick"].any() else NONE
-        self.picks = [int(np.argmax(row)) if row.any() else NONE for row in f["revealed_picks"][:n]]
-        self.position = [int(np.argmax(row)) for row in f["turn_position"][:n]]
-        self.discards = [int(sum(1 << int(c) for c in np.flatnonzero(r))) for r in f["discards"]]
-        self.known = [int(sum(1 << int(c) for c in np.flatnonzero(r))) for r in f["known_in_hand"]]
-        self.hand_sizes = [int(v) for v in f["hand_sizes"][:n]]
-        self.picked = [bool(v) for v in f["picked"][:n]]
-        self.kinds = [[int(v) for v in row] for row in f["realms"][:n]]
+        self.my_pick = _index_or_none(_field(values, "my_pick"))
+        self.picks = [_index_or_none(row) for row in rows("revealed_picks", n)]
+        self.position = [_argmax(row) for row in rows("turn_position", n)]
+        self.discards = [_bits(row) for row in rows("discards")]
+        self.known = [_bits(row) for row in rows("known_in_hand")]
+        self.hand_sizes = _field(values, "hand_sizes")[:n]
+        self.picked = [bool(v) for v in _field(values, "picked")[:n]]
+        self.kinds = rows("realms", n)
         self.types = [type_counts(row) for row in self.kinds]
-        self.neighbour_seats = [sorted({(s - 1) % n, (s + 1) % n}) for s in range(n)]
+        self.neighbour_seats = NEIGHBOURS[n]
         self.meadows_near = [
             sum(self.types[other][T.MEADOW] for other in seats) for seats in self.neighbour_seats
         ]
-        self.row1 = [int(np.argmax(s)) if s.any() else NONE for s in f["row1"][:n]]
-        self.row2 = [int(np.argmax(s)) if s.any() else NONE for s in f["row2"][:n]]
-        self.omen = [int(np.argmax(row)) for row in f["omen_ranks"][:n]]
-        self.top = int(np.argmax(f["deck_top_known"])) if f["deck_top_known"].any() else NONE
-        bottom = f["deck_bottom_known"]
-        self.bottom = int(np.argmax(bottom)) if bottom.any() else NONE
-        self.rider_slot = int(np.argmax(f["rider_slot"])) if f["rider_slot"].any() else NONE
+        self.row1 = [_index_or_none(row) for row in rows("row1", n)]
+        self.row2 = [_index_or_none(row) for row in rows("row2", n)]
+        self.omen = [_argmax(row) for row in rows("omen_ranks", n)]
+        self.top = _index_or_none(_field(values, "deck_top_known"))
+        self.bottom = _index_or_none(_field(values, "deck_bottom_known"))
+        self.rider_slot = _index_or_none(_field(values, "rider_slot"))
         self.unseen = self._unseen()
+        self.row1_lands = [kind for kind in self.row1 if kind != NONE]
+        """The lands of the first row, in slot order."""
 
     def neighbours(self, seat: int) -> list[int]:
         return self.neighbour_seats[seat]
@@ -182,13 +231,14 @@ class Seen:
 
     def _unseen(self) -> np.ndarray:
         """Land kinds not visible anywhere: the unknown part of the land deck."""
-        unseen = DECK_KINDS[self.n].copy()
+        unseen = DECK_KINDS_LISTS[self.n][:]
         for realm in self.kinds:
-            unseen -= np.asarray(realm)
+            for kind, count in enumerate(realm):
+                unseen[kind] -= count
         for kind in [*self.row1, *self.row2, self.top, self.bottom]:
             if kind != NONE:
                 unseen[kind] -= 1
-        return np.maximum(unseen, 0)
+        return np.array([max(count, 0) for count in unseen], dtype=np.int64)
 
     def unplayed(self, seat: int) -> list[int]:
         return [c for c in range(CHARACTER_COUNT) if not self.discards[seat] >> c & 1]
@@ -212,55 +262,92 @@ class LandModel:
         self.mountain_one = 1 - (1 - mountain) ** left
         self.mountain_two = self.mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
         self.new_type = 1 - (1 - tuning.type_chance) ** left
+        self._mountain_terms = {
+            1: 10 * self.mountain_one,
+            2: 20 * self.mountain_two,
+            3: 20 * self.mountain_one,
+        }
+        """What a realm's Mountains wait for, by how many it has (a pair pays)."""
+        self._bonus_terms = [self._bonus_term(distinct) for distinct in range(LAND_TYPES + 1)]
         self.carpenter_left = [
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
-        self.pick_values = [self._seat_deltas(seat) for seat in range(seen.n)]
-        self._values: dict[tuple[int, int, int, bool], float] = {}
+        self._pick_values: list[list[float] | None] = [None] * seen.n
+        self._rows: dict[tuple[int, int, bool], list[float]] = {}
 
-    def potential(self, types: Sequence[int], carpenter: bool) -> float:
+    def potential(self, types: list[int], carpenter: bool) -> float:
         """What a realm of ``types`` is still expected to earn (end bonus included)."""
         e = self.expected
         value = 2.0 * types[T.FIELD] * e[T.FIELD] + 6.0 * types[T.RIVER] * e[T.RIVER]
         value += types[T.MEADOW] * e[T.MEADOW]
-        distinct = sum(1 for count in types if count)
+        distinct = LAND_TYPES - types.count(0)
         value += 2.0 * distinct * e[T.VILLAGE]
-        mountains = types[T.MOUNTAIN]
-        if mountains == 1:
-            value += 10 * self.mountain_one
-        elif mountains == 2:
-            value += 20 * self.mountain_two
-        elif mountains == 3:
-            value += 20 * self.mountain_one
+        mountain = self._mountain_terms.get(types[T.MOUNTAIN])
+        if mountain is not None:
+            value += mountain
         if carpenter:
             value += 3.0 * types[T.FOREST]
+        value += self._bonus_terms[distinct]
+        return value
+
+    def _bonus_term(self, distinct: int) -> float:
+        """The end bonus of ``distinct`` types and what new types are expected to add."""
         gain_one = type_bonus(distinct + 1) - type_bonus(distinct)
         gain_two = type_bonus(distinct + 2) - type_bonus(distinct + 1)
         p = self.new_type
-        value += type_bonus(distinct) + gain_one * p + gain_two * p * p * 0.5
-        return value
+        return type_bonus(distinct) + gain_one * p + gain_two * p * p * 0.5
+
+    def pick_values(self, seat: int) -> list[float]:
+        """What adding each land kind to ``seat``'s realm changes in its potential (kept)."""
+        values = self._pick_values[seat]
+        if values is None:
+            values = self._pick_values[seat] = self._seat_deltas(seat)
+        return values
 
     def _seat_deltas(self, seat: int) -> list[float]:
         """Potential change of adding each land kind to ``seat``'s realm."""
         types = self.seen.types[seat]
         carpenter = self.carpenter_left[seat]
         base = self.potential(types, carpenter)
-        deltas = []
-        for kind in range(LAND_KINDS):
+        by_type = []
+        for land_type in range(LAND_TYPES):
             grown = list(types)
-            grown[KIND_TYPE_INDEX[kind]] += 1
-            deltas.append(self.potential(grown, carpenter) - base)
-        return deltas
+            grown[land_type] += 1
+            by_type.append(self.potential(grown, carpenter) - base)
+        return [by_type[KIND_TYPE_INDEX[kind]] for kind in range(LAND_KINDS)]
 
     def value(self, seat: int, kind: int, init: int, farmer: bool = False) -> float:
         """What taking ``kind`` now is worth to ``seat`` playing initiative ``init``."""
-        key = (seat, kind, init, farmer)
-        value = self._values.get(key)
-        if value is None:
+        return self.row(seat, init, farmer)[kind]
+
+    def row(self, seat: int, init: int, farmer: bool = False) -> list[float]:
+        """:meth:`value` of every land kind for ``seat`` at initiative ``init`` (kept)."""
+        key = (seat, init, farmer)
+        values = self._rows.get(key)
+        if values is None:
+            values = self._rows[key] = self._fixed_row(seat, farmer)[:]
             seen = self.seen
-            reward = immediate_reward(seen.types[seat], seen.meadows_near[seat], kind, init)
-            value = self._values[key] = reward * (2 if farmer else 1) + self.pick_values[seat][kind]
-        return value
+            types, meadows = seen.types[seat], seen.meadows_near[seat]
+            factor = 2 if farmer else 1
+            river = immediate_reward(types, meadows, LandKind.RIVER, init)
+            values[LandKind.RIVER] = river * factor + self.pick_values(seat)[LandKind.RIVER]
+        return values
+
+    def _fixed_row(self, seat: int, farmer: bool) -> list[float]:
+        """:meth:`row` but for the River, the one kind whose reward depends on the initiative
+        (its entry is left to :meth:`row`; kept)."""
+        key = (seat, -1, farmer)
+        values = self._rows.get(key)
+        if values is None:
+            seen = self.seen
+            types, meadows = seen.types[seat], seen.meadows_near[seat]
+            pick_values = self.pick_values(seat)
+            factor = 2 if farmer else 1
+            values = self._rows[key] = [
+                immediate_reward(types, meadows, kind, 0) * factor + pick_values[kind]
+                for kind in range(LAND_KINDS)
+            ]
+        return values
 
     def unseen_draws(self, known: int) -> list[tuple[int, float]]:
         """(kind, probability) of a face-down card: certain if ``known``, else the unseen mix."""
@@ -294,6 +381,45 @@ class LandModel:
         return gains
 
 
+PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
+"""The characters whose effect reads the neighbours' picks (and whether a Tracker is played):
+:attr:`Rivals.neighbour_picks`. The Hunter's reads whether a neighbour resolves first."""
+
+
+class Rivals:
+    """The other seats' sampled picks in resolution order, and the lands they leave: the
+    seats ahead of a card are a prefix of that order, so one pass serves every card."""
+
+    def __init__(self, seen: Seen, model: LandModel, picks: tuple[int, ...]) -> None:
+        self.picks = picks
+        self.model = model
+        self.omen = seen.omen[0]
+        omen = seen.omen
+        self.order = sorted(range(1, seen.n), key=lambda s: (picks[s], omen[s]))
+        self.keys = [(picks[s], omen[s]) for s in self.order]
+        neighbours = seen.neighbours(0)
+        self.first_neighbour = min(self.order.index(seat) for seat in neighbours)
+        """Where the first neighbour stands in :attr:`order`."""
+        self.neighbour_picks = (*(picks[seat] for seat in neighbours), C.TRACKER in picks)
+        """The neighbours' picks, and whether another seat plays the Tracker."""
+        self._lands = [tuple(seen.row1_lands)]
+
+    def place(self, card: int) -> int:
+        """How many other seats resolve before this seat playing ``card`` (Omens break ties)."""
+        return bisect_left(self.keys, (card, self.omen))
+
+    def lands_left(self, place: int) -> tuple[int, ...]:
+        """The first row's lands once the first ``place`` seats in order took the best for
+        them, each in turn."""
+        lands = self._lands
+        while len(lands) <= place:
+            seat = self.order[len(lands) - 1]
+            left = list(lands[-1])
+            left.remove(max(left, key=self.model.row(seat, self.picks[seat] + 1).__getitem__))
+            lands.append(tuple(left))
+        return lands[place]
+
+
 class VaalbaraHeuristicAgent(SeededAgent):
     """Scripted Vaalbara player; see the module docstring for its strategy."""
 
@@ -305,14 +431,14 @@ class VaalbaraHeuristicAgent(SeededAgent):
         self.tuning = tuning or Tuning()
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        mask = observation["action_mask"]
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        if not legal:
+            raise ValueError(f"{agent} has no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
         seen = Seen(observation["observation"])
         segment = LAYOUT.segment_of(seen.decision)
-        options = [int(a) - segment.offset for a in np.flatnonzero(mask)]
-        if not options:
-            raise ValueError(f"{agent} has no legal action to choose from")
-        if len(options) == 1:
-            return segment.offset + options[0]
+        options = [action - segment.offset for action in legal]
         model = self.model_class(seen, self.tuning)
         choose = getattr(self, _CHOOSERS[seen.decision])
         return segment.offset + choose(seen, model, options)
@@ -323,16 +449,37 @@ class VaalbaraHeuristicAgent(SeededAgent):
         chances = [self._pick_chances(seen, seat) for seat in range(1, seen.n)]
         samples = self._sample_picks(chances, self.tuning.samples)
         pioneer = max(model.pioneer_gains().values(), default=0.0)
-        turn_values: dict[tuple[int, ...], float] = {}
+        deals: dict[tuple[int, ...], int] = {}
+        deal_of_sample = [deals.setdefault(picks, len(deals)) for picks in samples]
+        rivals = [Rivals(seen, model, picks) for picks in deals]
+        by_lands: dict[tuple[object, ...], float] = {}
+        lands_part: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]] = {}
 
-        def turn_value(card: int, picks: tuple[int, ...]) -> float:
-            key = (card, *picks)
-            if key not in turn_values:
-                turn_values[key] = self._turn_value(seen, model, card, picks, pioneer)
-            return turn_values[key]
+        def turn_values(card: int) -> list[float]:
+            """The card's value against each distinct deal: the same lands left and the same
+            facts its effect reads give the same value."""
+            falconer, hunter = card == C.FALCONER, card == C.HUNTER
+            picks_matter = card in PICKS_MATTER
+            values = []
+            for ahead in rivals:
+                place = ahead.place(card)
+                if hunter:
+                    facts: object = ahead.first_neighbour < place
+                elif picks_matter:
+                    facts = ahead.neighbour_picks
+                else:
+                    facts = falconer and place > 0
+                key = (card, facts, ahead.lands_left(place))
+                value = by_lands.get(key)
+                if value is None:
+                    value = self._turn_value(seen, model, card, ahead, pioneer, lands_part)
+                    by_lands[key] = value
+                values.append(value)
+            return values
 
         def expected(card: int) -> float:
-            return sum(turn_value(card, p) for p in samples)
+            values = turn_values(card)
+            return sum([values[deal] for deal in deal_of_sample])
 
         return max(options, key=expected)
 
@@ -364,21 +511,34 @@ class VaalbaraHeuristicAgent(SeededAgent):
         return [(NONE, *map(int, picks)) for picks in zip(*columns, strict=True)]
 
     def _turn_value(
-        self, seen: Seen, model: LandModel, card: int, picks: Sequence[int], pioneer: float
+        self,
+        seen: Seen,
+        model: LandModel,
+        card: int,
+        rivals: Rivals,
+        pioneer: float,
+        lands_part: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]],
     ) -> float:
-        """Effect plus land for playing ``card`` against sampled ``picks`` of the others."""
-        picks = [card, *picks[1:]]
-        order = sorted(range(seen.n), key=lambda s: (picks[s], seen.omen[s]))
-        place = order.index(0)
-        lands = [k for k in seen.row1 if k != NONE]
-        for seat in order[:place]:
-            taken = max(lands, key=lambda k: model.value(seat, k, picks[seat] + 1))
-            lands.remove(taken)
+        """Effect plus land for playing ``card`` against sampled picks of the others
+        (``lands_part`` keeps :meth:`_land_part` by card and lands left)."""
+        place = rivals.place(card)
+        lands = rivals.lands_left(place)
+        part = lands_part.get((card, lands))
+        if part is None:
+            part = lands_part[(card, lands)] = self._land_part(model, card, lands)
+        land, values = part
+        picks = [card, *rivals.picks[1:]]
+        ahead = rivals.order[:place]
+        return land + self._effect(seen, model, card, picks, ahead, place, values, pioneer)
+
+    @staticmethod
+    def _land_part(model: LandModel, card: int, lands: tuple[int, ...]) -> tuple[float, list]:
+        """The best of ``lands`` for this seat playing ``card``, and all their values, best
+        first."""
         init = card + 1
         farmer = card == C.FARMER
-        values = sorted((model.value(0, k, init, farmer) for k in lands), reverse=True)
-        land = values[0] if values else 0.0
-        return land + self._effect(seen, model, card, picks, order, place, values, pioneer)
+        values = sorted(map(model.row(0, init, farmer).__getitem__, lands), reverse=True)
+        return (values[0] if values else 0.0), values
 
     def _effect(
         self,
@@ -386,7 +546,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         model: LandModel,
         card: int,
         picks: list[int],
-        order: list[int],
+        ahead: list[int],
         place: int,
         values: list[float],
         pioneer: float,
@@ -394,7 +554,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         share = self.tuning.opponent_share / (seen.n - 1)
         neighbours = seen.neighbours(0)
         if card == C.HUNTER:
-            return 3.0 * all(order.index(n) > place for n in neighbours)
+            return 3.0 * all(n not in ahead for n in neighbours)
         if card == C.CRAFTER:
             return 5.0 * self._crafter_chance(seen, picks, neighbours)
         if card == C.ORACLE:

@@ -137,14 +137,24 @@ class ObservationSchema:
 
     def decode(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The view's fields back from an observation vector (values rounded to ints)."""
-        vector = np.asarray(vector, dtype=np.float64)
-        if vector.shape != (self.size,):
-            raise ValueError(f"observation has shape {vector.shape}, expected ({self.size},)")
-        values = np.rint(vector * self._unscales).astype(np.int64)
+        values = self._rounded(vector)
         return {
             name: values[at] if shape is None else values[at].reshape(shape)
             for name, at, shape in self._decoded_shapes
         }
+
+    def decode_flat(self, vector: np.ndarray) -> list[int]:
+        """The values of :meth:`decode` as one flat list of Python ints laid out as the schema
+        (a field ``name`` starts at :meth:`offset`): for bots that read a few entries of many
+        fields, where per-field arrays cost more than the reading."""
+        return self._rounded(vector).tolist()
+
+    def _rounded(self, vector: np.ndarray) -> np.ndarray:
+        """The unscaled vector rounded to ints; a wrong shape is a ValueError."""
+        vector = np.asarray(vector, dtype=np.float64)
+        if vector.shape != (self.size,):
+            raise ValueError(f"observation has shape {vector.shape}, expected ({self.size},)")
+        return np.rint(vector * self._unscales).astype(np.int64)
 
     def describe(self) -> list[tuple[str, int, int, tuple[int, ...], float]]:
         """(name, start, end, shape, scale) for each field: the documented layout."""

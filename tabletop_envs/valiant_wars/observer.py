@@ -235,7 +235,7 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     _keep_round(game, kept)
     _keep_market(game, kept)
     _keep_location(game, kept)
-    if kept.stale(CHAMPION_DECK_BLOCK, tuple(game.champion_deck), _CHAMPION_DECK_POSITIONS):
+    if kept.stale(CHAMPION_DECK_BLOCK, game.champion_deck, _CHAMPION_DECK_POSITIONS):
         _keep_counts(game.champion_deck, _STORED_AT["champion_deck"], NUM_KINDS, kept.values)
     out = kept.observed(TABLE, n, player)
     decider = game.decider
@@ -357,7 +357,7 @@ def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain:
         if omens_up and game.unused_saint(seat) == EMPTY:
             index += (at["at_risk"], at["out_chance"])
             entries += (1.0, chance)
-    kept.values[index] = entries
+    kept.values.put(index, entries)
     return True
 
 
@@ -421,7 +421,7 @@ def _keep_round(game: ValiantWarsGame, kept: KeptObservation) -> None:
 
 def _keep_market(game: ValiantWarsGame, kept: KeptObservation) -> None:
     """Encode the market and the supply again if they changed."""
-    key = (tuple(game.market), tuple(game.supply))
+    key = (game.market, game.supply)
     if not kept.stale(MARKET_BLOCK, key, _MARKET_POSITIONS):
         return
     values, market = kept.values, _STORED_AT["market"]
@@ -435,7 +435,7 @@ def _keep_market(game: ValiantWarsGame, kept: KeptObservation) -> None:
 
 def _keep_location(game: ValiantWarsGame, kept: KeptObservation) -> None:
     """Encode this round's Location and the Locations left again if they changed."""
-    key = tuple(game.location_deck)
+    key = game.location_deck
     if not kept.stale(LOCATION_BLOCK, key, _LOCATION_POSITIONS) or not key:
         return
     values, location = kept.values, LOCATIONS[game.location]
