@@ -225,7 +225,7 @@ class AZAgent(SearchAgent):
             node = node.children[action]
             path.append(node)
         else:
-            values = world.returns()
+            values = self.value(world)
         for child in path:
             child.visits += 1
             child.total += float(values[child.seat])
