@@ -6,7 +6,10 @@ with optional ``,ms=MILLISECONDS`` (a time cap per move), ``,rollout=random|heur
 ``,c=EXPLORATION`` (ISMCTS), ``,rollouts=N`` (PIMC rollouts per action and world),
 ``,depth=D``, ``,value=win|margin`` and ``,guide=heuristic`` (the game's search guide picks the
 decisions to search and values short heuristic rollouts), e.g.
-``ismcts:2000,ms=500,rollout=heuristic``.
+``ismcts:2000,ms=500,rollout=heuristic``. ``az:ITERATIONS`` (:mod:`tabletop_envs.agents.az`)
+searches with a policy-value network, ``,net=PATH`` (checked against the game now), ``,mix=``
+(the rollouts' share of a leaf's value), ``,c=``, ``,ms=``, ``,rollout=``, ``,depth=``; with no
+network it searches by PUCT with uniform priors and rollouts.
 
 Trained policies are ``.npz`` files written by ``tabletop-train`` and read by
 :func:`tabletop_envs.agents.policy.load_policy` (numpy only), which checks that the file was
@@ -19,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from tabletop_envs.agents.az import AZ_SPEC, az_factory
 from tabletop_envs.agents.base import Agent, RandomAgent
 from tabletop_envs.agents.heuristics import heuristic_agent
 from tabletop_envs.agents.policy import load_policy
@@ -34,7 +38,9 @@ def describe_accepted() -> str:
     return (
         "'random', 'heuristic', 'pretrained' (the shipped policy), a search bot "
         "('ismcts:ITERATIONS' or 'pimc:WORLDS', options "
-        "',ms=', ',rollout=random|heuristic', ',c=' for ismcts, ',rollouts=' for pimc), or "
+        "',ms=', ',rollout=random|heuristic', ',c=' for ismcts, ',rollouts=' for pimc), "
+        "a network-guided search ('az:ITERATIONS', options ',net=PATH', ',mix=', ',c=', "
+        "',ms=', ',rollout='), or "
         "the path of a trained policy file"
     )
 
@@ -56,6 +62,8 @@ def agent_factory(spec: str, game_name: str, players: int | None = None) -> Agen
             return heuristic_agent(game_name, seed=seed)
 
         return make_heuristic
+    if spec.split(":", 1)[0] == AZ_SPEC:
+        return az_factory(spec, game_name, players)
     if spec.split(":", 1)[0] in SEARCH_SPECS:
         return search_factory(spec, game_name)
     if spec == "pretrained":

@@ -86,15 +86,15 @@ class PolicyNetwork:
 
     def save(self, path: Path) -> None:
         """Write the file atomically (a temporary file, then a rename)."""
+        save_arrays(path, self.arrays())
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The file's entries: the JSON header and each layer's weight and bias."""
         arrays = {"meta": np.array(json.dumps(self.describe()))}
         for index, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"weight_{index}"] = weight.astype(np.float32)
             arrays[f"bias_{index}"] = bias.astype(np.float32)
-        buffer = io.BytesIO()
-        np.savez(buffer, **arrays)
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, buffer.getvalue())
+        return arrays
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -106,6 +106,15 @@ class PolicyNetwork:
             "action_size": self.action_size,
             "layers": len(self.weights),
         }
+
+
+def save_arrays(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write plain arrays as an ``.npz`` file atomically (a temporary file, then a rename)."""
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, buffer.getvalue())
 
 
 def masked_choice(
@@ -150,6 +159,17 @@ def read_policy(path: Path) -> PolicyNetwork:
         return PolicyNetwork(weights, biases, meta["activation"], meta)
     except ValueError as error:
         raise PolicyFileError(path, str(error)) from None
+
+
+def read_layers(path: Path, prefix: str, count: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """``count`` extra dense layers stored as ``{prefix}weight_i`` and ``{prefix}bias_i`` in a
+    policy file (read as plain numbers, like the policy's own); :class:`PolicyFileError` names
+    a missing or malformed entry."""
+    path = Path(path)
+    with _open_archive(path) as archive:
+        weights = [_read_array(path, archive, f"{prefix}weight_{i}", 2) for i in range(count)]
+        biases = [_read_array(path, archive, f"{prefix}bias_{i}", 1) for i in range(count)]
+    return weights, biases
 
 
 def _open_archive(path: Path) -> zipfile.ZipFile:

@@ -336,7 +336,21 @@ class PIMCAgent(SearchAgent):
 SEARCH_SPECS = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 """Spec prefix -> search bot; the number after the colon is its budget per move."""
 _COMMON = {"ms": float, "rollout": str, "depth": int, "value": str, "guide": str}
-_SETTINGS = {"ismcts": {**_COMMON, "c": float}, "pimc": {**_COMMON, "rollouts": int}}
+_SETTINGS = {
+    "ismcts": {**_COMMON, "c": float},
+    "pimc": {**_COMMON, "rollouts": int},
+    "az": {
+        "ms": float,
+        "rollout": str,
+        "depth": int,
+        "value": str,
+        "c": float,
+        "net": str,
+        "mix": float,
+    },
+}
+"""Each spec prefix's settings; ``az`` (:mod:`tabletop_envs.agents.az`, network-guided)
+is built by its own factory there."""
 _KEYWORDS = {"ms": "milliseconds", "c": "exploration"}
 """Settings whose keyword argument has another name."""
 
@@ -346,6 +360,7 @@ NUMBER_RANGES = {
     "c": (0.0, True, "must be an exploration constant of 0 or more"),
     "rollouts": (1, True, "must be at least 1 rollout"),
     "depth": (1, True, "must be at least 1 decision"),
+    "mix": (0.0, True, "must be the rollouts' share of a leaf's value, from 0 to 1"),
 }
 """Numeric setting -> (bound, whether the bound itself is allowed, what is accepted)."""
 
@@ -358,6 +373,8 @@ def setting_problem(key: str, value: object) -> str:
     bound, inclusive, accepted = NUMBER_RANGES[key]
     number = float(value)  # type: ignore[arg-type]
     if not math.isfinite(number) or number < bound or (number == bound and not inclusive):
+        return accepted
+    if key == "mix" and number > 1:
         return accepted
     return ""
 

@@ -144,6 +144,12 @@ def test_labels_are_unique() -> None:
     ]
 
 
+def test_search_specs_with_files_or_decimals_are_labelled_whole() -> None:
+    specs = ["az:50,net=runs/net.npz", "ismcts:80,ms=0.5", "heuristic"]
+    assert agent_labels(specs) == specs
+    assert agent_labels([*specs, "runs/net.npz"])[3] == "net.npz"
+
+
 def test_cli_writes_all_outputs(tmp_path, capsys) -> None:
     out = tmp_path / "out"
     code = main(

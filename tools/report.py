@@ -19,7 +19,9 @@ from typing import Any
 
 import numpy as np
 from tabletop_envs.agents.arena import GameRecord, MatchSpec
+from tabletop_envs.agents.az import AZ_SPEC
 from tabletop_envs.agents.files import write_all_atomic
+from tabletop_envs.agents.search import SEARCH_SPECS
 from tabletop_envs.agents.stats import wilson_interval
 
 NA = "n/a"
@@ -38,6 +40,10 @@ def agent_labels(specs: Sequence[str]) -> list[str]:
 
 
 def is_path(spec: str) -> bool:
+    """Whether ``spec`` names a policy file (a search spec such as ``az:N,net=PATH`` is shown
+    whole, not as its network's file name)."""
+    if spec.partition(":")[0] in (*SEARCH_SPECS, AZ_SPEC):
+        return False
     return os.sep in spec or "." in spec
 
 
