@@ -215,13 +215,13 @@ class AZAgent(SearchAgent):
         while not world.is_terminal:
             legal = world.legal_actions()
             if len(legal) == 1:
-                world._apply(legal[0])
+                world.apply_unchecked(legal[0])
                 continue
             if node.logits is None:
                 node.logits, values = self._evaluate(world)
                 break
             action = self._select(node, legal, world.current_player, node is root)
-            world._apply(action)
+            world.apply_unchecked(action)
             node = node.children[action]
             path.append(node)
         else:
