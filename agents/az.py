@@ -14,7 +14,8 @@ simply ignore the value head. Only numbers and a JSON header are read, never pic
 counts) but selects by PUCT with the network's priors and values a new leaf by the network
 instead of a rollout (``mix=`` blends in a rollout's value, ``rollout=heuristic`` plays it
 with the scripted bot); without a network its priors are uniform and its leaves are valued
-by rollouts alone: the searcher expert iteration starts from.
+by rollouts alone (``prior=X``: a share ``X`` of each prior on the heuristic's move): the
+searcher expert iteration starts from.
 """
 
 from __future__ import annotations
@@ -177,14 +178,20 @@ class AZAgent(SearchAgent):
         mix: float | None = None,
         root_noise: float = 0.0,
         sample_moves: bool = False,
+        policy_prior: float = 0.0,
     ) -> None:
         super().__init__(seed, rollout_policy, depth, value)
         self.budget = SearchBudget(iterations, milliseconds)
         self.exploration = checked_setting("c", exploration)
         if network is None and mix not in (None, 1.0):
             raise ValueError("mix= blends the network's value with rollouts: it needs a network")
+        if network is not None and policy_prior:
+            raise ValueError("a policy prior replaces a network's priors: give one or the other")
         self.network = network
         self.mix = checked_setting("mix", 1.0 if network is None else (mix or 0.0))
+        self.policy_prior = checked_setting("prior", policy_prior)
+        """Without a network: the share of each node's prior on the rollout policy's move
+        (the rest uniform), so the search starts from that policy's play."""
         self.root_noise = root_noise
         """Weight of Dirichlet noise on the root priors (0 in play; training explores)."""
         self.sample_moves = sample_moves
@@ -255,7 +262,7 @@ class AZAgent(SearchAgent):
         with (or, without a network, replaced by) a rollout's from ``world``."""
         seat = world.current_player
         if self.network is None:
-            logits = np.zeros(world.LAYOUT.total, dtype=np.float32)
+            logits = self._policy_logits(world)
             values = np.zeros(world.num_players)
         else:
             logits, relative = self.network.evaluate(world.observation(seat))
@@ -269,6 +276,17 @@ class AZAgent(SearchAgent):
             played = rollout(world, self.rollout_policy, self.rng, self.depth, self.value)
             values = (1 - self.mix) * values + self.mix * played
         return logits, values
+
+    def _policy_logits(self, world: GameCore) -> np.ndarray:
+        """Uniform logits, or with ``policy_prior`` logits whose softmax over the legal
+        actions puts that share on the rollout policy's move on top of a uniform rest."""
+        logits = np.zeros(world.LAYOUT.total, dtype=np.float32)
+        if self.policy_prior > 0:
+            legal = len(world.legal_actions())
+            favoured = self.rollout_policy(world, self.rng)
+            rest = (1 - self.policy_prior) / legal
+            logits[favoured] = math.log((self.policy_prior + rest) / rest)
+        return logits
 
 
 def _priors(logits: np.ndarray, legal: list[int]) -> np.ndarray:
@@ -290,6 +308,9 @@ def az_factory(
     _, budget, settings = parse_search_spec(spec)
     network = _spec_network(spec, settings.pop("net", None), game_name, players)
     mix = settings.pop("mix", None)
+    prior = settings.pop("prior", None)
+    if prior is not None and network is not None:
+        raise ValueError(f"bad search bot {spec!r}: prior= is for a search without net=")
     if network is None and mix is not None:
         raise ValueError(f"bad search bot {spec!r}: mix= blends a network with rollouts; give net=")
     if network is not None and mix is None and {"rollout", "depth", "value"} & set(settings):
@@ -298,6 +319,11 @@ def az_factory(
             "give mix= (the rollouts' share) to play rollouts too"
         )
     heuristic = settings.pop("rollout", "random") == "heuristic"
+    if prior is not None and not heuristic:
+        raise ValueError(
+            f"bad search bot {spec!r}: prior= favours the heuristic's move; it "
+            "needs rollout=heuristic"
+        )
     if heuristic:
         heuristic_rollout(game_name, None)  # fails now if the game has no bot
     keywords = {
@@ -313,6 +339,7 @@ def az_factory(
             network=network,
             rollout_policy=policy,
             mix=mix,
+            policy_prior=prior or 0.0,
             **keywords,
         )
 

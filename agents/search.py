@@ -347,6 +347,7 @@ _SETTINGS = {
         "c": float,
         "net": str,
         "mix": float,
+        "prior": float,
     },
 }
 """Each spec prefix's settings; ``az`` (:mod:`tabletop_envs.agents.az`, network-guided)
@@ -361,6 +362,7 @@ NUMBER_RANGES = {
     "rollouts": (1, True, "must be at least 1 rollout"),
     "depth": (1, True, "must be at least 1 decision"),
     "mix": (0.0, True, "must be the rollouts' share of a leaf's value, from 0 to 1"),
+    "prior": (0.0, True, "must be the heuristic move's share of a prior, from 0 to 1"),
 }
 """Numeric setting -> (bound, whether the bound itself is allowed, what is accepted)."""
 
@@ -374,7 +376,7 @@ def setting_problem(key: str, value: object) -> str:
     number = float(value)  # type: ignore[arg-type]
     if not math.isfinite(number) or number < bound or (number == bound and not inclusive):
         return accepted
-    if key == "mix" and number > 1:
+    if key in ("mix", "prior") and number > 1:
         return accepted
     return ""
 

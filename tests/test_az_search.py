@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tabletop_envs.agents.arena import MatchSpec, play_games
-from tabletop_envs.agents.az import AZAgent, PolicyValueNetwork
+from tabletop_envs.agents.az import AZAgent, PolicyValueNetwork, _priors
 from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.agents.policy import PolicyNetwork
 from tabletop_envs.agents.search import InformationSet
@@ -83,6 +83,17 @@ def test_without_a_network_rollouts_judge() -> None:
     assert redraw_choice(AZAgent(seed=1, iterations=200), card=0) == SWAP_ACTION
 
 
+@pytest.mark.parametrize("share", [0.5, 0.9])
+def test_a_policy_prior_leans_on_the_rollout_policys_move(share: float) -> None:
+    """Without a network, ``prior=X`` puts X of each prior on the rollout policy's move."""
+    bot = AZAgent(seed=0, policy_prior=share, rollout_policy=lambda game, rng: SWAP_ACTION)
+    game = HighCard(2, seed=3)
+    priors = _priors(bot._policy_logits(game), [KEEP_ACTION, SWAP_ACTION])
+    np.testing.assert_allclose(priors, [(1 - share) / 2, share + (1 - share) / 2], rtol=1e-6)
+    uniform = AZAgent(seed=0)._policy_logits(game)
+    np.testing.assert_allclose(_priors(uniform, [KEEP_ACTION, SWAP_ACTION]), [0.5, 0.5])
+
+
 def test_games_are_legal_and_reproducible(tmp_path: Path) -> None:
     net = exported(tmp_path / "net.npz")
     spec = f"az:6,net={net}"
@@ -102,6 +113,8 @@ def test_games_are_legal_and_reproducible(tmp_path: Path) -> None:
         ("az:0", "the budget must be at least 1"),
         ("az:5,mix=2", "mix=2.0 must be the rollouts' share"),
         ("az:5,guide=heuristic", "unknown setting 'guide'"),
+        ("az:5,prior=0.5", "prior= favours the heuristic's move; it needs rollout=heuristic"),
+        ("az:5,prior=1.5,rollout=heuristic", "prior=1.5 must be the heuristic move's share"),
     ],
 )
 def test_bad_specs_are_refused(spec: str, problem: str) -> None:
@@ -113,5 +126,7 @@ def test_a_network_for_another_game_is_refused(tmp_path: Path) -> None:
     net = exported(tmp_path / "net.npz")
     with pytest.raises(ValueError, match=r"net= policy file .* does not fit: game"):
         agent_factory(f"az:5,net={net}", "vaalbara_v1", 2)
+    with pytest.raises(ValueError, match="prior= is for a search without net="):
+        agent_factory(f"az:5,net={net},prior=0.5", "valiant_wars_v3", 2)
     with pytest.raises(ValueError, match="give mix="):
         agent_factory(f"az:5,net={net},rollout=heuristic", "valiant_wars_v3", 2)

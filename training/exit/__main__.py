@@ -53,6 +53,7 @@ def build_parser() -> OneLineParser:
         ("--window", positive_int, "newest rounds of games fitted on"),
         ("--rollout-depth", positive_int, "heuristic rollout cut-off, in decisions"),
         ("--mix", share, "rollouts' share of a leaf's value once there is a network"),
+        ("--policy-prior", share, "share of the first searcher's priors on the heuristic's move"),
         ("--heuristic-share", share, "share of games against the scripted bots"),
         ("--gate-margin", share, "score above one half the new network needs"),
     ):
@@ -76,6 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 iterations=args.iterations,
                 rollout_depth=args.rollout_depth,
                 mix=args.mix,
+                policy_prior=args.policy_prior,
                 games=args.games,
                 heuristic_share=args.heuristic_share,
                 window=args.window,

@@ -1,9 +1,10 @@
 """The expert-iteration loop: rounds of search games, fitting, gating, each saved to resume.
 
 A round (a) plays ``games`` games with the current searcher (``az:N`` with the accepted
-network; in round 1, with no network, PUCT with uniform priors valued by heuristic
-rollouts), recording visit shares and outcomes; (b) fits the network, from where the last
-round left it, to the newest ``window`` rounds of games (a validation split, early stop);
+network; until one is accepted, PUCT with priors leaning to the heuristic's move and
+leaves valued by heuristic rollouts), recording visit shares and outcomes; (b) fits the
+network, from where the last round left it, to the newest ``window`` rounds of games (a
+validation split, early stop);
 (c) gates: the searcher with the new network plays the current searcher, and the new
 network is accepted only when it scores at least one half plus ``gate_margin``. The learning
 curve (``curve.csv``) records each round's fit, gate and, with ``curve_games``, the accepted
@@ -48,6 +49,8 @@ class ExitSettings:
     """Search iterations per move (``az:N``), in play and in the gate."""
     rollout_depth: int = 20
     """Heuristic rollout cut-off (decisions) of the first round's searcher and of ``mix``."""
+    policy_prior: float = 0.5
+    """Share of the first searcher's priors on the heuristic's move (before any network)."""
     mix: float = 0.0
     """Rollouts' share of a leaf's value once there is a network (0: the network alone)."""
     games: int = 40
@@ -63,7 +66,7 @@ class ExitSettings:
         """The ``az`` spec of the searcher with ``network`` (None: rollouts alone)."""
         rollouts = f"rollout=heuristic,depth={self.rollout_depth},value=margin"
         if network is None:
-            return f"az:{self.iterations},{rollouts}"
+            return f"az:{self.iterations},prior={self.policy_prior},{rollouts}"
         mix = f",mix={self.mix},{rollouts}" if self.mix > 0 else ""
         return f"az:{self.iterations},net={network.resolve()}{mix}"
 
