@@ -58,6 +58,43 @@ def replace_section(name: str, body: str, path: Path = RESULTS_MD) -> None:
     write_atomic(path, text[:start] + block + text[stop:])
 
 
+def read_section(name: str, path: Path = RESULTS_MD) -> str:
+    """The text between section ``name``'s markers in ``path``; a ValueError naming the section
+    and the page when it is missing."""
+    begin, end = markers(name)
+    text = path.read_text()
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise ValueError(f"{path}: no single section {name!r} (between {begin!r} and {end!r})")
+    return text[text.index(begin) + len(begin) : text.index(end)].strip("\n")
+
+
+def table_rows(text: str, first_column: str) -> list[dict[str, str]]:
+    """The rows of the markdown table in ``text`` whose header starts with ``first_column``,
+    each as {header: cell}; a ValueError when there is no such table."""
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        cells = _cells(line)
+        if cells and cells[0] == first_column:
+            rows = []
+            for row in lines[number + 2 :]:
+                if not row.startswith("|"):
+                    break
+                rows.append(dict(zip(cells, _cells(row), strict=True)))
+            return rows
+    raise ValueError(f"no table whose first column is {first_column!r}")
+
+
+def _cells(line: str) -> list[str]:
+    if not line.startswith("|"):
+        return []
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def number(cell: str) -> float:
+    """A figure as the tables print it (``12,345`` or ``1.57``)."""
+    return float(cell.replace(",", ""))
+
+
 OUTPUTS = ("benchmarks/RESULTS.md", "benchmarks/throughput.json")
 """What the benchmarks write: changes to them alone leave the measured code at HEAD."""
 
