@@ -45,9 +45,10 @@ test-integrations: $(INTEGRATIONS_STAMP) $(RLLIB_STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/tabletop-train vaalbara --players 2 --out runs/demo --overwrite $(DEMO_FLAGS)
 
-# Every speed figure (about 5 minutes): throughput, clone/JSON, memory and harness scaling of
-# every registered game against PettingZoo classic, then training throughput with and without
-# the teachers; rewrites their sections of benchmarks/RESULTS.md and the README's speed sentence.
+# Every speed figure (about 6 minutes on a quiet machine): throughput, clone/JSON, memory and
+# harness scaling of every registered game against PettingZoo classic, then training throughput
+# with and without the teachers; rewrites their sections of benchmarks/RESULTS.md and the
+# README's speed sentence.
 # E.g. make bench BENCH_FLAGS="--seconds 1 --steps 20000".
 .PHONY: bench bench-check
 bench: $(STAMP)

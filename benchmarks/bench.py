@@ -6,14 +6,15 @@ Runs, one after the other in this process:
   ``connect_four_v3`` and ``texas_holdem_v4``, through ``env()``, ``raw_env()`` and the bare
   core; ``clone()`` and JSON; memory; the evaluation harness with 1 and 2 workers;
 - ``benchmarks.training_throughput``: MaskablePPO on 2-player Vaalbara against the
-  ``connect_four_v3`` tutorial setup, in pure self-play and with the config's teachers;
+  ``connect_four_v3`` tutorial setup, in pure self-play and with the config's teachers, the
+  three in turn for ``--rounds`` rounds (medians of each round's own ratios);
 
 each rewriting its own section of RESULTS.md (its command, commit, date and load on the first
 line), then the README's speed sentence (between ``<!-- BEGIN speed -->`` and ``<!-- END
 speed -->``), which is made from those sections alone (``speed_sentence``; a test holds the
 README to it). ``--no-write`` prints everything and writes nothing.
 
-    python -m benchmarks.bench [--seconds 0.5] [--repeats 3] [--steps 10000] [--no-training]
+    python -m benchmarks.bench [--seconds 0.5] [--repeats 3] [--steps 4000] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[str], list[str], bool]:
     parser = OneLineParser(prog=PROG, description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", default="0.5", help="each throughput measurement's budget")
     parser.add_argument("--repeats", type=positive_int, default=3, help="throughput repetitions")
-    parser.add_argument("--steps", type=positive_int, default=10_000, help="training steps")
+    parser.add_argument("--steps", type=positive_int, default=4_000, help="training steps")
+    parser.add_argument("--rounds", type=positive_int, default=3, help="training rounds")
     parser.add_argument("--games", nargs="+", help="only these games' throughput (default: all)")
     parser.add_argument("--no-training", action="store_true", help="skip training throughput")
     parser.add_argument("--no-write", action="store_true", help="print only; write no page")
@@ -108,7 +110,9 @@ def parse_args(argv: Sequence[str] | None) -> tuple[list[str], list[str], bool]:
     speed = ["--seconds", args.seconds, "--repeats", str(args.repeats)]
     if args.games:
         speed += ["--games", *args.games]
-    training = [] if args.no_training else ["--steps", str(args.steps)]
+    training = (
+        [] if args.no_training else ["--steps", str(args.steps), "--rounds", str(args.rounds)]
+    )
     if args.no_write:
         speed.append("--no-write")
         training = training and [*training, "--no-write"]

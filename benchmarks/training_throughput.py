@@ -9,7 +9,8 @@ config (``tabletop_envs.training.selfplay.selfplay_env``): many games per policy
 collecting. The figure is environment steps per second while training (collection and updates
 included), measured twice: against snapshots of the learner only (pure self-play), and against
 the config's opponent mix, whose scripted bots cost far more per move than a batched forward
-pass.
+pass. With ``--rounds`` the three go round after round: medians of the rates, and of each
+round's own ratios.
 
 The table replaces the ``training-throughput`` section of benchmarks/RESULTS.md
 (``--no-write``: print it only).
@@ -19,6 +20,7 @@ The table replaces the ``training-throughput`` section of benchmarks/RESULTS.md
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -117,7 +119,31 @@ def selfplay_rate(
         env.close()
 
 
-def markdown(game_name: str, players: int, rates: Sequence[float], provenance: str) -> str:
+def measure_rounds(
+    game_name: str, players: int, steps: int, rounds: int
+) -> tuple[list[float], list[float]]:
+    """The three setups (the reference, pure self-play, the config's opponents) one after the
+    other, ``rounds`` times: each setup's median rate, and each of ours' median ratio to the
+    reference measured next to it in the same round (so a load that changes between rounds
+    moves both sides of a ratio)."""
+    kwargs, rollout = ppo_settings(game_name)
+    by_round = []
+    for _ in range(rounds):
+        by_round.append(
+            (
+                tutorial_rate(kwargs, rollout, steps),
+                selfplay_rate(game_name, players, kwargs, steps, config_opponents=False),
+                selfplay_rate(game_name, players, kwargs, steps, config_opponents=True),
+            )
+        )
+    rates = [statistics.median(column) for column in zip(*by_round, strict=True)]
+    ratios = [statistics.median(one[setup] / one[0] for one in by_round) for setup in range(3)]
+    return rates, ratios
+
+
+def markdown(
+    game_name: str, players: int, rates: Sequence[float], ratios: Sequence[float], provenance: str
+) -> str:
     """The section: how it was measured, then the reference's rate and ours (pure self-play,
     then against the config's opponents), each with its ratio to the reference."""
     reference, pure, mixed = rates
@@ -129,9 +155,9 @@ def markdown(game_name: str, players: int, rates: Sequence[float], provenance: s
         "",
         "| setup | env steps/s | ratio |",
         "|---|---|---|",
-        f"| connect_four_v3, tutorial-style wrapper | {reference:.0f} | 1.00 |",
-        f"| {setup}, snapshots only | {pure:.0f} | {pure / reference:.2f} |",
-        f"| {setup}, config's opponents ({bots}) | {mixed:.0f} | {mixed / reference:.2f} |",
+        f"| connect_four_v3, tutorial-style wrapper | {reference:.0f} | {ratios[0]:.2f} |",
+        f"| {setup}, snapshots only | {pure:.0f} | {ratios[1]:.2f} |",
+        f"| {setup}, config's opponents ({bots}) | {mixed:.0f} | {ratios[2]:.2f} |",
     ]
     return "\n".join(lines) + "\n"
 
@@ -142,6 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=positive_int, default=2, help="players")
     parser.add_argument("--steps", type=positive_int, default=40_000, help="steps per measurement")
     parser.add_argument(
+        "--rounds", type=positive_int, default=1, help="rounds of the three setups (medians)"
+    )
+    parser.add_argument(
         "--no-write",
         action="store_true",
         help=f"print the table only; RESULTS.md's {SECTION!r} section stays as it is",
@@ -149,15 +178,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     torch.set_num_threads(2)
     game = tabletop_envs.resolve_name(args.game)
-    kwargs, rollout = ppo_settings(game)
     load_at_start = load_average()
-    rates = (
-        tutorial_rate(kwargs, rollout, args.steps),
-        selfplay_rate(game, args.players, kwargs, args.steps, config_opponents=False),
-        selfplay_rate(game, args.players, kwargs, args.steps, config_opponents=True),
-    )
+    rates, ratios = measure_rounds(game, args.players, args.steps, args.rounds)
     command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
-    text = markdown(game, args.players, rates, measured_at(command, load_at_start))
+    text = markdown(game, args.players, rates, ratios, measured_at(command, load_at_start))
     publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 

@@ -94,7 +94,7 @@ def test_one_command_runs_both_benchmarks_then_writes_the_sentence(
     assert bench.main(["--seconds", "0.2", "--steps", "500"]) == 0
     assert calls == [
         ("speed", ["--seconds", "0.2", "--repeats", "3"]),
-        ("training", ["--steps", "500"]),
+        ("training", ["--steps", "500", "--rounds", "3"]),
     ]
     text = readme.read_text()
     assert read_section("speed", readme) == bench.speed_sentence(page)

@@ -97,6 +97,20 @@ def test_a_key_may_hold_the_states_own_lists() -> None:
     assert kept.stale(0, deck, block)
 
 
+def test_restamp_stores_a_key_and_gives_the_old_one_back_writing_nothing() -> None:
+    """For a core that updates part of a block itself: the values stay, the key is a copy."""
+    kept = KeptObservation(TABLE, 1)
+    block = TABLE.positions(["round"])
+    deck = [1, 2]
+    assert kept.stale(0, (5, deck), block)
+    kept.values[block] = 3
+    deck.append(9)
+    assert kept.restamp(0, (5, deck)) == (5, [1, 2])
+    assert kept.values[block].tolist() == [3, 3]
+    deck.pop()
+    assert kept.stale(0, (5, deck), block), "the stored key is a copy of the live list"
+
+
 def test_bad_seat_fields_are_named() -> None:
     with pytest.raises(ValueError, match="no such observation fields"):
         TableLayout(SCHEMA, MAX_PLAYERS, {"nope": SEATS})

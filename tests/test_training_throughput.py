@@ -29,3 +29,21 @@ def test_a_run_rewrites_its_section_and_leaves_the_page_else_alone(tmp_path, mon
         assert "snapshots only | 3000 | 6.00 |" in text and "| 1000 | 2.00 |" in text
     assert training_throughput.main(["--steps", "10", "--no-write"]) == 0
     assert page.read_text() == text
+
+
+def test_rounds_give_medians_of_each_rounds_own_ratios(monkeypatch) -> None:
+    """Each ratio is the median of the rounds' own (3, 4, 2.5 -> 3), not the ratio of the
+    medians (250 / 100): a load that changes between rounds moves both of a round's rates."""
+    rates_in_call_order = iter([100, 300, 150, 50, 200, 100, 100, 250, 120])
+    monkeypatch.setattr(
+        training_throughput, "tutorial_rate", lambda *args: next(rates_in_call_order)
+    )
+    monkeypatch.setattr(
+        training_throughput,
+        "selfplay_rate",
+        lambda *args, config_opponents: next(rates_in_call_order),
+    )
+    monkeypatch.setattr(training_throughput, "ppo_settings", lambda game: ({}, 1))
+    rates, ratios = training_throughput.measure_rounds("vaalbara_v1", 2, 10, rounds=3)
+    assert rates == [100, 250, 120]
+    assert ratios == [1.0, 3.0, 1.5]

@@ -303,6 +303,13 @@ class KeptObservation:
         self.values[positions] = 0.0
         return True
 
+    def restamp(self, block: int, key: object) -> object:
+        """Store ``key`` as ``block``'s and return the key it replaces, zeroing nothing: for a
+        core that compares the two and encodes only the part of the block that changed."""
+        previous = self.keys[block]
+        self.keys[block] = _snapshot(key)
+        return previous
+
     def observed(self, layout: TableLayout, num_players: int, player: int) -> np.ndarray:
         """``player``'s unscaled vector; the core adds its own fields, then scales it."""
         return self.values[layout.gather(num_players, player)]

@@ -304,7 +304,8 @@ def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
 
 def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain: int) -> bool:
     """Encode what everyone sees of ``seat`` again if it changed (``terrain`` sets its
-    Sword total); whether it did."""
+    Sword total); whether its Swords or OUT may have (the margins then want updating). A
+    change to the deck alone, or to the stop alone, rewrites only the entries it moves."""
     line, deck = game.lines[seat], game.decks[seat]
     vp, stopped, out = game.vp[seat], game.stopped[seat], game.out[seat]
     stop_step, known_top = game.stop_step[seat], game.known_top[seat]
@@ -324,10 +325,19 @@ def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain:
         used,
         deck,
     )
-    if not kept.stale(seat, key, _SEAT_POSITIONS[seat]):
+    if kept.keys[seat] == key:
         return False
+    previous = kept.restamp(seat, key)
+    if type(previous) is tuple:
+        if previous[:DECK_AT] == key[:DECK_AT]:  # a purchase, or another change to the deck alone
+            _put_deck(deck, kept.values, _SEAT_AT[seat])
+            return False
+        if previous[STOP_PARTS] == key[STOP_PARTS] and previous[LATER] == key[LATER]:
+            _put_stop(game, seat, kept.values)
+            return False
+    kept.values[_SEAT_POSITIONS[seat]] = 0.0
     at = _SEAT_AT[seat]
-    chance = PERCENT * deck.count(OMEN) // len(deck) if deck else 0
+    chance = _omen_chance(deck)
     index = [*_SEAT_SCALARS_AT[seat]]
     entries = [
         1.0,
@@ -339,10 +349,7 @@ def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain:
         known_top,
         chance,
     ]
-    start = at["deck"]
-    for code in set(deck):
-        index.append(start + code)
-        entries.append(deck.count(code))
+    _add_deck_counts(deck, at["deck"], index, entries)
     if line:
         swords, gold = game.line_totals(seat)
         gold = stop_gold if stopped and not out else gold
@@ -359,6 +366,52 @@ def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain:
             entries += (1.0, chance)
     kept.values.put(index, entries)
     return True
+
+
+DECK_AT = 11
+"""The deck's place in :func:`_keep_seat`'s key: a key equal before it changed the deck alone."""
+STOP_PARTS, LATER = slice(0, 3, 2), slice(5, None)
+"""The key's VP and OUT, and its parts after the stop's: a key equal in both changed the
+stop alone (STOP, its step and the Gold it fixed)."""
+
+
+def _omen_chance(deck: list[int]) -> int:
+    """The public chance, in percent, that ``deck``'s next card is a Dark Omen."""
+    return PERCENT * deck.count(OMEN) // len(deck) if deck else 0
+
+
+def _put_deck(deck: list[int], values: np.ndarray, at: dict[str, int]) -> None:
+    """A seat's deck counts, size and Omen chance again (its risk of going out with them)."""
+    start = at["deck"]
+    values[start : start + NUM_CODES] = 0.0
+    chance = _omen_chance(deck)
+    index = [at["deck_size"], at["omen_chance"]]
+    entries = [len(deck), chance]
+    _add_deck_counts(deck, start, index, entries)
+    if values[at["at_risk"]]:
+        index.append(at["out_chance"])
+        entries.append(chance)
+    values.put(index, entries)
+
+
+def _add_deck_counts(deck: list[int], start: int, index: list[int], entries: list[float]) -> None:
+    """How many of each card code ``deck`` holds, at ``start`` + code (the codes it holds)."""
+    for code in set(deck):
+        index.append(start + code)
+        entries.append(deck.count(code))
+
+
+def _put_stop(game: ValiantWarsGame, seat: int, values: np.ndarray) -> None:
+    """A seat's STOP, its step and the Gold its line shows again (a stop fixes the Gold)."""
+    at = _SEAT_AT[seat]
+    stopped = game.stopped[seat]
+    values[at["stopped"]] = stopped
+    values[at["stop_step"]] = min(game.stop_step[seat] + 1, ALL_CARDS)
+    if game.lines[seat]:
+        out = game.out[seat]
+        gold = game.stop_gold[seat] if stopped and not out else game.line_totals(seat)[1]
+        values[at["gold"]] = min(gold, TOTAL_SCALE)
+        values[at["stake"]] = min(gold, NEAR_SCALE)
 
 
 def _keep_counts(cards: list[int], start: int, codes: int, values: np.ndarray) -> None:
