@@ -1,10 +1,13 @@
 """Spirit Island's picture for the replay viewer (issue 19): well-formed SVG at every player
 count, nothing a seat cannot see in its picture (the hidden state redrawn, or changed by hand,
-leaves it unchanged; another Spirit's drawn cards never appear), and what it shows counted
-from its DOM: pieces and Presence per land, the earned Fear cards, the decision."""
+leaves it unchanged; another Spirit's drawn cards never appear), what it shows counted from
+its DOM: pieces and Presence per land, the earned Fear cards, the decision; and the island
+drawn as its shapes (issue 31, item 4): lands that share a border are exactly the island's
+neighbours, the Ocean borders exactly the coastal lands, and no two regions overlap."""
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from functools import cache
@@ -16,17 +19,20 @@ import pytest
 from tabletop_envs.agents.heuristics import heuristic_agent
 
 from tabletop_envs import spirit_island_v1
+from tabletop_envs.core.svg import Ring, inside, shared_border
 from tabletop_envs.spirit_island import picture
 from tabletop_envs.spirit_island.observer import PIECE_SCALE
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
 from tabletop_envs.spirit_island.spec import (
     BLIGHT_CARDS,
+    BOARD_ORDER,
     CARDS,
     EXPLORER,
     FEAR_CARDS,
     KIND_NAMES,
     PURPOSE,
     PURPOSE_NAMES,
+    island_of,
     land_name,
 )
 
@@ -253,6 +259,101 @@ def test_the_decision_and_its_decider_are_shown(players: int) -> None:
                 continue
             assert header["data-decision"] == PURPOSE_NAMES[game.pending[2]]
             assert f"player_{game.pending[1]} (" in svg
+
+
+# ----- the island drawn as its shapes -----------------------------------------------------------
+def bordering(rings: list[Ring], tolerance: float, least: float) -> set[frozenset[int]]:
+    """The pairs of rings that share a stretch of border at least ``least`` long, their
+    edges lying within ``tolerance`` of each other."""
+    return {
+        frozenset((a, b))
+        for a, b in itertools.combinations(range(len(rings)), 2)
+        if shared_border(rings[a], rings[b], tolerance) >= least
+    }
+
+
+def neighbour_pairs(boards: tuple[str, ...]) -> set[frozenset[int]]:
+    island = island_of(boards)
+    return {frozenset((a, b)) for a, near in enumerate(island.neighbours) for b in near}
+
+
+def coast_pairs(boards: tuple[str, ...]) -> set[frozenset[int]]:
+    """(land, board's Ocean as -1 - board) for every coastal land."""
+    coastal = island_of(boards).coastal
+    return {frozenset((land, -1 - land // 8)) for land, coast in enumerate(coastal) if coast}
+
+
+def shape_borders(boards: tuple[str, ...]) -> tuple[set[frozenset[int]], set[frozenset[int]]]:
+    """The lands' borders with each other and with the Oceans (an Ocean as -1 - board)."""
+    shape = picture.island_shape(boards)
+    lands = bordering(list(shape.lands), 1e-9, 1e-6)
+    regions = [*shape.lands, *shape.oceans]
+    number = [*range(len(shape.lands)), *(-1 - b for b in range(len(shape.oceans)))]
+    with_ocean = {
+        frozenset(number[i] for i in pair)
+        for pair in bordering(regions, 1e-9, 1e-6)
+        if min(number[i] for i in pair) < 0
+    }
+    return lands, with_ocean
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_lands_share_a_border_exactly_when_they_are_neighbours_in_every_order_of_boards(
+    players: int,
+) -> None:
+    """Every pair of neighbouring lands shares a stretch of border, and no other pair, for the
+    boards in every order (the board shapes and the layouts, drawn, against the neighbour
+    lists and the joins the rules build); each board's Ocean borders exactly its coastal
+    lands."""
+    for boards in itertools.permutations(BOARD_ORDER, players):
+        lands, with_ocean = shape_borders(boards)
+        assert lands == neighbour_pairs(boards), boards
+        assert with_ocean == coast_pairs(boards), boards
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_each_point_of_a_board_lies_in_one_region_and_boards_do_not_overlap(players: int) -> None:
+    shape = picture.island_shape(BOARD_ORDER[:players])
+    corners = np.array([p for ring in shape.outlines for p in ring])
+    (left, bottom), (right, top) = corners.min(axis=0), corners.max(axis=0)
+    # a grid off the lattice's lines (a point on a border would lie in both regions)
+    xs, ys = np.meshgrid(np.arange(left, right, 0.0123), np.arange(bottom, top, 0.0117))
+    xs, ys = xs + 0.00318, ys + 0.00271
+    points = np.column_stack([xs.ravel(), ys.ravel()])
+    regions = sum(inside(points, ring).astype(int) for ring in (*shape.lands, *shape.oceans))
+    boards = sum(inside(points, ring).astype(int) for ring in shape.outlines)
+    assert boards.max() == 1 and regions.max() == 1
+    assert (regions == boards).all()
+    assert (boards == 1).mean() > 0.4  # the grid samples the boards, not only the gaps
+
+
+def drawn_lands(svg: str) -> dict[str, Ring]:
+    """The land polygons drawn (those with a terrain), by land name."""
+    return {
+        e["data-land"]: tuple(
+            (float(x), float(y)) for x, y in (p.split(",") for p in e["points"].split())
+        )
+        for e in elements(svg, "terrain")
+    }
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_the_lands_drawn_border_exactly_their_neighbours(players: int) -> None:
+    """Read from the SVG (coordinates rounded to 0.1 px): the land polygons drawn share a
+    border of 2 px or more exactly where the lands are neighbours, and each land is drawn
+    once, coloured as its terrain."""
+    svg = drawn(players, 0, players - 1)
+    game = positions(players)[0]
+    boards = game.island.boards
+    polygons = drawn_lands(svg)
+    names = [land_name(land, boards) for land in range(len(game.pieces))]
+    assert sorted(polygons) == sorted(names)
+    found = bordering([polygons[name] for name in names], 0.15, 2.0)
+    assert found == neighbour_pairs(boards)
+    fills = {e["data-land"]: e["fill"] for e in elements(svg, "terrain")}
+    assert all(
+        fills[n] == picture.TERRAIN_FILL[t] for n, t in zip(names, game.island.terrain, strict=True)
+    )
 
 
 # ----- the picture on the rules page ------------------------------------------------------------
