@@ -356,6 +356,55 @@ def test_the_lands_drawn_border_exactly_their_neighbours(players: int) -> None:
     )
 
 
+def glyph_corners(svg: str) -> list[tuple[str, np.ndarray]]:
+    """(land, corners): the corners of every piece and Presence glyph drawn in a land (a
+    circle's bounding box), moved as its group (``translate(x,y) scale(s)``, inside the
+    island's group) moves it."""
+    found = []
+    for group in parsed(svg).iter(f"{SVG}g"):
+        words = group.attrib["transform"].translate(str.maketrans("(),", "   ")).split()
+        offset = np.array([float(words[1]), float(words[2])])
+        scale = float(words[4]) if len(words) > 3 else 1.0
+        for e in group:
+            if "data-piece" not in e.attrib and "data-presence" not in e.attrib:
+                continue
+            if "cx" in e.attrib:
+                x, y, r = (float(e.attrib[key]) for key in ("cx", "cy", "r"))
+                corners = np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]])
+            else:
+                corners = np.array([p.split(",") for p in e.attrib["points"].split()], float)
+            found.append((e.attrib["data-land"], offset + scale * corners))
+    return found
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_every_piece_and_presence_is_drawn_inside_its_land(players: int) -> None:
+    for index in range(len(positions(players))):
+        svg = drawn(players, index, None)
+        lands = drawn_lands(svg)  # in the island group's frame, as the glyphs' groups
+        glyphs = glyph_corners(svg)
+        assert len(glyphs) == len(elements(svg, "piece")) + len(elements(svg, "presence"))
+        for land, corners in glyphs:
+            assert inside(corners, lands[land]).all(), (index, land)
+
+
+def test_a_crowded_island_still_draws_every_glyph_inside_its_land() -> None:
+    """Every kind of piece, 3 of each, every Spirit's Presence and a Defend in every land of
+    the 4-board island: the smallest lands shrink their glyphs to keep them inside."""
+    game = SpiritIslandGame(4, seed=0)
+    for land, row in enumerate(game.pieces):
+        row[:] = [3] * len(row)
+        game.defend[land] = 2
+        for seat in range(4):
+            game.presence[seat][land] = 2
+    svg = picture.draw(game, None)
+    lands = drawn_lands(svg)
+    glyphs = glyph_corners(svg)
+    assert len(glyphs) == 32 * (len(KIND_NAMES) + 4)
+    outside = {land for land, corners in glyphs if not inside(corners, lands[land]).all()}
+    assert not outside
+
+
 # ----- the picture on the rules page ------------------------------------------------------------
 def test_the_rules_page_shows_what_the_picture_draws_now() -> None:
     """docs/pictures/spirit_island.svg is made by the snippet on docs/rules/spirit_island.md
