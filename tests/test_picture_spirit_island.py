@@ -19,7 +19,7 @@ import pytest
 from tabletop_envs.agents.heuristics import heuristic_agent
 
 from tabletop_envs import spirit_island_v1
-from tabletop_envs.core.svg import Ring, inside, shared_border
+from tabletop_envs.core.svg import Ring, inside, largest_boxes, shared_border
 from tabletop_envs.spirit_island import picture
 from tabletop_envs.spirit_island.observer import PIECE_SCALE
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
@@ -259,6 +259,32 @@ def test_the_decision_and_its_decider_are_shown(players: int) -> None:
                 continue
             assert header["data-decision"] == PURPOSE_NAMES[game.pending[2]]
             assert f"player_{game.pending[1]} (" in svg
+
+
+# ----- the polygon measures the island's tests and layout use (core.svg) ----------------------
+SQUARE: Ring = ((0, 0), (0, 2), (2, 2), (2, 0))
+
+
+def test_shared_border_measures_the_stretch_two_polygons_share() -> None:
+    beside = ((2, 1), (2, 5), (4, 5), (4, 1))  # shares x = 2 from y = 1 to 2
+    assert shared_border(SQUARE, beside) == pytest.approx(1)
+    assert shared_border(beside, SQUARE) == pytest.approx(1)
+    corner_only = ((2, 2), (2, 3), (3, 3), (3, 2))
+    assert shared_border(SQUARE, corner_only) == 0
+    apart = ((2.01, 0), (2.01, 2), (3, 2), (3, 0))
+    assert shared_border(SQUARE, apart) == 0 and shared_border(SQUARE, apart, 0.02) > 1.9
+
+
+def test_inside_and_the_largest_boxes_of_an_l_shape() -> None:
+    ell = ((0, 0), (0, 4), (1, 4), (1, 1), (4, 1), (4, 0))
+    points = np.array([[0.5, 3.5], [3.5, 0.5], [2, 2], [5, 0.5]])
+    assert inside(points, ell).tolist() == [True, True, False, False]
+    (tall_x, tall_y, tall_w, tall_h), (wide_x, wide_y, wide_w, wide_h) = largest_boxes(
+        ell, (0.25, 4.0), 0.05
+    )
+    assert (tall_w, tall_h) == pytest.approx((0.5, 2), abs=0.06)  # a 1 x 4 arm
+    assert (wide_w, wide_h) == pytest.approx((2, 0.5), abs=0.06)
+    assert (tall_x, tall_y, wide_x, wide_y) == pytest.approx((0.5, 2, 2, 0.5), abs=0.06)
 
 
 # ----- the island drawn as its shapes -----------------------------------------------------------

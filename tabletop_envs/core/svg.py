@@ -429,11 +429,6 @@ Point = tuple[float, float]
 Ring = tuple[Point, ...]
 
 
-def area(ring: Ring) -> float:
-    """Signed area: negative for a clockwise ring (y up)."""
-    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in _edges(ring)) / 2
-
-
 def _edges(ring: Ring) -> list[tuple[Point, Point]]:
     return list(zip(ring, ring[1:] + ring[:1], strict=True))
 
