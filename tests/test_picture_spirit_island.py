@@ -32,6 +32,7 @@ from tabletop_envs.spirit_island.spec import (
     KIND_NAMES,
     PURPOSE,
     PURPOSE_NAMES,
+    BoardError,
     island_of,
     land_name,
 )
@@ -321,6 +322,20 @@ def shape_borders(boards: tuple[str, ...]) -> tuple[set[frozenset[int]], set[fro
         if min(number[i] for i in pair) < 0
     }
     return lands, with_ocean
+
+
+def test_board_shapes_that_miss_a_side_or_name_an_unknown_point_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rings = list(picture.BOARD_RINGS["A"])
+    rings[7] = ("s1", "578")  # A7 lies on side 0 too
+    monkeypatch.setitem(picture.BOARD_RINGS, "A", tuple(rings))
+    with pytest.raises(BoardError, match="board A: land 7 runs along sides"):
+        picture._check_rings()
+    rings[7] = ("s1", "s0", "579")
+    monkeypatch.setitem(picture.BOARD_RINGS, "A", tuple(rings))
+    with pytest.raises(BoardError, match="unknown points"):
+        picture._check_rings()
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
