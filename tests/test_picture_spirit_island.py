@@ -1,10 +1,13 @@
 """Spirit Island's picture for the replay viewer (issue 19): well-formed SVG at every player
 count, nothing a seat cannot see in its picture (the hidden state redrawn, or changed by hand,
-leaves it unchanged; another Spirit's drawn cards never appear), and what it shows counted
-from its DOM: pieces and Presence per land, the earned Fear cards, the decision."""
+leaves it unchanged; another Spirit's drawn cards never appear), what it shows counted from
+its DOM: pieces and Presence per land, the earned Fear cards, the decision; and the island
+drawn as its shapes (issue 31, item 4): lands that share a border are exactly the island's
+neighbours, the Ocean borders exactly the coastal lands, and no two regions overlap."""
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from functools import cache
@@ -16,17 +19,21 @@ import pytest
 from tabletop_envs.agents.heuristics import heuristic_agent
 
 from tabletop_envs import spirit_island_v1
+from tabletop_envs.core.svg import Ring, inside, largest_boxes, shared_border
 from tabletop_envs.spirit_island import picture
 from tabletop_envs.spirit_island.observer import PIECE_SCALE
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
 from tabletop_envs.spirit_island.spec import (
     BLIGHT_CARDS,
+    BOARD_ORDER,
     CARDS,
     EXPLORER,
     FEAR_CARDS,
     KIND_NAMES,
     PURPOSE,
     PURPOSE_NAMES,
+    BoardError,
+    island_of,
     land_name,
 )
 
@@ -253,6 +260,190 @@ def test_the_decision_and_its_decider_are_shown(players: int) -> None:
                 continue
             assert header["data-decision"] == PURPOSE_NAMES[game.pending[2]]
             assert f"player_{game.pending[1]} (" in svg
+
+
+# ----- the polygon measures the island's tests and layout use (core.svg) ----------------------
+SQUARE: Ring = ((0, 0), (0, 2), (2, 2), (2, 0))
+
+
+def test_shared_border_measures_the_stretch_two_polygons_share() -> None:
+    beside = ((2, 1), (2, 5), (4, 5), (4, 1))  # shares x = 2 from y = 1 to 2
+    assert shared_border(SQUARE, beside) == pytest.approx(1)
+    assert shared_border(beside, SQUARE) == pytest.approx(1)
+    corner_only = ((2, 2), (2, 3), (3, 3), (3, 2))
+    assert shared_border(SQUARE, corner_only) == 0
+    apart = ((2.01, 0), (2.01, 2), (3, 2), (3, 0))
+    assert shared_border(SQUARE, apart) == 0 and shared_border(SQUARE, apart, 0.02) > 1.9
+
+
+def test_inside_and_the_largest_boxes_of_an_l_shape() -> None:
+    ell = ((0, 0), (0, 4), (1, 4), (1, 1), (4, 1), (4, 0))
+    points = np.array([[0.5, 3.5], [3.5, 0.5], [2, 2], [5, 0.5]])
+    assert inside(points, ell).tolist() == [True, True, False, False]
+    (tall_x, tall_y, tall_w, tall_h), (wide_x, wide_y, wide_w, wide_h) = largest_boxes(
+        ell, (0.25, 4.0), 0.05
+    )
+    assert (tall_w, tall_h) == pytest.approx((0.5, 2), abs=0.06)  # a 1 x 4 arm
+    assert (wide_w, wide_h) == pytest.approx((2, 0.5), abs=0.06)
+    assert (tall_x, tall_y, wide_x, wide_y) == pytest.approx((0.5, 2, 2, 0.5), abs=0.06)
+
+
+# ----- the island drawn as its shapes -----------------------------------------------------------
+def bordering(rings: list[Ring], tolerance: float, least: float) -> set[frozenset[int]]:
+    """The pairs of rings that share a stretch of border at least ``least`` long, their
+    edges lying within ``tolerance`` of each other."""
+    return {
+        frozenset((a, b))
+        for a, b in itertools.combinations(range(len(rings)), 2)
+        if shared_border(rings[a], rings[b], tolerance) >= least
+    }
+
+
+def neighbour_pairs(boards: tuple[str, ...]) -> set[frozenset[int]]:
+    island = island_of(boards)
+    return {frozenset((a, b)) for a, near in enumerate(island.neighbours) for b in near}
+
+
+def coast_pairs(boards: tuple[str, ...]) -> set[frozenset[int]]:
+    """(land, board's Ocean as -1 - board) for every coastal land."""
+    coastal = island_of(boards).coastal
+    return {frozenset((land, -1 - land // 8)) for land, coast in enumerate(coastal) if coast}
+
+
+def shape_borders(boards: tuple[str, ...]) -> tuple[set[frozenset[int]], set[frozenset[int]]]:
+    """The lands' borders with each other and with the Oceans (an Ocean as -1 - board)."""
+    shape = picture.island_shape(boards)
+    lands = bordering(list(shape.lands), 1e-9, 1e-6)
+    regions = [*shape.lands, *shape.oceans]
+    number = [*range(len(shape.lands)), *(-1 - b for b in range(len(shape.oceans)))]
+    with_ocean = {
+        frozenset(number[i] for i in pair)
+        for pair in bordering(regions, 1e-9, 1e-6)
+        if min(number[i] for i in pair) < 0
+    }
+    return lands, with_ocean
+
+
+def test_board_shapes_that_miss_a_side_or_name_an_unknown_point_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rings = list(picture.BOARD_RINGS["A"])
+    rings[7] = ("s1", "578")  # A7 lies on side 0 too
+    monkeypatch.setitem(picture.BOARD_RINGS, "A", tuple(rings))
+    with pytest.raises(BoardError, match="board A: land 7 runs along sides"):
+        picture._check_rings()
+    rings[7] = ("s1", "s0", "579")
+    monkeypatch.setitem(picture.BOARD_RINGS, "A", tuple(rings))
+    with pytest.raises(BoardError, match="unknown points"):
+        picture._check_rings()
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_lands_share_a_border_exactly_when_they_are_neighbours_in_every_order_of_boards(
+    players: int,
+) -> None:
+    """Every pair of neighbouring lands shares a stretch of border, and no other pair, for the
+    boards in every order (the board shapes and the layouts, drawn, against the neighbour
+    lists and the joins the rules build); each board's Ocean borders exactly its coastal
+    lands."""
+    for boards in itertools.permutations(BOARD_ORDER, players):
+        lands, with_ocean = shape_borders(boards)
+        assert lands == neighbour_pairs(boards), boards
+        assert with_ocean == coast_pairs(boards), boards
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_each_point_of_a_board_lies_in_one_region_and_boards_do_not_overlap(players: int) -> None:
+    shape = picture.island_shape(BOARD_ORDER[:players])
+    corners = np.array([p for ring in shape.outlines for p in ring])
+    (left, bottom), (right, top) = corners.min(axis=0), corners.max(axis=0)
+    # a grid off the lattice's lines (a point on a border would lie in both regions)
+    xs, ys = np.meshgrid(np.arange(left, right, 0.0123), np.arange(bottom, top, 0.0117))
+    xs, ys = xs + 0.00318, ys + 0.00271
+    points = np.column_stack([xs.ravel(), ys.ravel()])
+    regions = sum(inside(points, ring).astype(int) for ring in (*shape.lands, *shape.oceans))
+    boards = sum(inside(points, ring).astype(int) for ring in shape.outlines)
+    assert boards.max() == 1 and regions.max() == 1
+    assert (regions == boards).all()
+    assert (boards == 1).mean() > 0.4  # the grid samples the boards, not only the gaps
+
+
+def drawn_lands(svg: str) -> dict[str, Ring]:
+    """The land polygons drawn (those with a terrain), by land name."""
+    return {
+        e["data-land"]: tuple(
+            (float(x), float(y)) for x, y in (p.split(",") for p in e["points"].split())
+        )
+        for e in elements(svg, "terrain")
+    }
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_the_lands_drawn_border_exactly_their_neighbours(players: int) -> None:
+    """Read from the SVG (coordinates rounded to 0.1 px): the land polygons drawn share a
+    border of 2 px or more exactly where the lands are neighbours, and each land is drawn
+    once, coloured as its terrain."""
+    svg = drawn(players, 0, players - 1)
+    game = positions(players)[0]
+    boards = game.island.boards
+    polygons = drawn_lands(svg)
+    names = [land_name(land, boards) for land in range(len(game.pieces))]
+    assert sorted(polygons) == sorted(names)
+    found = bordering([polygons[name] for name in names], 0.15, 2.0)
+    assert found == neighbour_pairs(boards)
+    fills = {e["data-land"]: e["fill"] for e in elements(svg, "terrain")}
+    assert all(
+        fills[n] == picture.TERRAIN_FILL[t] for n, t in zip(names, game.island.terrain, strict=True)
+    )
+
+
+def glyph_corners(svg: str) -> list[tuple[str, np.ndarray]]:
+    """(land, corners): the corners of every piece and Presence glyph drawn in a land (a
+    circle's bounding box), moved as its group (``translate(x,y) scale(s)``, inside the
+    island's group) moves it."""
+    found = []
+    for group in parsed(svg).iter(f"{SVG}g"):
+        words = group.attrib["transform"].translate(str.maketrans("(),", "   ")).split()
+        offset = np.array([float(words[1]), float(words[2])])
+        scale = float(words[4]) if len(words) > 3 else 1.0
+        for e in group:
+            if "data-piece" not in e.attrib and "data-presence" not in e.attrib:
+                continue
+            if "cx" in e.attrib:
+                x, y, r = (float(e.attrib[key]) for key in ("cx", "cy", "r"))
+                corners = np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]])
+            else:
+                corners = np.array([p.split(",") for p in e.attrib["points"].split()], float)
+            found.append((e.attrib["data-land"], offset + scale * corners))
+    return found
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_every_piece_and_presence_is_drawn_inside_its_land(players: int) -> None:
+    for index in range(len(positions(players))):
+        svg = drawn(players, index, None)
+        lands = drawn_lands(svg)  # in the island group's frame, as the glyphs' groups
+        glyphs = glyph_corners(svg)
+        assert len(glyphs) == len(elements(svg, "piece")) + len(elements(svg, "presence"))
+        for land, corners in glyphs:
+            assert inside(corners, lands[land]).all(), (index, land)
+
+
+def test_a_crowded_island_still_draws_every_glyph_inside_its_land() -> None:
+    """Every kind of piece, 3 of each, every Spirit's Presence and a Defend in every land of
+    the 4-board island: the smallest lands shrink their glyphs to keep them inside."""
+    game = SpiritIslandGame(4, seed=0)
+    for land, row in enumerate(game.pieces):
+        row[:] = [3] * len(row)
+        game.defend[land] = 2
+        for seat in range(4):
+            game.presence[seat][land] = 2
+    svg = picture.draw(game, None)
+    lands = drawn_lands(svg)
+    glyphs = glyph_corners(svg)
+    assert len(glyphs) == 32 * (len(KIND_NAMES) + 4)
+    outside = {land for land, corners in glyphs if not inside(corners, lands[land]).all()}
+    assert not outside
 
 
 # ----- the picture on the rules page ------------------------------------------------------------

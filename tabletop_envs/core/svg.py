@@ -37,8 +37,13 @@ game registered with ``bind_views(..., picture=picture)``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from html import escape
+
+import numpy as np
 
 FONT = "DejaVu Sans, Verdana, sans-serif"
 INK = "#222"
@@ -127,18 +132,30 @@ class Canvas:
 
     def polygon(
         self,
-        points: list[tuple[float, float]],
+        points: Sequence[tuple[float, float]],
         *,
         fill: str = "#fff",
         stroke: str = INK,
+        width: float = 1,
         data: dict[str, object] | None = None,
         css_class: str = "",
     ) -> None:
-        coordinates = " ".join(f"{x:g},{y:g}" for x, y in points)
+        """A closed polygon (``fill="none"`` for an outline alone, ``width`` its stroke's)."""
+        coordinates = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        thick = f' stroke-width="{width:g}" stroke-linejoin="round"' if width != 1 else ""
         self.items.append(
-            f'<polygon points="{coordinates}" fill="{fill}" stroke="{stroke}"'
+            f'<polygon points="{coordinates}" fill="{fill}" stroke="{stroke}"{thick}'
             f"{_attributes(data, css_class)}/>"
         )
+
+    @contextmanager
+    def group(self, x: float, y: float, scale: float = 1) -> Iterator[None]:
+        """What is drawn inside the ``with`` block, moved by (x, y) and scaled by ``scale``
+        (about its own origin): draw it at its own coordinates from (0, 0)."""
+        size = f" scale({scale:g})" if scale != 1 else ""
+        self.items.append(f'<g transform="translate({x:.1f},{y:.1f}){size}">')
+        yield
+        self.items.append("</g>")
 
     def text(
         self,
@@ -403,3 +420,95 @@ def one_hot(values: Iterable[float]) -> int:
 def player_name(seat: int) -> str:
     """A seat as the agents are named (``player_2``)."""
     return f"player_{seat}"
+
+
+# ----- polygons: measures for laying out maps (rings of points, any orientation) -----------
+
+
+Point = tuple[float, float]
+Ring = tuple[Point, ...]
+
+
+def _edges(ring: Ring) -> list[tuple[Point, Point]]:
+    return list(zip(ring, ring[1:] + ring[:1], strict=True))
+
+
+def _bounds(ring: Ring) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in ring], [y for _, y in ring]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def shared_border(a: Ring, b: Ring, tolerance: float = 1e-9) -> float:
+    """How long a stretch of border rings ``a`` and ``b`` share (0: they do not border)."""
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = _bounds(a), _bounds(b)
+    if (
+        ax0 > bx1 + tolerance
+        or bx0 > ax1 + tolerance
+        or ay0 > by1 + tolerance
+        or by0 > ay1 + tolerance
+    ):
+        return 0.0
+    total = 0.0
+    for (p, q), (r, s) in itertools.product(_edges(a), _edges(b)):
+        length = math.dist(p, q)
+        if length == 0:
+            continue
+        ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
+        off = [abs((t[0] - p[0]) * uy - (t[1] - p[1]) * ux) for t in (r, s)]
+        if max(off) > tolerance:
+            continue
+        along = sorted((t[0] - p[0]) * ux + (t[1] - p[1]) * uy for t in (r, s))
+        total += max(0.0, min(length, along[1]) - max(0.0, along[0]))
+    return total
+
+
+def inside(points: np.ndarray, ring: Ring) -> np.ndarray:
+    """Which of ``points`` (n x 2) lie inside ``ring`` (even-odd rule)."""
+    x, y = points[:, :1], points[:, 1:]
+    start = np.array(ring)
+    end = np.roll(start, -1, axis=0)
+    (x0, y0), (x1, y1) = start.T, end.T
+    spans = (y0 > y) != (y1 > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cross_x = x0 + (x1 - x0) * (y - y0) / (y1 - y0)
+    return np.sum(spans & (x < cross_x), axis=1) % 2 == 1
+
+
+Box = tuple[float, float, float, float]
+"""A box by its centre and half its width and height."""
+
+
+def largest_boxes(ring: Ring, aspects: tuple[float, ...], step: float) -> tuple[Box, ...]:
+    """For each aspect (width / height), the largest box of it, sides along the axes, that
+    lies inside ``ring``: its centre tried on a grid ``step`` apart. A box meets an edge where
+    it meets the edge's bounding box and the edge's line (convex shapes: those axes suffice),
+    so each edge bounds the box's half height at a centre by the larger of the two sizes."""
+    left, bottom, right, top = _bounds(ring)
+    gx, gy = np.meshgrid(np.arange(left, right, step), np.arange(bottom, top, step))
+    centres = np.column_stack([gx.ravel(), gy.ravel()])
+    centres = centres[inside(centres, ring)]
+    if not len(centres):
+        centres = np.array([[(left + right) / 2, (bottom + top) / 2]])
+    start = np.array(ring)
+    end = np.roll(start, -1, axis=0)
+    normal = np.column_stack([start[:, 1] - end[:, 1], end[:, 0] - start[:, 0]])
+    cx, cy = centres[:, :1], centres[:, 1:]
+    reach = np.abs((cx - start[:, 0]) * normal[:, 0] + (cy - start[:, 1]) * normal[:, 1])
+    low, high = np.minimum(start, end), np.maximum(start, end)
+    boxes = []
+    for aspect in aspects:
+        by_line = reach / (np.abs(normal[:, 0]) * aspect + np.abs(normal[:, 1]) + 1e-12)
+        by_bounds = np.maximum.reduce(
+            [
+                (low[:, 0] - cx) / aspect,
+                (cx - high[:, 0]) / aspect,
+                low[:, 1] - cy,
+                cy - high[:, 1],
+                np.zeros_like(by_line),
+            ]
+        )
+        half_height = np.min(np.maximum(by_line, by_bounds), axis=1)
+        best = int(np.argmax(half_height))
+        h = float(half_height[best])
+        boxes.append((float(cx[best, 0]), float(cy[best, 0]), h * aspect, h))
+    return tuple(boxes)

@@ -11,25 +11,32 @@ dashed, marked with the seats that may see them (``seen_by``, absolute seats: th
 drew, or nobody), and every card carries a ``slot`` that names where it lies in every view
 (``hand/1/0``, ``drawn/0/2``, ``fear/earned/0``, ``deck/invader/next/0``, ``blight``).
 
-The island is schematic: each board is a block of its 8 lands, the 3 coastal ones in a row
-along the Ocean, the 5 inland ones below, every land naming its neighbours.
+The island is drawn as the boards lie on the table (``spec.BOARD_PLACES``): each board its
+printed shape, each land a region in its printed arrangement (the shapes below), so lands
+that share a border are the game's neighbours, across boards too.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from tabletop_envs.core.svg import INK, SECRET, Canvas
+from tabletop_envs.core.svg import INK, SECRET, Box, Canvas, Point, Ring, largest_boxes
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     BLIGHT_CARDS,
+    BOARD_PLACES,
+    BOARD_SIDES,
     CARDS,
     CITY,
     CITY_1,
     DAHAN,
+    EDGE_UNITS,
     ELEMENTS,
     EXPLORER,
     FAST,
@@ -47,6 +54,7 @@ from tabletop_envs.spirit_island.spec import (
     TERRAINS,
     TERROR_DIVIDERS,
     TOWN,
+    BoardError,
     land_name,
 )
 
@@ -77,11 +85,8 @@ SLOTS = ("Ravage", "Build", "Explore")
 # sizes (pixels)
 MARGIN = 16
 HEADER = 58
-LAND_W, LAND_H, GAP = 128, 112, 6
-BOARD_W = 5 * LAND_W + 4 * GAP
-COAST_W = (BOARD_W - 2 * GAP) / 3
-OCEAN_H = 22
-BOARD_H = 20 + OCEAN_H + 2 * LAND_H + GAP
+SCALE = 500
+"""Pixels per board edge."""
 COLUMN_W = 430
 PANEL_W, PANEL_GAP = 430, 12
 CHIP_W, CHIP_H, CHIP_ROW = (PANEL_W - 24) / 2, 18, 21
@@ -126,7 +131,6 @@ class Scene:
 
     seat: int | None
     boards: tuple[str, ...]
-    neighbours: tuple[tuple[int, ...], ...]
     turn: int
     terrain: list[int]
     coastal: list[bool]
@@ -206,7 +210,6 @@ def scene_from_view(game: SpiritIslandGame, seat: int) -> Scene:
     return Scene(
         seat=seat,
         boards=island.boards,
-        neighbours=island.neighbours,
         turn=int(v["turn"][0]),
         terrain=[_one(v["terrain"][land]) or 0 for land in range(lands)],
         coastal=[bool(v["coastal"][land]) for land in range(lands)],
@@ -284,10 +287,8 @@ def draw(game: SpiritIslandGame, seat: int | None) -> str:
 
 def picture(scene: Scene) -> str:
     """The SVG of a scene."""
-    boards = len(scene.boards)
-    columns = 1 if boards == 1 else 2
-    island_w = columns * BOARD_W + (columns - 1) * 2 * GAP
-    island_h = -(-boards // columns) * (BOARD_H + 2 * GAP)
+    island = island_drawing(scene.boards)
+    island_w, island_h = island.size
     panels_w = len(scene.spirits) * (PANEL_W + PANEL_GAP) - PANEL_GAP
     width = 2 * MARGIN + max(island_w + MARGIN + COLUMN_W, panels_w)
     top = HEADER + MARGIN
@@ -299,9 +300,8 @@ def picture(scene: Scene) -> str:
     who = "everything" if scene.seat is None else f"seen by player_{scene.seat}"
     canvas = Canvas(width, height, title=f"Spirit Island, turn {scene.turn}, {who}")
     _header(canvas, scene, who)
-    for board in range(boards):
-        x = MARGIN + (board % columns) * (BOARD_W + 2 * GAP)
-        _board(canvas, scene, board, x, top + (board // columns) * (BOARD_H + 2 * GAP))
+    with canvas.group(MARGIN, top):
+        _island(canvas, scene, island)
     _column(canvas, scene, MARGIN + island_w + MARGIN, top)
     for index, panel in enumerate(scene.spirits):
         _spirit_panel(canvas, scene, panel, MARGIN + index * (PANEL_W + PANEL_GAP), panels_y)
@@ -425,46 +425,372 @@ def _header(canvas: Canvas, scene: Scene, who: str) -> None:
     )
 
 
-# ----- the island -------------------------------------------------------------------------------
+# ----- the island's shapes ---------------------------------------------------------------------
+# A board is a rhombus of two unit equilateral triangles, in board units with y up: the corner
+# by the Ocean at the bottom is (0, 0), then (1, 0), (1.5, H) and (0.5, H), H = sqrt(3)/2. The
+# Ocean edge (the left one) bulges out to hold the Ocean; the three land edges are sides 0
+# (bottom), 1 (right) and 2 (top) as in spec.BOARD_SIDES, each a notched line (one notch
+# out, one in, point-symmetric about the edge's middle) so that any two edges laid against
+# each other, running opposite ways, are the same line, as the printed boards fit together.
+#
+# The lands' inner corners are the points of rettigcd/spiritisland's BoardLayout (its drawing
+# of the printed boards A-D, in the same frame), and so is the notch; where lands meet along
+# a land edge is spec.BOARD_SIDES' break points, so the borders across boards are exactly the
+# game's neighbours across boards (tests/test_picture_spirit_island.py checks every border
+# against the island's neighbours, for every order of the boards).
+
+H = math.sqrt(3) / 2
+CORNERS: tuple[Point, ...] = ((0.0, 0.0), (1.0, 0.0), (1.5, H), (0.5, H))
+"""By the Ocean at the bottom, bottom right, top right, by the Ocean at the top."""
+SIDE_ENDS = ((1, 0), (2, 1), (3, 2))
+"""Each land side's corners, clockwise (as ``spec.BOARD_SIDES`` lists its lands)."""
+NOTCH: tuple[Point, ...] = (
+    (0.15, 0.0),
+    (0.21, -0.06),
+    (0.33, -0.06),
+    (0.39, 0.0),
+    (0.61, 0.0),
+    (0.67, 0.06),
+    (0.79, 0.06),
+    (0.85, 0.0),
+)
+"""A land edge's line between its ends: (part of the way along, offset to the left of the
+way it runs), in edge lengths; point-symmetric about (0.5, 0)."""
+
+BOARD_POINTS: dict[str, dict[str, Point]] = {
+    # rettigcd/spiritisland, BoardLayout: the Ocean's points ("0", "01", "03"), where lands
+    # meet inside the board (named by the lands, 0 the Ocean) and a few points of shape
+    "A": {
+        "01": (0.4, 0.846), "03": (0.01, 0.15), "0": (0.14, 0.67),
+        "012": (0.48, 0.756), "023": (0.18, 0.22), "124": (0.55, 0.4),
+        "145": (0.69, 0.45), "156": (0.79, 0.57), "234": (0.45, 0.2),
+        "568": (1.0, 0.67), "578": (1.17, 0.62),
+        "02": (0.34, 0.67), "45": (0.81, 0.35), "56": (0.94, 0.54),
+    },
+    "B": {
+        "01": (0.4, 0.846), "03": (0.01, 0.15), "0": (0.14, 0.67),
+        "012": (0.36, 0.6), "023": (0.15, 0.2), "156": (0.7, 0.7),
+        "145": (0.67, 0.58), "124": (0.53, 0.57), "234": (0.57, 0.17),
+        "457": (0.91, 0.27), "567": (1.05, 0.5), "678": (1.15, 0.6),
+    },
+    "C": {
+        "01": (0.4, 0.846), "03": (0.01, 0.08), "0": (0.14, 0.67),
+        "012": (0.29, 0.6), "023": (0.19, 0.2), "125": (0.56, 0.5),
+        "156": (0.69, 0.53), "234": (0.53, 0.08), "245": (0.6, 0.2),
+        "457": (1.05, 0.25), "567": (0.93, 0.55), "678": (1.15, 0.62),
+    },
+    "D": {
+        "01": (0.4, 0.846), "03": (0.0, 0.15), "0": (0.14, 0.67),
+        "012": (0.35, 0.67), "023": (0.15, 0.23), "125": (0.59, 0.66),
+        "157": (0.87, 0.68), "178": (1.06, 0.73), "234": (0.42, 0.17),
+        "245": (0.56, 0.27), "456": (0.74, 0.31), "567": (0.93, 0.42),
+    },
+}  # fmt: skip
+BOARD_RINGS: dict[str, tuple[tuple[str, ...], ...]] = {
+    # per board: the Ocean, then lands 1-8, each clockwise (rettigcd's rings, the runs along
+    # a land edge written as the side)
+    "A": (
+        ("01", "012", "02", "023", "03", "0"),
+        ("01", "s2", "156", "145", "124", "012"),
+        ("012", "124", "234", "023", "02"),
+        ("03", "023", "234", "s0"),
+        ("s0", "234", "124", "145", "45"),
+        ("s0", "45", "145", "156", "56", "568", "578"),
+        ("s2", "568", "56", "156"),
+        ("s1", "s0", "578"),
+        ("s2", "s1", "578", "568"),
+    ),
+    "B": (
+        ("01", "012", "023", "03", "0"),
+        ("01", "s2", "156", "145", "124", "012"),
+        ("012", "124", "234", "023"),
+        ("03", "023", "234", "s0"),
+        ("s0", "234", "124", "145", "457"),
+        ("145", "156", "567", "457"),
+        ("s2", "678", "567", "156"),
+        ("s1", "s0", "457", "567", "678"),
+        ("s2", "s1", "678"),
+    ),
+    "C": (
+        ("01", "012", "023", "03", "0"),
+        ("01", "s2", "156", "125", "012"),
+        ("012", "125", "245", "234", "023"),
+        ("03", "023", "234", "s0"),
+        ("s1", "s0", "234", "245", "457"),
+        ("567", "457", "245", "125", "156"),
+        ("s2", "678", "567", "156"),
+        ("s1", "457", "567", "678"),
+        ("s2", "s1", "678"),
+    ),
+    "D": (
+        ("01", "012", "023", "03", "0"),
+        ("01", "s2", "178", "157", "125", "012"),
+        ("012", "125", "245", "234", "023"),
+        ("03", "023", "234", "s0"),
+        ("s0", "234", "245", "456"),
+        ("157", "567", "456", "245", "125"),
+        ("456", "567", "s1", "s0"),
+        ("s1", "567", "157", "178"),
+        ("s2", "s1", "178"),
+    ),
+}
+SIDE_TOKENS = ("s0", "s1", "s2")
 
 
-def land_box(number: int, x: float, y: float) -> tuple[float, float, float]:
-    """Where land ``number`` (1-8) of a board drawn at (x, y) lies: its x, y and width."""
-    inner = y + 20 + OCEAN_H
-    if number <= 3:  # the coast, west (land 3) to east (land 1)
-        return x + (3 - number) * (COAST_W + GAP), inner, COAST_W
-    return x + (number - 4) * (LAND_W + GAP), inner + LAND_H + GAP, LAND_W
+def _check_rings() -> None:
+    """Every board has the Ocean and 8 lands, each ring names only its board's points, and
+    each land runs along exactly the sides that list it."""
+    for name, rings in BOARD_RINGS.items():
+        if len(rings) != LANDS_PER_BOARD + 1:
+            raise BoardError(f"board {name}: the Ocean and {LANDS_PER_BOARD} lands, not {rings}")
+        for number, ring in enumerate(rings):
+            unknown = set(ring) - set(BOARD_POINTS[name]) - set(SIDE_TOKENS)
+            if unknown:
+                raise BoardError(f"board {name}: region {number} names unknown points {unknown}")
+            sides = {int(token[1]) for token in ring if token in SIDE_TOKENS}
+            listed = {s for s, (lands, _) in enumerate(BOARD_SIDES[name]) if number in lands}
+            if sides != listed:
+                raise BoardError(f"board {name}: land {number} runs along sides {listed}")
 
 
-def _board(canvas: Canvas, scene: Scene, board: int, x: float, y: float) -> None:
-    name = scene.boards[board]
-    canvas.text(x, y + 14, f"Board {name} · player_{board}'s start", size=13, bold=True)
-    canvas.rect(x, y + 20, BOARD_W, OCEAN_H, fill=OCEAN, stroke="none", radius=2)
-    canvas.text(x + BOARD_W / 2, y + 36, "Ocean", size=11, anchor="middle", fill="#fff")
-    for number in range(1, LANDS_PER_BOARD + 1):
-        land = board * LANDS_PER_BOARD + number - 1
-        _land(canvas, scene, land, *land_box(number, x, y))
+_check_rings()
 
 
-def _land(canvas: Canvas, scene: Scene, land: int, x: float, y: float, width: float) -> None:
-    name = land_name(land, scene.boards)
+def notch_offset(along: float) -> float:
+    """How far the edge's line lies to the left of its chord ``along`` the way."""
+    points = ((0.0, 0.0), *NOTCH, (1.0, 0.0))
+    for (u0, v0), (u1, v1) in itertools.pairwise(points):
+        if u0 <= along <= u1:
+            return v0 + (v1 - v0) * (along - u0) / (u1 - u0)
+    raise ValueError(f"a place along an edge is between 0 and 1, not {along}")
+
+
+def side_point(side: int, along: float) -> Point:
+    """The point ``along`` (0-1) land side ``side`` of a board, on its notched line."""
+    (x0, y0), (x1, y1) = (CORNERS[c] for c in SIDE_ENDS[side])
+    offset = notch_offset(along)
+    left = (-(y1 - y0), x1 - x0)  # the edge is 1 long
+    return (
+        x0 * (1 - along) + x1 * along + left[0] * offset,
+        y0 * (1 - along) + y1 * along + left[1] * offset,
+    )
+
+
+def stretch(name: str, side: int, land: int) -> tuple[float, float]:
+    """Where land ``land`` (1-8) lies along ``side`` of board ``name``: from, to (0-1)."""
+    lands, breaks = BOARD_SIDES[name][side]
+    ends = (0, *breaks, EDGE_UNITS)
+    index = lands.index(land)
+    return ends[index] / EDGE_UNITS, ends[index + 1] / EDGE_UNITS
+
+
+def _along(name: str, side: int, land: int) -> list[Point]:
+    start, end = stretch(name, side, land)
+    inner = [u for u, _ in NOTCH if start < u < end]
+    return [side_point(side, u) for u in (start, *inner, end)]
+
+
+def _ring(name: str, region: int) -> Ring:
+    points: list[Point] = []
+    for token in BOARD_RINGS[name][region]:
+        if token in SIDE_TOKENS:
+            run = _along(name, int(token[1]), region)
+        else:
+            run = [BOARD_POINTS[name][token]]
+        points += [p for p in run if not points or p != points[-1]]
+    return tuple(points[:-1] if points[-1] == points[0] else points)
+
+
+def board_outline(name: str) -> Ring:
+    """A board's outline, clockwise from its Ocean corner at the bottom."""
+    ocean = BOARD_POINTS[name]
+    points = [CORNERS[0], ocean["03"], ocean["0"], ocean["01"]]
+    for side in (2, 1, 0):
+        points += [side_point(side, u) for u, _ in ((0.0, 0), *NOTCH)]
+    return tuple(points)
+
+
+class Shape(NamedTuple):
+    """The island drawn: per land (island index) its polygon, per board its Ocean and
+    outline, in island units with y up."""
+
+    lands: tuple[Ring, ...]
+    oceans: tuple[Ring, ...]
+    outlines: tuple[Ring, ...]
+
+
+def placed(ring: Ring, x: int, d: int, turn: int) -> Ring:
+    """``ring`` of a board lying with its Ocean corner at lattice (x, d), turned ``turn``
+    sixths of a circle anticlockwise (``spec.BOARD_PLACES``)."""
+    angle = turn * math.pi / 3
+    cos, sin = math.cos(angle), math.sin(angle)
+    ox, oy = x + d / 2, d * H
+    return tuple((ox + px * cos - py * sin, oy + px * sin + py * cos) for px, py in ring)
+
+
+@cache
+def island_shape(boards: tuple[str, ...]) -> Shape:
+    """The shapes of the island of ``boards`` (seat order) as the layout lays them."""
+    if len(boards) not in BOARD_PLACES:
+        raise BoardError(f"no layout for {len(boards)} boards: 1 to {len(BOARD_PLACES)}")
+    lands: list[Ring] = []
+    oceans, outlines = [], []
+    for name, place in zip(boards, BOARD_PLACES[len(boards)], strict=True):
+        lands += [placed(_ring(name, n), *place) for n in range(1, LANDS_PER_BOARD + 1)]
+        oceans.append(placed(_ring(name, 0), *place))
+        outlines.append(placed(board_outline(name), *place))
+    return Shape(tuple(lands), tuple(oceans), tuple(outlines))
+
+
+# ----- the island drawn -----------------------------------------------------------------------
+
+ISLAND_PAD = 8
+LAND_EDGE, BOARD_EDGE = "#4a4a4a", "#222"
+ASPECTS = (0.6, 1.0, 1.6, 2.5, 4.0)
+"""The shapes of the boxes a land's pieces are laid out in (width / height)."""
+SHRINK = (1.0, 0.85, 0.72, 0.6)
+"""How far a land's glyphs may shrink to fit it, tried in turn."""
+
+
+class IslandDrawing(NamedTuple):
+    """The island in pixels (y down, from the island's top left): the shapes, and per land
+    and per Ocean the boxes its contents may fill."""
+
+    size: tuple[float, float]
+    lands: tuple[Ring, ...]
+    oceans: tuple[Ring, ...]
+    outlines: tuple[Ring, ...]
+    land_boxes: tuple[tuple[Box, ...], ...]
+    ocean_boxes: tuple[Box, ...]
+
+
+@cache
+def island_drawing(boards: tuple[str, ...]) -> IslandDrawing:
+    """The island of ``boards`` laid out in pixels (public constant data: the layout)."""
+    shape = island_shape(boards)
+    every = [p for ring in shape.outlines for p in ring]
+    left, top = min(x for x, _ in every), max(y for _, y in every)
+    width = max(x for x, _ in every) - left
+    height = top - min(y for _, y in every)
+
+    def to_pixels(ring: Ring) -> Ring:
+        return tuple(
+            (ISLAND_PAD + (x - left) * SCALE, ISLAND_PAD + (top - y) * SCALE) for x, y in ring
+        )
+
+    lands = tuple(to_pixels(ring) for ring in shape.lands)
+    oceans = tuple(to_pixels(ring) for ring in shape.oceans)
+    return IslandDrawing(
+        size=(width * SCALE + 2 * ISLAND_PAD, height * SCALE + 2 * ISLAND_PAD),
+        lands=lands,
+        oceans=oceans,
+        outlines=tuple(to_pixels(ring) for ring in shape.outlines),
+        land_boxes=tuple(largest_boxes(ring, ASPECTS, 3) for ring in lands),
+        ocean_boxes=tuple(largest_boxes(ring, (0.45,), 3)[0] for ring in oceans),
+    )
+
+
+def _island(canvas: Canvas, scene: Scene, island: IslandDrawing) -> None:
+    """The boards' Oceans and lands, each land with its pieces, then the boards' outlines and
+    the pending decision's land outlined in orange."""
+    for board, name in enumerate(scene.boards):
+        _ocean(canvas, name, board, island.oceans[board], island.ocean_boxes[board])
+    for land, ring in enumerate(island.lands):
+        terrain = scene.terrain[land]
+        data = {
+            "land": land_name(land, scene.boards),
+            "terrain": TERRAINS[terrain],
+            "coastal": int(scene.coastal[land]),
+        }
+        canvas.polygon(ring, fill=TERRAIN_FILL[terrain], stroke=LAND_EDGE, data=data)
+    for ring in island.outlines:
+        canvas.polygon(ring, fill="none", stroke=BOARD_EDGE, width=2.5)
+    for land, boxes in enumerate(island.land_boxes):
+        _land(canvas, scene, land, boxes)
     decision = scene.decision
-    if decision is not None and decision.land == land:
-        canvas.rect(x - 3, y - 3, width + 6, LAND_H + 6, fill=HIGHLIGHT, stroke="none")
-    terrain = scene.terrain[land]
-    data = {"land": name, "terrain": TERRAINS[terrain], "coastal": int(scene.coastal[land])}
-    canvas.rect(x, y, width, LAND_H, fill=TERRAIN_FILL[terrain], data=data)
-    canvas.text(x + 5, y + 14, name, size=13, bold=True)
-    label = TERRAINS[terrain] + (" · coastal" if scene.coastal[land] else "")
-    canvas.text(x + 30, y + 14, label, size=10, fill="#333")
-    near = ["next to", *(land_name(o, scene.boards) for o in scene.neighbours[land])]
-    for index, line in enumerate(_wrap(near, width - 8, 9)):
-        canvas.text(x + 5, y + 26 + index * 10, line, size=9, fill="#444")
-    _pieces(canvas, scene, land, x + 5, y + 41, width - 10)
-    _presence(canvas, scene, land, x + 5, y + LAND_H - 24)
+    if decision is not None and decision.land is not None:
+        canvas.polygon(island.lands[decision.land], fill="none", stroke=HIGHLIGHT, width=4)
+
+
+def _ocean(canvas: Canvas, name: str, seat: int, ring: Ring, box: Box) -> None:
+    canvas.polygon(ring, fill=OCEAN, stroke=LAND_EDGE, data={"ocean": name})
+    x, y, _, _ = box
+    canvas.text(x, y + 2, name, size=24, anchor="middle", bold=True, fill="#fff")
+    canvas.text(x, y + 18, f"player_{seat}", size=10, anchor="middle", fill="#fff")
+
+
+LABEL_H, PIECE_W, PIECE_H, PRESENCE_W, PRESENCE_H, NOTE_H = 15, 34, 22, 22, 21, 11
+
+
+class LandLayout(NamedTuple):
+    """How a land's contents lie: the pieces and Presence per row, the notes' lines."""
+
+    width: float
+    height: float
+    pieces_per_row: int
+    presence_per_row: int
+    notes: list[str]
+
+
+def _layout(label: str, pieces: int, presence: int, notes: str, width: float) -> LandLayout:
+    """The land's label, then its pieces, its Presence and its notes in rows ``width`` wide."""
+    per_row = max(int(width // PIECE_W), 1)
+    presence_per_row = max(int(width // PRESENCE_W), 1)
+    lines = _wrap(notes.split(" "), width, 9) if notes else []
+    rows = -(-pieces // per_row), -(-presence // presence_per_row)
+    widest = max(
+        _text_width(label, 12),
+        min(pieces, per_row) * PIECE_W,
+        min(presence, presence_per_row) * PRESENCE_W,
+        *(_text_width(line, 9) for line in lines),
+    )
+    height = LABEL_H + rows[0] * PIECE_H + rows[1] * PRESENCE_H + len(lines) * NOTE_H
+    return LandLayout(widest, height, per_row, presence_per_row, lines)
+
+
+def _text_width(words: str, size: float) -> float:
+    return 0.6 * size * len(words)
+
+
+def _placement(
+    label: str, pieces: int, presence: int, notes: str, boxes: tuple[Box, ...]
+) -> tuple[float, float, float, LandLayout]:
+    """Where a land's contents go: their top left, their scale and their layout, at the
+    largest scale that fits one of the land's boxes (the smallest, in its largest box, if
+    none fits)."""
+    for scale, box in itertools.product(SHRINK, boxes):
+        layout = _layout(label, pieces, presence, notes, 2 * box[2] / scale)
+        if layout.height * scale <= 2 * box[3] and layout.width * scale <= 2 * box[2]:
+            break
+    else:
+        scale, box = SHRINK[-1], max(boxes, key=lambda b: b[2] * b[3])
+        layout = _layout(label, pieces, presence, notes, 2 * box[2] / scale)
+    x, y = box[0] - layout.width * scale / 2, box[1] - layout.height * scale / 2
+    return x, y, scale, layout
+
+
+def _land(canvas: Canvas, scene: Scene, land: int, boxes: tuple[Box, ...]) -> None:
+    name = land_name(land, scene.boards)
+    shown = [(kind, count) for kind, count in enumerate(scene.pieces[land]) if count]
+    present = [(seat, counts[land]) for seat, counts in enumerate(scene.presence) if counts[land]]
     notes = _land_notes(scene, land)
-    if notes:
-        canvas.text(x + width - 4, y + LAND_H - 5, notes, size=9, anchor="end", fill=DAMAGE)
+    x, y, scale, layout = _placement(name, len(shown), len(present), notes, boxes)
+    with canvas.group(x, y, scale):
+        canvas.text(0, 12, name, size=12, bold=True)
+        for index, (kind, count) in enumerate(shown):
+            px = (index % layout.pieces_per_row) * PIECE_W
+            py = LABEL_H + (index // layout.pieces_per_row) * PIECE_H
+            _piece_count(canvas, name, kind, count, px, py)
+        top = LABEL_H + -(-len(shown) // layout.pieces_per_row) * PIECE_H
+        for index, (seat, count) in enumerate(present):
+            cx = 10 + (index % layout.presence_per_row) * PRESENCE_W
+            cy = top + 10 + (index // layout.presence_per_row) * PRESENCE_H
+            data = {"land": name, "presence": f"player_{seat}", "count": count}
+            canvas.circle(cx, cy, 9.5, fill=SEAT_COLOURS[seat], stroke="#fff", data=data)
+            canvas.text(cx, cy + 4, f"{count}", size=11, anchor="middle", fill="#fff", bold=True)
+        top += -(-len(present) // layout.presence_per_row) * PRESENCE_H
+        for index, line in enumerate(layout.notes):
+            canvas.text(0, top + 9 + index * NOTE_H, line, size=9, fill=DAMAGE, bold=True)
 
 
 def _land_notes(scene: Scene, land: int) -> str:
@@ -474,21 +800,14 @@ def _land_notes(scene: Scene, land: int) -> str:
     return ", ".join(notes)
 
 
-PIECE_STEP = 38
-
-
-def _pieces(canvas: Canvas, scene: Scene, land: int, x: float, y: float, width: float) -> None:
-    per_line = max(int(width // PIECE_STEP), 1)
-    shown = [(kind, count) for kind, count in enumerate(scene.pieces[land]) if count]
-    for index, (kind, count) in enumerate(shown):
-        px = x + (index % per_line) * PIECE_STEP
-        py = y + (index // per_line) * 22
-        data = {"land": land_name(land, scene.boards), "piece": KIND_NAMES[kind], "count": count}
-        _piece(canvas, kind, px + 8, py + 9, data)
-        canvas.text(px + 18, py + 13, f"{count}", size=11, bold=True)
-        if kind in HEALED:
-            damage = HEALTH[HEALED[kind]] - HEALTH[kind]
-            canvas.text(px + 18, py + 22, f"−{damage}", size=8, fill=DAMAGE, bold=True)
+def _piece_count(canvas: Canvas, land: str, kind: int, count: int, x: float, y: float) -> None:
+    """A piece's glyph and how many there are; a damaged piece its damage under the count."""
+    data = {"land": land, "piece": KIND_NAMES[kind], "count": count}
+    _piece(canvas, kind, x + 9, y + 10, data)
+    canvas.text(x + 19, y + 14, f"{count}", size=11, bold=True)
+    if kind in HEALED:
+        damage = HEALTH[HEALED[kind]] - HEALTH[kind]
+        canvas.text(x + 19, y + 22, f"−{damage}", size=8, fill=DAMAGE, bold=True)
 
 
 PIECE_FILL = {
@@ -515,20 +834,6 @@ def _piece(canvas: Canvas, kind: int, x: float, y: float, data: dict[str, object
         return
     points = [(x + dx, y + dy) for dx, dy in PIECE_SHAPE[base]]
     canvas.polygon(points, fill=PIECE_FILL[base], stroke=stroke, data=data)
-
-
-def _presence(canvas: Canvas, scene: Scene, land: int, x: float, y: float) -> None:
-    name = land_name(land, scene.boards)
-    placed = 0
-    for seat, counts in enumerate(scene.presence):
-        if counts[land]:
-            cx = x + 9 + placed * 24
-            data = {"land": name, "presence": f"player_{seat}", "count": counts[land]}
-            canvas.circle(cx, y + 9, 9, fill=SEAT_COLOURS[seat], stroke="#fff", data=data)
-            canvas.text(
-                cx, y + 13, f"{counts[land]}", size=11, anchor="middle", fill="#fff", bold=True
-            )
-            placed += 1
 
 
 # ----- the column: Invader cards, Fear, Blight, Power decks -----------------------------------
@@ -700,8 +1005,16 @@ LEGEND = (
 
 
 def _legend(canvas: Canvas, scene: Scene, x: float, y: float) -> float:
-    """What the glyphs mean: the pieces, damage, Presence."""
+    """What the colours and glyphs mean: the terrains, the pieces, damage, Presence."""
     y = _section(canvas, x, y, "Key")
+    for index, (terrain, fill) in enumerate(zip(TERRAINS, TERRAIN_FILL, strict=True)):
+        tx = x + index * 84
+        canvas.rect(tx, y + 2, 18, 14, fill=fill, stroke=LAND_EDGE, radius=2)
+        canvas.text(tx + 23, y + 13, terrain, size=10)
+    tx = x + len(TERRAINS) * 84
+    canvas.rect(tx, y + 2, 18, 14, fill=OCEAN, stroke=LAND_EDGE, radius=2)
+    canvas.text(tx + 23, y + 13, "Ocean", size=10)
+    y += 24
     for index, (kind, words) in enumerate(LEGEND):
         gx = x + 8 + index * 70
         _piece(canvas, kind, gx, y + 10, {"legend": words})
