@@ -286,14 +286,10 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
         put(at["turn"], min(game.turn, MAX_TURNS))
     sparse.ones.extend(island_ones(game.island))
     p_at = at["pieces"]
-    counted = [
-        (p_at + KINDS * land + k, count)
-        for land, row in enumerate(game.pieces)
-        for k, count in enumerate(row)
-        if count
-    ]
-    sparse.at.extend([index for index, _ in counted])
-    sparse.values.extend([min(count, PIECE_SCALE) for _, count in counted])
+    counts = np.array(game.pieces, dtype=np.int64).ravel()
+    placed = np.flatnonzero(counts)
+    sparse.at.extend((placed + p_at).tolist())
+    sparse.values.extend(np.minimum(counts[placed], PIECE_SCALE).tolist())
     for land, defend in enumerate(game.defend):
         if defend:
             put(at["defend"] + land, min(defend, 10))
