@@ -729,14 +729,14 @@ class LandLayout(NamedTuple):
     height: float
     pieces_per_row: int
     presence_per_row: int
-    notes: list[str]
+    notes: tuple[str, ...]
 
 
 def _layout(label: str, pieces: int, presence: int, notes: str, width: float) -> LandLayout:
     """The land's label, then its pieces, its Presence and its notes in rows ``width`` wide."""
     per_row = max(int(width // PIECE_W), 1)
     presence_per_row = max(int(width // PRESENCE_W), 1)
-    lines = _wrap(notes.split(" "), width, 9) if notes else []
+    lines = tuple(_wrap(notes.split(" "), width, 9)) if notes else ()
     rows = -(-pieces // per_row), -(-presence // presence_per_row)
     widest = max(
         _text_width(label, 12),
@@ -752,6 +752,7 @@ def _text_width(words: str, size: float) -> float:
     return 0.6 * size * len(words)
 
 
+@cache
 def _placement(
     label: str, pieces: int, presence: int, notes: str, boxes: tuple[Box, ...]
 ) -> tuple[float, float, float, LandLayout]:
