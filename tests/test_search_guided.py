@@ -177,7 +177,11 @@ def test_guided_specs_build_and_bad_ones_name_the_problem() -> None:
         ("pimc:4,guide=best", GAME, "guide must be 'heuristic'"),
         ("pimc:4,guide=heuristic,rollout=random", GAME, "rollout= does not go with guide"),
         ("ismcts:4,guide=heuristic,value=margin", GAME, "value= does not go with guide"),
-        ("ismcts:4,guide=heuristic", "vaalbara_v1", "no search guide .* \\['valiant_wars_v3'\\]"),
+        (
+            "ismcts:4,guide=heuristic",
+            "vaalbara_v1",
+            "no search guide .* \\['spirit_island_v1', 'valiant_wars_v3'\\]",
+        ),
     ]:
         with pytest.raises(ValueError, match=message):
             agent_factory(spec, game)
