@@ -1,11 +1,13 @@
 """A check for CI: has any game got slower against ``connect_four_v3`` than RESULTS.md records?
 
 Plays seeded random legal games through ``env()`` for ``connect_four_v3`` and every registered
-game at every player count, ``--repeats`` times round-robin, and takes each game's ratio to the
-reference within each repetition. A game fails when the median of its ratios lies below its
-``x C4`` in the throughput section of benchmarks/RESULTS.md (what ``make bench`` last wrote)
-by more than its noise margin: the spread (largest less smallest over the median) of its own
-ratios in this run, and never less than ``--min-margin``. A game with no recorded row (a new
+game at every player count, ``--repeats`` times round-robin, the reference again after each
+game, and takes each game's ratio to the mean of the reference's runs on either side of it.
+A game fails when the median of its ratios lies below its ``x C4`` in the throughput section
+of benchmarks/RESULTS.md (what ``make bench`` last wrote) by more than its noise margin: the
+largest spread (largest less smallest over the median) of any game's ratios in this run (three
+ratios of one game say little of the noise; the whole run's say more), and never less than
+``--min-margin``. A game with no recorded row (a new
 version) fails too: rerun ``make bench``. Exit status 0: all pass; 1: a game failed; 2: bad
 input. Nothing is written.
 
@@ -61,24 +63,34 @@ class Verdict:
         )
 
 
+def env_rate(target: throughput.Target, budget: throughput.MeasurementBudget, seed: int) -> float:
+    """``target``'s env() steps per second over one budget of seeded random games."""
+    play = throughput.aec_games(target.make_env(), seed, np.random.default_rng(seed))
+    _, decisions, elapsed = throughput.games_for(budget, play)
+    return decisions / elapsed
+
+
 def env_ratios(
     targets: list[throughput.Target], repeats: int, budget: throughput.MeasurementBudget
 ) -> dict[str, list[float]]:
-    """Each target's env() steps/s over the reference's, once per repetition."""
-    rates: dict[str, list[float]] = {target.label: [] for target in targets}
+    """Each target's env() steps/s over the reference's (``targets[0]``), once per repetition.
+
+    The reference runs before the first game and again after each, and a game's ratio is to
+    the mean of the two runs around it: both sides of a ratio see the same load."""
+    reference, games = targets[0], targets[1:]
+    ratios: dict[str, list[float]] = {target.label: [] for target in targets}
     for repeat in range(repeats):
-        for target in targets:
+        seed = 1000 * repeat
+        before = env_rate(reference, budget, seed)
+        for target in games:
             throughput.progress(f"repetition {repeat + 1}/{repeats}: {target.label}")
-            seed = 1000 * repeat
-            play = throughput.aec_games(target.make_env(), seed, np.random.default_rng(seed))
-            _, decisions, elapsed = throughput.games_for(budget, play)
-            rates[target.label].append(decisions / elapsed)
+            rate = env_rate(target, budget, seed)
+            after = env_rate(reference, budget, seed)
+            ratios[target.label].append(rate / ((before + after) / 2))
+            before = after
+        ratios[reference.label].append(1.0)
     throughput.progress("")
-    reference = rates[targets[0].label]
-    return {
-        label: [rate / base for rate, base in zip(values, reference, strict=True)]
-        for label, values in rates.items()
-    }
+    return ratios
 
 
 def check(
@@ -94,21 +106,23 @@ def check(
         raise AssertionError("the reference is measured first")
     recorded = throughput_ratios()
     ratios = env_ratios(targets, repeats, throughput.MeasurementBudget(seconds))
-    verdicts = []
-    for target in targets[1:]:
-        values = ratios[target.label]
-        median = statistics.median(values)
-        spread = (max(values) - min(values)) / median
-        verdicts.append(
-            Verdict(
-                target.name,
-                target.players,
-                recorded.get(target.name, {}).get(target.players),
-                median,
-                max(spread, min_margin),
-            )
+    games = [(target, ratios[target.label]) for target in targets[1:]]
+    margin = max([min_margin, *(spread(values) for _, values in games)])
+    return [
+        Verdict(
+            target.name,
+            target.players,
+            recorded.get(target.name, {}).get(target.players),
+            statistics.median(values),
+            margin,
         )
-    return verdicts
+        for target, values in games
+    ]
+
+
+def spread(values: Sequence[float]) -> float:
+    """How far apart one game's ratios lie: largest less smallest, over their median."""
+    return (max(values) - min(values)) / statistics.median(values)
 
 
 def fraction(text: str) -> float:
