@@ -481,7 +481,7 @@ class IslandGuide:
 
 def fear_share(game: Any) -> float:
     """Fear cards earned, and the share of the next one, of the Fear deck."""
-    pool = spec.FEAR_PER_PLAYER * game.num_players
+    pool = game.fear_per_card()
     return min(1.0, (game.cards_earned() + 1 - game.fear_pool / pool) / spec.FEAR_DECK_SIZE)
 
 

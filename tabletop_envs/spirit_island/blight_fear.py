@@ -13,7 +13,6 @@ from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     BLIGHT_CARDS,
     FEAR_CARDS,
-    FEAR_PER_PLAYER,
     block_of,
 )
 
@@ -31,7 +30,7 @@ def add_fear(game: SpiritIslandGame, amount: int) -> None:
         game.fear_pool -= 1
         if game.fear_pool <= 0:
             game.fear_earned.append(game.fear_deck.pop(0))
-            game.fear_pool = FEAR_PER_PLAYER * game.num_players
+            game.fear_pool = game.fear_per_card()
 
 
 def step_fear(game: SpiritIslandGame) -> None:

@@ -19,7 +19,6 @@ from tabletop_envs.spirit_island.spec import (
     DRAW,
     FEAR_CARDS,
     FEAR_DECK_SIZE,
-    FEAR_PER_PLAYER,
     INVADER_CARDS,
     INVADER_DECK_STAGES,
     INVADER_KINDS,
@@ -231,8 +230,8 @@ def check_fear_and_blight(game: SpiritIslandGame) -> Problems:
         or any(not 0 <= c < len(FEAR_CARDS) for c in fear)
     ):
         yield "fear_deck", f"{FEAR_DECK_SIZE} distinct Fear cards"
-    if not 0 < game.fear_pool <= FEAR_PER_PLAYER * game.num_players:
-        yield "fear_pool", f"outside 1..{FEAR_PER_PLAYER * game.num_players}"
+    if not 0 < game.fear_pool <= game.fear_per_card():
+        yield "fear_pool", f"outside 1..{game.fear_per_card()}"
     if not 0 <= game.blight_card < len(BLIGHT_CARDS):
         yield "blight_card", "no such Blight card"
     most = spec.blight_in_game(game.num_players)

@@ -38,7 +38,6 @@ from tabletop_envs.spirit_island.spec import (
     EXPLORER,
     FEAR_CARDS,
     FEAR_DECK_SIZE,
-    FEAR_PER_PLAYER,
     HEALTHY_PER_PLAYER,
     INVADER_CARDS,
     INVADER_DECK_STAGES,
@@ -178,6 +177,21 @@ if DECISIONS.keys() != PURPOSES.keys():
     raise RuntimeError(f"decisions without handlers: {sorted(DECISIONS.keys() ^ PURPOSES.keys())}")
 
 
+PROGRESS_WEIGHTS = {
+    "fear": 0.4,
+    "terror": 0.1,
+    "blight": 0.3,
+    "invaders": 0.1,
+    "presence": 0.05,
+    "invader_deck": 0.05,
+}
+"""How much each of ``progress_terms()`` counts in ``progress()`` (they sum to 1): Fear is
+how the game is won, Blight how it is nearly always lost."""
+INVADER_STRENGTH_SCALE = 20
+"""Invader Damage per board (Explorer 1, Town 2, City 3) at which the Invaders term of
+``progress()`` reaches 0; a board starts with about 9."""
+
+
 class SpiritIslandGame(PlainState, GameCore):
     """One game of Spirit Island: 1-4 Spirits, one island board each."""
 
@@ -214,6 +228,11 @@ class SpiritIslandGame(PlainState, GameCore):
             (False, True),
             "the teaching game: Powers gained from each Spirit's Power Progression in order, "
             "and the first-game Blight card",
+        ),
+        "difficulty": Option(
+            "base",
+            tuple(spec.DIFFICULTY_FEAR_PER_PLAYER),
+            "the Fear each Fear card needs per player: base 4 (published), easy 3, easiest 2",
         ),
         "shaped_reward": Option(
             False, (False, True), "a loss returns -1 + progress()/2 instead of -1"
@@ -279,7 +298,7 @@ class SpiritIslandGame(PlainState, GameCore):
         n, rng = num_players, self.rng
         lands = len(self.island.terrain)
         # 2. the Invader board: Fear pool, Fear deck, Invader deck, Blight card
-        self.fear_pool = FEAR_PER_PLAYER * n
+        self.fear_pool = self.fear_per_card()
         self.fear_deck = [int(c) for c in rng.permutation(len(FEAR_CARDS))[:FEAR_DECK_SIZE]]
         self.fear_earned: list[int] = []
         self.fear_discard: list[int] = []
@@ -668,13 +687,41 @@ class SpiritIslandGame(PlainState, GameCore):
         return np.full(self.num_players, value)
 
     def progress(self) -> float:
-        """1.0 for a victory; otherwise how far the team came: half the share of Fear cards
-        earned, half the share of the Invader deck survived."""
+        """1.0 for a victory; otherwise the weighted sum of ``progress_terms()`` (each in
+        [0, 1], weights ``PROGRESS_WEIGHTS``), below 1."""
         if self.outcome > 0:
             return 1.0
-        fear = self.cards_earned() / FEAR_DECK_SIZE
-        survived = (len(INVADER_DECK_STAGES) - len(self.invader_deck)) / len(INVADER_DECK_STAGES)
-        return 0.5 * fear + 0.5 * survived
+        terms = self.progress_terms()
+        return min(0.99, sum(PROGRESS_WEIGHTS[name] * terms[name] for name in PROGRESS_WEIGHTS))
+
+    def progress_terms(self) -> dict[str, float]:
+        """What ``progress()`` weighs, each in [0, 1] with 1 the better end: Fear toward
+        victory, Terror Level, Blight kept off, Invaders kept off the island, Presence kept,
+        Invader deck left."""
+        fear = (self.cards_earned() + 1 - self.fear_pool / self.fear_per_card()) / FEAR_DECK_SIZE
+        healthy = HEALTHY_PER_PLAYER * self.num_players + 1
+        if self.blighted:
+            per_player = spec.BLIGHT_CARDS[self.blight_card][1]
+            blight = 0.5 * min(1.0, self.blight_pool / (per_player * self.num_players))
+        else:
+            blight = 0.5 + 0.5 * min(1.0, self.blight_pool / healthy)
+        strength = sum(
+            spec.INVADER_DAMAGE[k] * row[k] for row in self.pieces for k in INVADER_KINDS
+        )
+        on_island = sum(map(sum, self.presence))
+        lost = sum(self.destroyed_presence)
+        return {
+            "fear": min(1.0, fear),
+            "terror": (self.terror_level() - 1) / 2,
+            "blight": blight,
+            "invaders": 1.0 - min(1.0, strength / (INVADER_STRENGTH_SCALE * self.num_players)),
+            "presence": on_island / (on_island + lost) if on_island + lost else 0.0,
+            "invader_deck": len(self.invader_deck) / len(INVADER_DECK_STAGES),
+        }
+
+    def fear_per_card(self) -> int:
+        """The Fear each Fear card needs: the difficulty's Fear per player times the players."""
+        return spec.DIFFICULTY_FEAR_PER_PLAYER[self.options["difficulty"]] * self.num_players
 
     def turns(self) -> int:
         return self.turn

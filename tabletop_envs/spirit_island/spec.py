@@ -979,6 +979,10 @@ FEAR_DECK_SIZE = 9
 TERROR_DIVIDERS = (3, 6)
 """Terror Level 2 after 3 cards earned, 3 after 6 (the 3|3|3 dividers)."""
 FEAR_PER_PLAYER = 4
+"""The published Fear each Fear card needs, per player (the ``base`` difficulty)."""
+DIFFICULTY_FEAR_PER_PLAYER = {"base": FEAR_PER_PLAYER, "easy": 3, "easiest": 2}
+"""Difficulty level -> the Fear each Fear card needs per player. ``base`` is the published
+game; ``easy`` and ``easiest`` are this project's own easier levels (fewer Fear per card)."""
 
 # ----- Blight cards -------------------------------------------------------------------------
 # fmt: off

@@ -1,0 +1,54 @@
+"""Spirit Island's difficulty levels: the Fear each Fear card needs per player."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
+from tabletop_envs.spirit_island.blight_fear import add_fear
+from tabletop_envs.spirit_island.rules import SpiritIslandGame
+
+
+@pytest.mark.parametrize(("level", "per_player"), [("base", 4), ("easy", 3), ("easiest", 2)])
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_each_level_sets_the_fear_a_card_needs(level: str, per_player: int, players: int) -> None:
+    game = SpiritIslandGame(players, seed=0, difficulty=level)
+    needed = per_player * players
+    assert game.fear_pool == needed
+    add_fear(game, needed - 1)
+    assert game.cards_earned() == 0 and game.fear_pool == 1
+    add_fear(game, 1)
+    assert game.cards_earned() == 1 and game.fear_pool == needed  # earned, then refilled
+    assert not list(game.check_invariants())
+
+
+def test_the_default_is_the_published_base_level() -> None:
+    assert (
+        SpiritIslandGame(2, seed=3).fear_pool
+        == SpiritIslandGame(2, seed=3, difficulty="base").fear_pool
+        == 8
+    )
+
+
+def test_an_unknown_level_names_the_accepted_ones() -> None:
+    with pytest.raises(ValueError, match=r"difficulty='hard'.*'base', 'easy', 'easiest'"):
+        SpiritIslandGame(1, seed=0, difficulty="hard")
+
+
+def test_a_pool_above_the_levels_card_is_refused_by_the_invariants() -> None:
+    game = SpiritIslandGame(1, seed=0, difficulty="easiest")
+    game.fear_pool = 3  # 2 per card at 1 player
+    assert any(field == "fear_pool" for field, _ in game.check_invariants())
+
+
+def test_an_easier_level_earns_random_teams_more_fear_cards() -> None:
+    earned = dict.fromkeys(("base", "easiest"), 0)
+    for level in earned:
+        for seed in range(10):
+            game = SpiritIslandGame(1, seed=seed, difficulty=level)
+            rng = np.random.default_rng(seed)
+            while not game.is_terminal:
+                game.apply(int(rng.choice(game.legal_actions())))
+            earned[level] += game.cards_earned()
+    assert earned["easiest"] > earned["base"], earned
