@@ -19,7 +19,7 @@ HEURISTIC_BOTS: dict[str, str] = {
 
 SEARCH_GUIDES: dict[str, str] = {
     "valiant_wars_v3": "tabletop_envs.agents.valiant_wars_bot:RevealGuide",
-    "spirit_island_v1": "tabletop_envs.agents.spirit_island_bot:IslandGuide",
+    "spirit_island_v1": "tabletop_envs.agents.spirit_island_guide:IslandGuide",
 }
 """Games whose heuristic also guides search bots (``guide=heuristic``, :class:`SearchGuide`)."""
 
