@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.heuristics import heuristic_agent, search_guide
-from tabletop_envs.agents.spirit_island_bot import NON_TERMINAL, SpiritIslandHeuristicAgent
+from tabletop_envs.agents.spirit_island_bot import SpiritIslandHeuristicAgent
+from tabletop_envs.agents.spirit_island_guide import NON_TERMINAL
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
 from tabletop_envs.spirit_island import spec
