@@ -102,6 +102,8 @@ BUILD_COST = {False: 3.5, True: 5.0}
 NEXT_RAVAGE = 0.45
 """The share of a Blight counted for a land that will Ravage the turn after (the team may
 still act there)."""
+HARDER = 0.4
+"""Per point of Damage a land due to Ravage next turn will deal: the harder it is to save."""
 STANDING = {EXPLORER: 0.8, TOWN: 2.2, TOWN_1: 2.2, CITY: 4.0, CITY_1: 4.0, CITY_2: 4.0}
 """Each Invader left on the island: the harm it will do later."""
 FEAR_VALUE = 1.6
@@ -325,7 +327,9 @@ class Turn:
             city = sum(row[k] for k in TOWN_KINDS) > sum(row[k] for k in CITY_KINDS)
             total += BUILD_COST[city]
             row[CITY if city else TOWN] += 1
-            total += NEXT_RAVAGE * self.blight_cost(x, row) * (self.strength(row) >= 2)
+            strength = self.strength(row)
+            total += NEXT_RAVAGE * self.blight_cost(x, row) * (strength >= 2)
+            total += HARDER * strength
         return total + sum(STANDING[k] * row[k] for k in INVADER_KINDS)
 
     def loss_after(self, x: int, row: list[int], defend: int, skips: list[int]) -> float:
@@ -337,7 +341,7 @@ class Turn:
             city = sum(row[k] for k in TOWN_KINDS) > sum(row[k] for k in CITY_KINDS)
             if not skips[1]:
                 row[CITY if city else TOWN] += 1
-            total += self.ravage_cost(x, row, 0)
+            total += self.ravage_cost(x, row, 0) + HARDER * self.strength(row)
         return total + sum(STANDING[k] * row[k] for k in INVADER_KINDS)
 
     @staticmethod
@@ -817,6 +821,11 @@ class Turn:
         row[kind] = max(0, row[kind] + change)
         return self.loss(x, row, plan.defend[i], plan.skips[i]) - before
 
+    def busy(self, x: int) -> float:
+        """A tie-break between lands: those the Invader cards name, or holding Presence,
+        come last."""
+        return (x in self.ravage) + (x in self.build) + 0.5 * sum(p[x] for p in self.presence)
+
     def land(self, legal: list[int]) -> int:
         p = self.purpose
         f = self.f
@@ -830,9 +839,7 @@ class Turn:
             slow = self.is_slow(self.power_of(0, power))
             return self.best_land(0, power, self.plan, slow, legal)[1]
         if p in ("push_dest", "push_then_dest"):
-            if kind in DAHAN_KINDS:
-                return min(legal, key=lambda x: self.marginal(x, kind, 1))
-            return min(legal, key=lambda x: self.marginal(x, kind, 1))
+            return min(legal, key=lambda x: (self.marginal(x, kind, 1), self.busy(x)))
         if p == "gather_source":
             return min(legal, key=lambda x: self.marginal(x, kind, -1))
         if p == "cascade":
