@@ -151,6 +151,10 @@ EXTRA_VALUE = {
 """A rough worth of operations the land play-out does not follow."""
 PUSH_LEAK = 0.7
 """The share of a pushed Invader's standing harm that goes with it to the next land."""
+GROW_PRESENCE = 3.0
+"""A Presence added in the first turns (its track's next space, more reach)."""
+GROW_CARD = 2.5
+"""A Power card gained while the Spirit holds fewer than 6."""
 MAX_KILL_PIECES = 8
 """The most pieces of a land the Damage split looks at."""
 
@@ -757,15 +761,15 @@ class Turn:
             score = 0.0
             for action, amount in self.spirit.growth[group]:
                 if action == "reclaim_all":
-                    score += 4.5 if len(playable) < 2 and discard >= 2 else -1.5
+                    score += 2 * GROW_PRESENCE + 1 if len(playable) < 2 and discard >= 2 else -1.5
                 elif action == "reclaim_one":
                     score += 1.0 if discard else 0.0
                 elif action == "gain_card":
-                    score += 2.5 if len(hand) + discard < 6 else 1.2
+                    score += GROW_CARD if len(hand) + discard < 6 else 1.2
                 elif action == "energy":
                     score += 0.5 * amount + (0.8 if energy < 2 else 0.0)
                 elif action == "presence":
-                    score += (2.0 if self.turn < 7 else 0.7) + 0.1 * amount
+                    score += (GROW_PRESENCE if self.turn < 7 else 0.7) + 0.1 * amount
             scores.append(score)
         return legal[int(np.argmax(scores))]
 
