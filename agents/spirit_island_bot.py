@@ -756,6 +756,9 @@ class Turn:
         energy = int(f["energy"][0])
         playable = [c for c in hand if CARDS[c].cost <= energy + 2]
         discard = int(f["discard"][0].sum())
+        income = self.spirit.energy_track[int(f["energy_track"][0])]
+        costs = sorted((CARDS[c].cost for c in hand), reverse=True)[: self.plays()]
+        shortfall = max(0, sum(costs) - energy - income)
         scores = []
         for group in legal:
             score = 0.0
@@ -767,11 +770,16 @@ class Turn:
                 elif action == "gain_card":
                     score += GROW_CARD if len(hand) + discard < 6 else 1.2
                 elif action == "energy":
-                    score += 0.5 * amount + (0.8 if energy < 2 else 0.0)
+                    score += 0.5 * amount + 1.2 * min(amount, shortfall)
                 elif action == "presence":
                     score += (GROW_PRESENCE if self.turn < 7 else 0.7) + 0.1 * amount
             scores.append(score)
         return legal[int(np.argmax(scores))]
+
+    def plays(self) -> int:
+        """Our card plays a turn, from the card-play track."""
+        track = self.spirit.card_track
+        return max(v for v in track[: int(self.f["card_track"][0]) + 1] if v >= 0)
 
     def track(self, legal: list[int]) -> int:
         """The track whose next two spaces give more: Energy while it falls short of what
@@ -780,9 +788,11 @@ class Turn:
         energy_at = int(self.f["energy_track"][0])
         card_at = int(self.f["card_track"][0])
         energy_track, card_track = self.spirit.energy_track, self.spirit.card_track
-        plays = max(v for v in card_track[: card_at + 1] if v >= 0)
+        plays = self.plays()
         income = energy_track[energy_at]
         card_weight = 1.0 + 0.8 * (energy + income >= 2 * plays + 2)
+        if plays > income + 1 and energy < 2 * plays:
+            card_weight = 0.3  # plays the Energy cannot pay for
         energy_weight = 1.0 + 0.5 * (energy + income < 2 * plays)
 
         def gain(track: tuple[int, ...], at: int, weight: float, reclaim: bool) -> float:
