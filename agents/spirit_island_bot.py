@@ -617,7 +617,7 @@ class Turn:
         return self.spirits[seat].innates[option - MAX_CARDS]
 
     def reach(self, seat: int, power: spec.Power, elements: list[int]) -> list[int]:
-        """The lands ``power`` may target from ``seat``'s Presence (Shadows' paid reach left out)."""
+        """The lands ``power`` may target from ``seat``'s Presence (not Shadows' paid reach)."""
         distance = power.range + int(self.f["range_bonus"][seat])
         if power.extend and all(h >= n for h, n in zip(elements, power.extend[0], strict=True)):
             distance = power.extend[1] + int(self.f["range_bonus"][seat])
