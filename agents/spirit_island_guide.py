@@ -8,9 +8,15 @@ from typing import Any
 import numpy as np
 
 from tabletop_envs.spirit_island import spec
-from tabletop_envs.spirit_island.invaders import lands_of
+from tabletop_envs.spirit_island.invaders import lands_of, vitality
 from tabletop_envs.spirit_island.observer import SCHEMA
-from tabletop_envs.spirit_island.spec import INVADER_DAMAGE, INVADER_KINDS
+from tabletop_envs.spirit_island.spec import (
+    BLIGHT,
+    BLIGHT_CARDS,
+    INVADER_DAMAGE,
+    INVADER_KINDS,
+    SKIP_BIT,
+)
 
 SEARCHED_PURPOSES = frozenset(
     spec.PURPOSE[name] for name in ("growth", "presence_land", "play", "target_land")
@@ -20,6 +26,12 @@ play and where each Power lands; the heuristic answers the rest."""
 NON_TERMINAL = 0.9
 """The value of a position short of the end lies in [-0.9, 0.9]: below any win and above
 any loss."""
+WEIGHTS = {"fear": 0.35, "blight": 0.45, "invaders": 0.1, "presence": 0.1}
+"""How much each of :func:`value_terms` counts in a position's worth (they sum to 1)."""
+INVADER_SCALE = 20
+"""Invader Damage per board at which the Invaders term reaches 0 (a board starts near 9)."""
+PRESENCE_SCALE = 12
+"""Presence on the island per Spirit at which the Presence term reaches 1."""
 
 
 class IslandGuide:
@@ -27,12 +39,11 @@ class IslandGuide:
 
     It searches growth, Presence placement, card plays and Power targets; the heuristic bot
     answers every other decision and plays the rollouts, which stop when the turn ends (after
-    its Invader Phase). A position is worth, to every seat alike, half the way to a Fear
-    victory (Fear cards earned, and the share of the next one) and half the Blight the card
-    still holds once the next Ravage has added what it will (each land of the Ravage card
-    whose Invaders deal 2 or more Damage), as a share of the card's fill: a search that looks
-    only at Fear cannot see a Ravage that is about to end the game. A victory is worth 1 and a
-    defeat -1, beyond every other position.
+    its Invader Phase). A position is worth, to every seat alike, the weighted sum
+    (``WEIGHTS``) of :func:`value_terms`: the way to a Fear victory, the Blight left before
+    defeat once the next Ravage has added what it will, the Invaders kept off the island and
+    the Presence grown, scaled to [-0.9, 0.9]; a victory is worth 1 and a defeat -1, beyond
+    every other position.
     """
 
     def searches(self, observation: np.ndarray) -> bool:
@@ -45,8 +56,30 @@ class IslandGuide:
     def value(self, game: Any) -> np.ndarray:
         if game.outcome:
             return np.full(game.num_players, float(game.outcome))
-        worth = 0.5 * fear_share(game) + 0.5 * blight_share_after_ravage(game)
+        terms = value_terms(game)
+        worth = sum(WEIGHTS[name] * terms[name] for name in WEIGHTS)
         return np.full(game.num_players, NON_TERMINAL * (2 * worth - 1))
+
+
+def value_terms(game: Any) -> dict[str, float]:
+    """Each in [0, 1], 1 the better end: ``fear`` (:func:`fear_share`); ``blight``, the Blight
+    the game can still take before it is lost (the card's side, and the Blighted Island side
+    while the card has not flipped) less :func:`ravage_blight`, as a share of the game's
+    whole Blight budget; ``invaders``, their Damage on the island against ``INVADER_SCALE``
+    per board; ``presence``, the Presence on the island against ``PRESENCE_SCALE`` per
+    Spirit."""
+    n = game.num_players
+    per_player = BLIGHT_CARDS[game.blight_card][1]
+    budget = (spec.HEALTHY_PER_PLAYER + 1 + per_player) * n
+    left = game.blight_pool + (0 if game.blighted else per_player * n)
+    strength = sum(INVADER_DAMAGE[k] * row[k] for row in game.pieces for k in INVADER_KINDS)
+    on_island = sum(map(sum, game.presence))
+    return {
+        "fear": fear_share(game),
+        "blight": float(np.clip((left - ravage_blight(game)) / budget, 0.0, 1.0)),
+        "invaders": 1.0 - min(1.0, strength / (INVADER_SCALE * n)),
+        "presence": min(1.0, on_island / (PRESENCE_SCALE * n)),
+    }
 
 
 def fear_share(game: Any) -> float:
@@ -55,14 +88,16 @@ def fear_share(game: Any) -> float:
     return min(1.0, (game.cards_earned() + 1 - game.fear_pool / pool) / spec.FEAR_DECK_SIZE)
 
 
-def blight_share_after_ravage(game: Any) -> float:
-    """The Blight left on the card once the Ravage card's lands have Blighted, as a share of
-    the card's fill (0 when that Ravage would empty it)."""
-    threatened = sum(
-        1
-        for land in lands_of(game, game.invader_slots[0])
-        if sum(INVADER_DAMAGE[k] * game.pieces[land][k] for k in INVADER_KINDS) - game.defend[land]
-        >= 2
-    )
-    fill = (spec.HEALTHY_PER_PLAYER + 1) * game.num_players
-    return float(np.clip((game.blight_pool - threatened) / fill, 0.0, 1.0))
+def ravage_blight(game: Any) -> int:
+    """The Blight the Ravage card's lands would add if the Invaders there Ravaged now: one in
+    each land whose Invaders deal 2 or more Damage past its Defend, and one more where Blight
+    lies already (the cascade)."""
+    added = 0
+    for land in lands_of(game, game.invader_slots[0]):
+        row = game.pieces[land]
+        if game.skips[land] & SKIP_BIT[0]:
+            continue
+        damage = sum(INVADER_DAMAGE[k] * row[k] for k in INVADER_KINDS)
+        if damage - game.defend[land] - vitality(game, land) >= 2:
+            added += 1 + (row[BLIGHT] > 0)
+    return added

@@ -1,0 +1,108 @@
+"""Spirit Island's search guide (``guide=heuristic``): which decisions it searches and what it
+makes of a position."""
+
+from __future__ import annotations
+
+import numpy as np
+from tabletop_envs.agents.heuristics import search_guide
+from tabletop_envs.agents.spirit_island_guide import NON_TERMINAL, ravage_blight
+
+import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
+from tabletop_envs.spirit_island import spec
+from tabletop_envs.spirit_island.invaders import lands_of
+from tabletop_envs.spirit_island.rules import SpiritIslandGame
+
+GUIDE = search_guide("spirit_island_v1")
+
+
+def positions(players: int, seed: int) -> list[SpiritIslandGame]:
+    """Every decision of a seeded random game, as clones."""
+    game, rng, seen = SpiritIslandGame(players, seed=seed), np.random.default_rng(seed), []
+    while not game.is_terminal:
+        seen.append(game.clone())
+        game.apply(int(rng.choice(game.legal_actions())))
+    return seen
+
+
+def worth(game: SpiritIslandGame) -> float:
+    return float(GUIDE.value(game)[0])
+
+
+def test_the_guide_searches_growth_presence_plays_and_targets_only() -> None:
+    searched = {spec.PURPOSE[name] for name in ("growth", "presence_land", "play", "target_land")}
+    kinds = set()
+    for game in positions(2, 3):
+        purpose = game.pending[2]
+        kinds.add(purpose)
+        seat = game.current_player
+        assert GUIDE.searches(game.observation(seat)) == (purpose in searched), purpose
+        assert GUIDE.stage(game) == game.turn
+    assert searched <= kinds and kinds - searched, "the game shows both kinds"
+
+
+def calm_before_a_ravage(players: int = 1, seed: int = 4) -> SpiritIslandGame:
+    """A position with no Invaders and no Blight in the lands of its Ravage card, 2 Blight on
+    the card and Fear left to earn before the next card."""
+    game = next(g for g in positions(players, seed) if g.invader_slots[0] >= 0).clone()
+    for land in lands_of(game, game.invader_slots[0]):
+        for kind in (*spec.INVADER_KINDS, spec.BLIGHT):
+            game.pieces[land][kind] = 0
+    game.blight_pool, game.fear_pool = 2, max(2, game.fear_pool)
+    return game
+
+
+def with_city(game: SpiritIslandGame, land: int) -> SpiritIslandGame:
+    threatened = game.clone()
+    threatened.pieces[land][spec.CITY] = 1
+    return threatened
+
+
+def test_the_guide_values_what_wins_and_what_loses() -> None:
+    game = calm_before_a_ravage()
+    base = worth(game)
+    assert -NON_TERMINAL < base < NON_TERMINAL
+    less_blight = game.clone()
+    less_blight.blight_pool -= 1
+    assert worth(less_blight) < base
+    more_fear = game.clone()
+    more_fear.fear_pool -= 1
+    assert worth(more_fear) > base
+    won, lost = game.clone(), game.clone()
+    won.outcome, lost.outcome = 1, -1
+    assert worth(won) == 1.0 and worth(lost) == -1.0
+    assert (GUIDE.value(game) == base).all(), "one value for the whole team"
+
+
+def test_a_ravage_that_will_blight_is_worth_less_than_one_defended_or_cleared() -> None:
+    game = calm_before_a_ravage()
+    land = lands_of(game, game.invader_slots[0])[0]
+    threatened = with_city(game, land)
+    defended = threatened.clone()
+    defended.defend[land] = 2
+    elsewhere = next(x for x in game.lands if x not in lands_of(game, game.invader_slots[0]))
+    spared = with_city(game, elsewhere)  # the same City where no Ravage comes
+    assert ravage_blight(threatened) == 1 and ravage_blight(defended) == 0
+    assert ravage_blight(spared) == 0
+    assert worth(threatened) < worth(defended)
+    assert worth(threatened) < worth(spared)
+    assert worth(defended) < worth(game)  # the City itself still counts against the team
+
+
+def test_a_ravage_on_blight_counts_the_cascade() -> None:
+    game = calm_before_a_ravage()
+    land = lands_of(game, game.invader_slots[0])[0]
+    threatened = with_city(game, land)
+    cascading = threatened.clone()
+    cascading.pieces[land][spec.BLIGHT] = 1
+    assert ravage_blight(cascading) == 2
+    on_card_alike = cascading.clone()  # the Blight on the island did not come off the card
+    assert worth(on_card_alike) < worth(threatened)
+
+
+def test_the_blight_budget_counts_the_blighted_island_side() -> None:
+    game = calm_before_a_ravage()
+    healthy, flipped = game.clone(), game.clone()
+    healthy.blight_pool = 1
+    flipped.blighted = True
+    flipped.blight_pool = spec.BLIGHT_CARDS[flipped.blight_card][1] * flipped.num_players
+    assert worth(flipped) < worth(healthy)  # a flipped card is the last of the budget
