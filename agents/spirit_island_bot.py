@@ -221,6 +221,15 @@ def ops_named(ops: tuple[Any, ...]) -> set[str]:
     return names
 
 
+def flat_ops(ops: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """Every operation of an effect, nested ones too."""
+    found = list(ops)
+    for op in ops:
+        for nested in nested_effects(op):
+            found += flat_ops(nested)
+    return found
+
+
 class SpiritIslandHeuristicAgent(SeededAgent):
     """Plans each turn against the Ravage and Build cards; see the module docstring."""
 
@@ -728,7 +737,48 @@ class Turn:
             return self.me if self.me in legal else legal[0]
         if decision == Decision.ELEMENT:
             return self.element(legal)
-        return legal[0]  # GROWTH_STEP (any order), CHOICE (the first effect)
+        if decision == Decision.CHOICE:
+            return self.choice(legal)
+        return legal[0]  # GROWTH_STEP (any order)
+
+    def choice_candidates(self, width: int) -> list[tuple[Any, ...]]:
+        """The "choose" operations with ``width`` effects that may be asking now: those of
+        our Powers used this turn and of the Fear cards resolved (the observation does not
+        say which one)."""
+        f = self.f
+        effects = [
+            self.effect_of(0, int(o), self.elements)
+            for o in np.flatnonzero(f["played"][0])
+            if not f["unresolved"][0][o]
+        ]
+        effects += [
+            self.effect_of(0, MAX_CARDS + i, self.elements) for i in range(len(self.spirit.innates))
+        ]
+        effects += [
+            spec.FEAR_CARDS[int(c)][1][self.terror - 1] for c in np.flatnonzero(f["fear_discard"])
+        ]
+        found = []
+        for effect in effects:
+            for op in flat_ops(effect):
+                if op[0] == "choose" and len(op) - 1 == width:
+                    found.append(op)
+        return found
+
+    def choice(self, legal: list[int]) -> int:
+        """The effect worth most in the land asked about, over the operations that may be
+        asking (the first effect where none is known or no land is named)."""
+        f = self.f
+        if not f["context_land"].any():
+            return legal[0]
+        land = int(f["context_land"].argmax())
+        candidates = self.choice_candidates(len(legal))
+        if land not in self.lands or not candidates:
+            return legal[0]
+        totals = [0.0] * len(legal)
+        for op in candidates:
+            for i, option in enumerate(legal):
+                totals[i] += self.gain(op[1 + option], land, self.plan, False)
+        return legal[int(np.argmax(totals))]
 
     def innate_needs(self) -> list[int]:
         """Per Element, how far our Elements fall short of the innate tiers (weighted)."""

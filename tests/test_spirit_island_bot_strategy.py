@@ -184,3 +184,18 @@ def test_leaves_a_land_a_teammate_already_saves() -> None:
         if river_played:
             game.played[0] = game.unresolved[0] = [CARD_ID["Nature's Resilience"]]
         assert bot_choice(game, "play", 1) == expected
+
+
+# ----- choices ---------------------------------------------------------------------------------
+def test_a_choice_takes_the_effect_worth_more_in_the_land() -> None:
+    """Nature's Resilience with 2 Water: Defend 6 where a Town is about to Ravage, Blight
+    removed where Blight lies and no Invader threatens."""
+    card = CARD_ID["Nature's Resilience"]
+    then = spec.CARDS[card].effect[0][2]
+    block = spec.block_of(then)
+    water = spec.ELEMENT_INDEX["water"]
+    for pieces, expected in (({TOWN: 1}, 0), ({BLIGHT: 1}, 1)):
+        game = position(pieces={A[6]: pieces}, ravage=MOUNTAIN)
+        game.played[0], game.unresolved[0] = [card], []
+        game.elements[0][water] = 2
+        assert bot_choice(game, "choose", 0, block, 0, A[6], -1) == expected
