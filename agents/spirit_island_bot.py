@@ -37,7 +37,9 @@ Spirit covers another.
 *Using Powers.* The Power used first is the one worth most now; each goes to its best legal
 land; pieces are damaged, destroyed and pushed where the loss falls most, pushed Invaders go
 where they do least harm, pushed or gathered Dahan go where they fight, Blight cascades into
-the land that matters least.
+the land that matters least. A choice between effects takes the one worth more in the land
+asked about (the observation does not name the card asking, so the choices of the Powers used
+this turn and of the Fear cards resolved are weighed together).
 
 *Growing.* Presence early (more Energy and card plays, more reach), a new Power card when the
 hand is thin, Reclaim when fewer than two playable cards are left; the track taken is the one
