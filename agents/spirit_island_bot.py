@@ -104,7 +104,7 @@ BUILD_COST = {False: 3.5, True: 5.0}
 NEXT_RAVAGE = 0.45
 """The share of a Blight counted for a land that will Ravage the turn after (the team may
 still act there)."""
-HARDER = 0.4
+HARDER = 0.2
 """Per point of Damage a land due to Ravage next turn will deal: the harder it is to save."""
 STANDING = {EXPLORER: 0.8, TOWN: 2.2, TOWN_1: 2.2, CITY: 4.0, CITY_1: 4.0, CITY_2: 4.0}
 """Each Invader left on the island: the harm it will do later."""
