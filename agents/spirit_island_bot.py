@@ -32,7 +32,8 @@ the best affordable cards up to its card plays and keeps the rest.
 *Co-ordinating the team.* Every Spirit sees the whole table. Before valuing its own cards, a
 Spirit plays out on its copy of the island the Powers the team has already played and not yet
 used, each in its best land, so a land another Spirit will save is worth little and the next
-Spirit covers another.
+Spirit covers another. A Power that gives another Spirit 1 Energy per card it played goes
+to the teammate who played the most cards (2 or more), else to ourselves.
 
 *Using Powers.* The Power used first is the one worth most now; each goes to its best legal
 land; pieces are damaged, destroyed and pushed where the loss falls most, pushed Invaders go
@@ -157,6 +158,8 @@ GROW_PRESENCE = 3.0
 """A Presence added in the first turns (its track's next space, more reach)."""
 GROW_CARD = 2.5
 """A Power card gained while the Spirit holds fewer than 6."""
+PLAY_THRESHOLD = 0.6
+"""The least a card must be worth, its cost paid, to be played rather than kept."""
 MAX_KILL_PIECES = 8
 """The most pieces of a land the Damage split looks at."""
 
@@ -449,7 +452,7 @@ class Turn:
                 row[DAHAN] += min(op[2], around)
         elif name == "add":
             if op[1] == BLIGHT:
-                state[3] -= BLIGHT_COST + CASCADE_COST * (row[BLIGHT] > 0)
+                state[3] -= self.blight_cost(x, row)
             row[op[1]] += op[2]
         elif name == "remove_blight":
             taken = min(op[1], row[BLIGHT])
@@ -736,7 +739,7 @@ class Turn:
         if decision == Decision.PIECE:
             return self.piece(legal)
         if decision == Decision.SPIRIT:
-            return self.me if self.me in legal else legal[0]
+            return self.spirit_target(legal)
         if decision == Decision.ELEMENT:
             return self.element(legal)
         if decision == Decision.CHOICE:
@@ -781,6 +784,18 @@ class Turn:
             for i, option in enumerate(legal):
                 totals[i] += self.gain(op[1 + option], land, self.plan, False)
         return legal[int(np.argmax(totals))]
+
+    def spirit_target(self, legal: list[int]) -> int:
+        """Ourselves, unless the Power gives another Spirit 1 Energy per card it played and a
+        teammate played more cards than we would gain otherwise."""
+        power = int(self.f["context_power"].argmax())
+        if power >= MAX_CARDS or "energy_per_card" not in ops_named(CARDS[power].effect):
+            return self.me if self.me in legal else legal[0]
+        played = {(self.me + r) % self.n: int(self.f["played"][r].sum()) for r in range(1, self.n)}
+        best = max((s for s in legal if s != self.me), key=lambda s: played[s], default=-1)
+        if best >= 0 and played[best] >= 2:
+            return best
+        return self.me if self.me in legal else legal[0]
 
     def innate_needs(self) -> list[int]:
         """Per Element, how far our Elements fall short of the innate tiers (weighted)."""
@@ -952,7 +967,7 @@ class Turn:
         plan = self.team_plan()
         elements = self.elements
         innate_now = self.innate_worth(plan, elements)
-        best, choice = 0.6, spec.CARD_DONE
+        best, choice = PLAY_THRESHOLD, spec.CARD_DONE
         energy = int(self.f["energy"][0])
         cost_weight = 0.8 if energy < 4 else 0.4 if energy < 8 else 0.15
         for card in cards:

@@ -199,3 +199,16 @@ def test_a_choice_takes_the_effect_worth_more_in_the_land() -> None:
         game.played[0], game.unresolved[0] = [card], []
         game.elements[0][water] = 2
         assert bot_choice(game, "choose", 0, block, 0, A[6], -1) == expected
+
+
+def test_energy_per_card_goes_to_the_teammate_who_played_more() -> None:
+    """Boon of Vigor gives River 1 Energy, or another Spirit 1 per card it played: to
+    Lightning once it has played 3 cards, to River while Lightning has played none."""
+    boon = CARD_ID["Boon of Vigor"]
+    for played, expected in (
+        ([CARD_ID["Raging Storm"], CARD_ID["Shatter Homesteads"], CARD_ID["Lightning's Boon"]], 1),
+        ([], 0),
+    ):
+        game = position(players=2)
+        game.played[1] = played
+        assert bot_choice(game, "target_spirit", 0, boon) == expected
