@@ -980,9 +980,10 @@ TERROR_DIVIDERS = (3, 6)
 """Terror Level 2 after 3 cards earned, 3 after 6 (the 3|3|3 dividers)."""
 FEAR_PER_PLAYER = 4
 """The published Fear each Fear card needs, per player (the ``base`` difficulty)."""
-DIFFICULTY_FEAR_PER_PLAYER = {"base": FEAR_PER_PLAYER, "easy": 3, "easiest": 2}
+DIFFICULTY_FEAR_PER_PLAYER = {"base": FEAR_PER_PLAYER, "easy": 3, "easiest": 2, "hard": 4}
 """Difficulty level -> the Fear each Fear card needs per player. ``base`` is the published
-game; ``easy`` and ``easiest`` are this project's own easier levels (fewer Fear per card)."""
+game; ``easy`` and ``easiest`` are this project's own easier levels (fewer Fear per card),
+``hard`` its own harder one (less Blight on the Healthy side: DIFFICULTY_HEALTHY_PER_PLAYER)."""
 
 # ----- Blight cards -------------------------------------------------------------------------
 # fmt: off
@@ -998,6 +999,9 @@ BLIGHT_CARDS = tuple(
     (name, per_player, compile_effect(effect, name)) for name, per_player, effect in BLIGHT_DATA
 )
 HEALTHY_PER_PLAYER = 2
+DIFFICULTY_HEALTHY_PER_PLAYER = {"hard": 1}
+"""Difficulty level -> the Blight per player on the Healthy side (+ 1), where it is not the
+published HEALTHY_PER_PLAYER: ``hard`` is this project's own level of more Blight pressure."""
 
 
 def blight_in_game(players: int) -> int:
