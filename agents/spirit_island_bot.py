@@ -35,6 +35,10 @@ used, each in its best land, so a land another Spirit will save is worth little 
 Spirit covers another. A Power that gives another Spirit 1 Energy per card it played goes
 to the teammate who played the most cards (2 or more), else to ourselves.
 
+*Playing for the Terror Level's victory.* Once the Terror Level is 2 every Town and City left
+stands between the team and a win (at 3 every City): each weighs more the fewer are left, and
+a Power that takes the last one off the island wins at once, worth more than anything else.
+
 *Using Powers.* The Power used first is the one worth most now; each goes to its best legal
 land; pieces are damaged, destroyed and pushed where the loss falls most, pushed Invaders go
 where they do least harm, pushed or gathered Dahan go where they fight, Blight cascades into
@@ -160,6 +164,11 @@ GROW_CARD = 2.5
 """A Power card gained while the Spirit holds fewer than 6."""
 PLAY_THRESHOLD = 0.6
 """The least a card must be worth, its cost paid, to be played rather than kept."""
+VICTORY_WEIGHT = 25.0
+"""Shared out (over 1 + how many are left) to the standing harm of the Invaders the Terror
+Level's victory needs gone."""
+WIN_VALUE = 100.0
+"""A Power that wins the game at once."""
 MAX_KILL_PIECES = 8
 """The most pieces of a land the Damage split looks at."""
 
@@ -309,6 +318,14 @@ class Turn:
             int(f["fear_earned"][0]) + int(f["fear_discard"].sum()) >= d
             for d in spec.TERROR_DIVIDERS
         )
+        self.standing = dict(STANDING)
+        """Each Invader's standing harm, with its weight in the Terror Level's victory: at Terror
+        Level 2 every Town and City stands between the team and a win, at 3 every City; the
+        fewer are left, the more each weighs."""
+        blocking = BUILDINGS if self.terror == 2 else CITY_KINDS if self.terror == 3 else ()
+        left = sum(row[k] for row in self.plan.rows for k in blocking)
+        for kind in blocking:
+            self.standing[kind] += VICTORY_WEIGHT / (1 + left)
 
     # ----- the island ---------------------------------------------------------------------
     def slot_lands(self, slot: int) -> set[int]:
@@ -348,7 +365,7 @@ class Turn:
             strength = self.strength(row)
             total += NEXT_RAVAGE * self.blight_cost(x, row) * (strength >= 2)
             total += HARDER * strength
-        return total + sum(STANDING[k] * row[k] for k in INVADER_KINDS)
+        return total + sum(self.standing[k] * row[k] for k in INVADER_KINDS)
 
     def loss_after(self, x: int, row: list[int], defend: int, skips: list[int]) -> float:
         """The loss of a Slow Power's land: its Ravage next turn if it is in the Build card's
@@ -360,7 +377,7 @@ class Turn:
             if not skips[1]:
                 row[CITY if city else TOWN] += 1
             total += self.ravage_cost(x, row, 0) + HARDER * self.strength(row)
-        return total + sum(STANDING[k] * row[k] for k in INVADER_KINDS)
+        return total + sum(self.standing[k] * row[k] for k in INVADER_KINDS)
 
     @staticmethod
     def strength(row: list[int]) -> int:
@@ -401,7 +418,21 @@ class Turn:
         state = [row, defend, skips, 0.0]
         self.simulate(ops, x, state, slow, seat)
         after = self.loss(x, state[0], state[1], state[2], slow)
-        return before - after + state[3]
+        return before - after + state[3] + self.victory_worth(plan, i, state[0], slow)
+
+    def victory_worth(self, plan: Plan, i: int, row: list[int], slow: bool) -> float:
+        """WIN_VALUE when land ``i`` left as ``row`` takes the last Invader the Terror Level's
+        victory needs gone off the island (a Fast Power wins at once; a Slow one after the
+        Invader Phase, counted at half)."""
+        needed = self.victory_kinds()
+        cleared = not any(row[k] for k in needed) and any(plan.rows[i][k] for k in needed)
+        if cleared and not any(r[k] for j, r in enumerate(plan.rows) if j != i for k in needed):
+            return WIN_VALUE * (0.5 if slow else 1.0)
+        return 0.0
+
+    def victory_kinds(self) -> tuple[int, ...]:
+        """The Invaders whose absence wins at this Terror Level."""
+        return {1: INVADER_KINDS, 2: BUILDINGS}.get(self.terror, CITY_KINDS)
 
     def apply(self, ops: tuple[Any, ...], x: int, plan: Plan, slow: bool, seat: int = 0) -> None:
         """Play ``ops`` out in land ``x`` of ``plan`` (for the team's Powers already played)."""

@@ -212,3 +212,17 @@ def test_energy_per_card_goes_to_the_teammate_who_played_more() -> None:
         game = position(players=2)
         game.played[1] = played
         assert bot_choice(game, "target_spirit", 0, boon) == expected
+
+
+# ----- the Terror Level's victory -------------------------------------------------------------
+def test_the_last_town_goes_once_the_terror_level_makes_it_a_win() -> None:
+    """Flash Floods (2 Damage on the coast): at Terror Level 1 it clears the lone Explorer
+    from the land about to Build; at Terror Level 2, where no Town or City left wins, it
+    destroys the island's last Town instead."""
+    for cards_earned, expected in ((0, A[4]), (3, A[2])):
+        game = position(
+            pieces={A[2]: {TOWN: 1}, A[4]: {EXPLORER: 1}}, build=SANDS, presence={0: {A[1]: 1}}
+        )
+        game.fear_discard = [game.fear_deck.pop() for _ in range(cards_earned)]
+        assert game.terror_level() == 1 + (cards_earned == 3)
+        assert bot_choice(game, "target_land", 0, CARD_ID["Flash Floods"]) == expected
