@@ -940,18 +940,18 @@ GRANTS_PAID_REPEAT = tuple(
 )
 """Per card: its effect grants a paid repeat (Powerstorm), so a paid repeat may not repeat it."""
 
-# ----- Power Progressions for the teaching game (this project's choice from the published decks) -
+# ----- Power Progressions for the teaching game (the published ones: docs ruling 28) ----------
 PROGRESSION_DATA = {
     "river": ("Uncanny Melting", "Nature's Resilience", "Pull Beneath the Hungry Earth",
               "Accelerated Rot", "Song of Sanctity", "Tsunami", "Encompassing Ward"),
     "lightning": ("Delusions of Danger", "Call to Bloodshed", "Powerstorm", "Purifying Flame",
                   "Pillar of Living Flame", "Entrancing Apparitions", "Call to Isolation"),
     "earth": ("Rouse the Trees and Stones", "Call to Migrate", "Poisoned Land",
-              "Voracious Growth", "Vigor of the Breaking Dawn", "Savage Mawbeasts",
-              "Gift of Living Energy"),
-    "shadows": ("Enticing Splendor", "Land of Haunts and Embers", "Terrifying Nightmares",
-                "Call of the Dahan Ways", "Visions of Fiery Doom", "Dark and Tangled Woods",
-                "Mists of Oblivion"),
+              "Devouring Ants", "Vigor of the Breaking Dawn", "Voracious Growth",
+              "Savage Mawbeasts"),
+    "shadows": ("Dark and Tangled Woods", "Shadows of the Burning Forest", "The Jungle Hungers",
+                "Land of Haunts and Embers", "Terrifying Nightmares", "Call of the Dahan Ways",
+                "Visions of Fiery Doom"),
 }  # fmt: skip
 """Per Spirit (``SPIRIT_KEYS``): the Minor and Major Powers gained in this order in the
 teaching game, instead of drawing 4."""
