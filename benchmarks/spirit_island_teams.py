@@ -89,14 +89,19 @@ def play_row(team: str, players: int, level: str, games: int, seed: int, workers
 
 
 def endings_cell(result: dict[str, Any]) -> str:
-    """How the games ended, most frequent first: share and mean turn of each."""
+    """How the games ended, most frequent first: share and mean turn of each (endings with
+    one short name, such as each seat's Spirit losing its last Presence, counted together)."""
     games = result["games"]
-    parts = []
+    merged: dict[str, list[float]] = {}
     for ending in result["stats"]["endings"]:
-        share = 100 * ending["games"] / games
-        parts.append(
-            f"{short_ending(ending['ending'])} {share:.0f} % (turn {ending['mean_turns']:.1f})"
-        )
+        entry = merged.setdefault(short_ending(ending["ending"]), [0.0, 0.0])
+        entry[0] += ending["games"]
+        entry[1] += ending["games"] * ending["mean_turns"]
+    ranked = sorted(merged.items(), key=lambda item: -item[1][0])
+    parts = [
+        f"{name} {100 * count / games:.0f} % (turn {turns / count:.1f})"
+        for name, (count, turns) in ranked
+    ]
     return ", ".join(parts) or "-"
 
 

@@ -51,3 +51,29 @@ def test_bad_levels_players_and_teams_are_refused(capsys) -> None:
     ):
         assert spirit_island_teams.main([*args, "--no-write"]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_endings_with_one_short_name_are_counted_together() -> None:
+    """Each seat's Spirit losing its last Presence is one "Presence" entry."""
+    endings = [
+        {"ending": "no Blight left on the Blight card", "games": 5, "mean_turns": 8.0},
+        {
+            "ending": "player_0's Spirit has no Presence left on the island",
+            "games": 3,
+            "mean_turns": 3.0,
+        },
+        {
+            "ending": "player_1's Spirit has no Presence left on the island",
+            "games": 1,
+            "mean_turns": 7.0,
+        },
+        {
+            "ending": "Terror Level 2: no Towns or Cities on the island",
+            "games": 1,
+            "mean_turns": 9.0,
+        },
+    ]
+    result = {"games": 10, "stats": {"endings": endings}}
+    assert spirit_island_teams.endings_cell(result) == (
+        "Blight 50 % (turn 8.0), Presence 40 % (turn 4.0), won: Terror Level 2 10 % (turn 9.0)"
+    )
