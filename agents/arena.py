@@ -15,6 +15,7 @@ import multiprocessing
 import signal
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 from tabletop_envs.agents.base import Agent
@@ -33,6 +34,8 @@ class MatchSpec:
     game: str
     agents: tuple[str, ...]
     seed: int
+    options: tuple[tuple[str, Any], ...] = ()
+    """Game options as (name, value) pairs (the game's ``OPTIONS``); none: its defaults."""
 
     @property
     def players(self) -> int:
@@ -100,7 +103,11 @@ class Table:
         self.match = match
         self.replays = frozenset(replays)
         self.env: TabletopAECEnv = make(
-            match.game, raw=True, num_players=match.players, illegal_action="raise"
+            match.game,
+            raw=True,
+            num_players=match.players,
+            illegal_action="raise",
+            **dict(match.options),
         )
         self.agents: list[Agent] = [
             agent_factory(spec, match.game, match.players)(None) for spec in match.agents

@@ -32,12 +32,19 @@ the best affordable cards up to its card plays and keeps the rest.
 *Co-ordinating the team.* Every Spirit sees the whole table. Before valuing its own cards, a
 Spirit plays out on its copy of the island the Powers the team has already played and not yet
 used, each in its best land, so a land another Spirit will save is worth little and the next
-Spirit covers another.
+Spirit covers another. A Power that gives another Spirit 1 Energy per card it played goes
+to the teammate who played the most cards (2 or more), else to ourselves.
+
+*Playing for the Terror Level's victory.* Once the Terror Level is 2 every Town and City left
+stands between the team and a win (at 3 every City): each weighs more the fewer are left, and
+a Power that takes the last one off the island wins at once, worth more than anything else.
 
 *Using Powers.* The Power used first is the one worth most now; each goes to its best legal
 land; pieces are damaged, destroyed and pushed where the loss falls most, pushed Invaders go
 where they do least harm, pushed or gathered Dahan go where they fight, Blight cascades into
-the land that matters least.
+the land that matters least. A choice between effects takes the one worth more in the land
+asked about (the observation does not name the card asking, so the choices of the Powers used
+this turn and of the Fear cards resolved are weighed together).
 
 *Growing.* Presence early (more Energy and card plays, more reach), a new Power card when the
 hand is thin, Reclaim when fewer than two playable cards are left; the track taken is the one
@@ -102,7 +109,7 @@ BUILD_COST = {False: 3.5, True: 5.0}
 NEXT_RAVAGE = 0.45
 """The share of a Blight counted for a land that will Ravage the turn after (the team may
 still act there)."""
-HARDER = 0.4
+HARDER = 0.2
 """Per point of Damage a land due to Ravage next turn will deal: the harder it is to save."""
 STANDING = {EXPLORER: 0.8, TOWN: 2.2, TOWN_1: 2.2, CITY: 4.0, CITY_1: 4.0, CITY_2: 4.0}
 """Each Invader left on the island: the harm it will do later."""
@@ -155,6 +162,13 @@ GROW_PRESENCE = 3.0
 """A Presence added in the first turns (its track's next space, more reach)."""
 GROW_CARD = 2.5
 """A Power card gained while the Spirit holds fewer than 6."""
+PLAY_THRESHOLD = 0.6
+"""The least a card must be worth, its cost paid, to be played rather than kept."""
+VICTORY_WEIGHT = 25.0
+"""Shared out (over 1 + how many are left) to the standing harm of the Invaders the Terror
+Level's victory needs gone."""
+WIN_VALUE = 100.0
+"""A Power that wins the game at once."""
 MAX_KILL_PIECES = 8
 """The most pieces of a land the Damage split looks at."""
 
@@ -219,6 +233,15 @@ def ops_named(ops: tuple[Any, ...]) -> set[str]:
         for nested in nested_effects(op):
             names |= ops_named(nested)
     return names
+
+
+def flat_ops(ops: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """Every operation of an effect, nested ones too."""
+    found = list(ops)
+    for op in ops:
+        for nested in nested_effects(op):
+            found += flat_ops(nested)
+    return found
 
 
 class SpiritIslandHeuristicAgent(SeededAgent):
@@ -295,6 +318,14 @@ class Turn:
             int(f["fear_earned"][0]) + int(f["fear_discard"].sum()) >= d
             for d in spec.TERROR_DIVIDERS
         )
+        self.standing = dict(STANDING)
+        """Each Invader's standing harm, with its weight in the Terror Level's victory: at Terror
+        Level 2 every Town and City stands between the team and a win, at 3 every City; the
+        fewer are left, the more each weighs."""
+        blocking = BUILDINGS if self.terror == 2 else CITY_KINDS if self.terror == 3 else ()
+        left = sum(row[k] for row in self.plan.rows for k in blocking)
+        for kind in blocking:
+            self.standing[kind] += VICTORY_WEIGHT / (1 + left)
 
     # ----- the island ---------------------------------------------------------------------
     def slot_lands(self, slot: int) -> set[int]:
@@ -334,7 +365,7 @@ class Turn:
             strength = self.strength(row)
             total += NEXT_RAVAGE * self.blight_cost(x, row) * (strength >= 2)
             total += HARDER * strength
-        return total + sum(STANDING[k] * row[k] for k in INVADER_KINDS)
+        return total + sum(self.standing[k] * row[k] for k in INVADER_KINDS)
 
     def loss_after(self, x: int, row: list[int], defend: int, skips: list[int]) -> float:
         """The loss of a Slow Power's land: its Ravage next turn if it is in the Build card's
@@ -346,7 +377,7 @@ class Turn:
             if not skips[1]:
                 row[CITY if city else TOWN] += 1
             total += self.ravage_cost(x, row, 0) + HARDER * self.strength(row)
-        return total + sum(STANDING[k] * row[k] for k in INVADER_KINDS)
+        return total + sum(self.standing[k] * row[k] for k in INVADER_KINDS)
 
     @staticmethod
     def strength(row: list[int]) -> int:
@@ -387,7 +418,21 @@ class Turn:
         state = [row, defend, skips, 0.0]
         self.simulate(ops, x, state, slow, seat)
         after = self.loss(x, state[0], state[1], state[2], slow)
-        return before - after + state[3]
+        return before - after + state[3] + self.victory_worth(plan, i, state[0], slow)
+
+    def victory_worth(self, plan: Plan, i: int, row: list[int], slow: bool) -> float:
+        """WIN_VALUE when land ``i`` left as ``row`` takes the last Invader the Terror Level's
+        victory needs gone off the island (a Fast Power wins at once; a Slow one after the
+        Invader Phase, counted at half)."""
+        needed = self.victory_kinds()
+        cleared = not any(row[k] for k in needed) and any(plan.rows[i][k] for k in needed)
+        if cleared and not any(r[k] for j, r in enumerate(plan.rows) if j != i for k in needed):
+            return WIN_VALUE * (0.5 if slow else 1.0)
+        return 0.0
+
+    def victory_kinds(self) -> tuple[int, ...]:
+        """The Invaders whose absence wins at this Terror Level."""
+        return {1: INVADER_KINDS, 2: BUILDINGS}.get(self.terror, CITY_KINDS)
 
     def apply(self, ops: tuple[Any, ...], x: int, plan: Plan, slow: bool, seat: int = 0) -> None:
         """Play ``ops`` out in land ``x`` of ``plan`` (for the team's Powers already played)."""
@@ -438,7 +483,7 @@ class Turn:
                 row[DAHAN] += min(op[2], around)
         elif name == "add":
             if op[1] == BLIGHT:
-                state[3] -= BLIGHT_COST + CASCADE_COST * (row[BLIGHT] > 0)
+                state[3] -= self.blight_cost(x, row)
             row[op[1]] += op[2]
         elif name == "remove_blight":
             taken = min(op[1], row[BLIGHT])
@@ -725,10 +770,63 @@ class Turn:
         if decision == Decision.PIECE:
             return self.piece(legal)
         if decision == Decision.SPIRIT:
-            return self.me if self.me in legal else legal[0]
+            return self.spirit_target(legal)
         if decision == Decision.ELEMENT:
             return self.element(legal)
-        return legal[0]  # GROWTH_STEP (any order), CHOICE (the first effect)
+        if decision == Decision.CHOICE:
+            return self.choice(legal)
+        return legal[0]  # GROWTH_STEP (any order)
+
+    def choice_candidates(self, width: int) -> list[tuple[Any, ...]]:
+        """The "choose" operations with ``width`` effects that may be asking now: those of
+        our Powers used this turn and of the Fear cards resolved (the observation does not
+        say which one)."""
+        f = self.f
+        effects = [
+            self.effect_of(0, int(o), self.elements)
+            for o in np.flatnonzero(f["played"][0])
+            if not f["unresolved"][0][o]
+        ]
+        effects += [
+            self.effect_of(0, MAX_CARDS + i, self.elements) for i in range(len(self.spirit.innates))
+        ]
+        effects += [
+            spec.FEAR_CARDS[int(c)][1][self.terror - 1] for c in np.flatnonzero(f["fear_discard"])
+        ]
+        found = []
+        for effect in effects:
+            for op in flat_ops(effect):
+                if op[0] == "choose" and len(op) - 1 == width:
+                    found.append(op)
+        return found
+
+    def choice(self, legal: list[int]) -> int:
+        """The effect worth most in the land asked about, over the operations that may be
+        asking (the first effect where none is known or no land is named)."""
+        f = self.f
+        if not f["context_land"].any():
+            return legal[0]
+        land = int(f["context_land"].argmax())
+        candidates = self.choice_candidates(len(legal))
+        if land not in self.lands or not candidates:
+            return legal[0]
+        totals = [0.0] * len(legal)
+        for op in candidates:
+            for i, option in enumerate(legal):
+                totals[i] += self.gain(op[1 + option], land, self.plan, False)
+        return legal[int(np.argmax(totals))]
+
+    def spirit_target(self, legal: list[int]) -> int:
+        """Ourselves, unless the Power gives another Spirit 1 Energy per card it played and a
+        teammate played more cards than we would gain otherwise."""
+        power = int(self.f["context_power"].argmax())
+        if power >= MAX_CARDS or "energy_per_card" not in ops_named(CARDS[power].effect):
+            return self.me if self.me in legal else legal[0]
+        played = {(self.me + r) % self.n: int(self.f["played"][r].sum()) for r in range(1, self.n)}
+        best = max((s for s in legal if s != self.me), key=lambda s: played[s], default=-1)
+        if best >= 0 and played[best] >= 2:
+            return best
+        return self.me if self.me in legal else legal[0]
 
     def innate_needs(self) -> list[int]:
         """Per Element, how far our Elements fall short of the innate tiers (weighted)."""
@@ -900,7 +998,7 @@ class Turn:
         plan = self.team_plan()
         elements = self.elements
         innate_now = self.innate_worth(plan, elements)
-        best, choice = 0.6, spec.CARD_DONE
+        best, choice = PLAY_THRESHOLD, spec.CARD_DONE
         energy = int(self.f["energy"][0])
         cost_weight = 0.8 if energy < 4 else 0.4 if energy < 8 else 0.15
         for card in cards:

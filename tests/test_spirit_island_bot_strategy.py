@@ -184,3 +184,45 @@ def test_leaves_a_land_a_teammate_already_saves() -> None:
         if river_played:
             game.played[0] = game.unresolved[0] = [CARD_ID["Nature's Resilience"]]
         assert bot_choice(game, "play", 1) == expected
+
+
+# ----- choices ---------------------------------------------------------------------------------
+def test_a_choice_takes_the_effect_worth_more_in_the_land() -> None:
+    """Nature's Resilience with 2 Water: Defend 6 where a Town is about to Ravage, Blight
+    removed where Blight lies and no Invader threatens."""
+    card = CARD_ID["Nature's Resilience"]
+    then = spec.CARDS[card].effect[0][2]
+    block = spec.block_of(then)
+    water = spec.ELEMENT_INDEX["water"]
+    for pieces, expected in (({TOWN: 1}, 0), ({BLIGHT: 1}, 1)):
+        game = position(pieces={A[6]: pieces}, ravage=MOUNTAIN)
+        game.played[0], game.unresolved[0] = [card], []
+        game.elements[0][water] = 2
+        assert bot_choice(game, "choose", 0, block, 0, A[6], -1) == expected
+
+
+def test_energy_per_card_goes_to_the_teammate_who_played_more() -> None:
+    """Boon of Vigor gives River 1 Energy, or another Spirit 1 per card it played: to
+    Lightning once it has played 3 cards, to River while Lightning has played none."""
+    boon = CARD_ID["Boon of Vigor"]
+    for played, expected in (
+        ([CARD_ID["Raging Storm"], CARD_ID["Shatter Homesteads"], CARD_ID["Lightning's Boon"]], 1),
+        ([], 0),
+    ):
+        game = position(players=2)
+        game.played[1] = played
+        assert bot_choice(game, "target_spirit", 0, boon) == expected
+
+
+# ----- the Terror Level's victory -------------------------------------------------------------
+def test_the_last_town_goes_once_the_terror_level_makes_it_a_win() -> None:
+    """Flash Floods (2 Damage on the coast): at Terror Level 1 it clears the lone Explorer
+    from the land about to Build; at Terror Level 2, where no Town or City left wins, it
+    destroys the island's last Town instead."""
+    for cards_earned, expected in ((0, A[4]), (3, A[2])):
+        game = position(
+            pieces={A[2]: {TOWN: 1}, A[4]: {EXPLORER: 1}}, build=SANDS, presence={0: {A[1]: 1}}
+        )
+        game.fear_discard = [game.fear_deck.pop() for _ in range(cards_earned)]
+        assert game.terror_level() == 1 + (cards_earned == 3)
+        assert bot_choice(game, "target_land", 0, CARD_ID["Flash Floods"]) == expected

@@ -325,3 +325,42 @@ def test_darkness_swallows_gives_1_fear_per_explorer_its_second_tier_destroys(
     game.run()
     assert game.pieces[land][spec.EXPLORER] == explorers - destroyed
     assert game.fear_pool == spec.FEAR_PER_PLAYER - destroyed
+
+
+PUBLISHED_PROGRESSIONS = {
+    "earth": (
+        "Rouse the Trees and Stones",
+        "Call to Migrate",
+        "Poisoned Land",
+        "Devouring Ants",
+        "Vigor of the Breaking Dawn",
+        "Voracious Growth",
+        "Savage Mawbeasts",
+    ),
+    "shadows": (
+        "Dark and Tangled Woods",
+        "Shadows of the Burning Forest",
+        "The Jungle Hungers",
+        "Land of Haunts and Embers",
+        "Terrifying Nightmares",
+        "Call of the Dahan Ways",
+        "Visions of Fiery Doom",
+    ),
+}
+"""Vital Strength's and Shadows' published Power Progressions (ruling 28's source), in order."""
+
+
+@pytest.mark.parametrize("key", sorted(PUBLISHED_PROGRESSIONS))
+def test_the_teaching_game_gains_the_published_progression(key: str) -> None:
+    """A teaching game of the Spirit sets its published progression aside and gains it in
+    order: 2 Majors among 7, and Powers with Fear among them."""
+    game = SpiritIslandGame(1, seed=0, teaching=True, spirits=key)
+    names = tuple(spec.CARDS[c].name for c in game.progression[0])
+    assert names == PUBLISHED_PROGRESSIONS[key]
+    assert sum(spec.CARDS[c].kind == spec.MAJOR for c in game.progression[0]) == 2
+    fear = [
+        c
+        for c in game.progression[0]
+        if any(op[0] == "fear" for op in spec._flat_ops(spec.CARDS[c].effect))
+    ]
+    assert len(fear) >= 3

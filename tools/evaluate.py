@@ -13,6 +13,9 @@ Writes results.json, results.csv and winrates.png to ``--out`` at the end, all t
 also keeps N games drawn from ``--seed`` (the same games for the same seed and game count),
 ``--save-replays all`` every game, as replay files ``game-00042.json`` (the game's index) in
 ``--replay-dir`` (default ``OUT/replays``); watch one with ``tabletop-view``.
+``--option KEY=VALUE`` (repeatable) sets a game option from the game's options table, e.g.
+``tabletop-eval spirit_island_v1 --agents heuristic --option difficulty=easy``; an unknown
+key or value is refused with the accepted ones named.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tabletop_envs.agents.arena import GameRecord, MatchSpec, play_games
@@ -40,6 +44,7 @@ from tabletop_envs.cli import (
     positive_int,
     seed_int,
 )
+from tabletop_envs.core.game import Option
 
 PROG = "tabletop-eval"
 BACKENDS = ("local", "ray")
@@ -86,6 +91,13 @@ def build_parser() -> OneLineParser:
         help="--backend ray: the Ray cluster, ray://HOST:PORT, HOST:PORT or auto "
         "(default: a local Ray instance)",
     )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. difficulty=easy (repeatable; the game's options table)",
+    )
     parser.add_argument("--seed", type=seed_int, default=0, help="master seed, from 0")
     parser.add_argument(
         "--out", type=Path, default=Path("eval-results"), help="output folder, new or existing"
@@ -123,13 +135,62 @@ def replay_files(records: Sequence[GameRecord], folder: Path) -> dict[Path, str]
     }
 
 
-def check_match(game_name: str, agents: Sequence[str], players: int | None, seed: int) -> MatchSpec:
+def option_value(option: Option, name: str, text: str) -> Any:
+    """``text`` as a value of game option ``name``: one of its choices as written, or a
+    value of its default's type; else a UsageError naming the accepted values."""
+    if option.choices is not None:
+        for choice in option.choices:
+            if text == str(choice) or (
+                isinstance(choice, bool) and text.lower() == str(choice).lower()
+            ):
+                return choice
+        accepted = ", ".join(str(choice) for choice in option.choices)
+        raise UsageError(f"--option {name}={text}: {name} accepts {accepted}")
+    kind = type(option.default)
+    try:
+        return kind(text)
+    except ValueError:
+        raise UsageError(f"--option {name}={text}: {name} takes a {kind.__name__}") from None
+
+
+def parse_options(game_class: type, pairs: Sequence[str]) -> tuple[tuple[str, Any], ...]:
+    """``--option KEY=VALUE`` pairs as the game's option values, checked against its options
+    table (``OPTIONS``); a UsageError names an unknown key or value and what is accepted."""
+    known = game_class.OPTIONS
+    chosen: dict[str, Any] = {}
+    for pair in pairs:
+        name, equals, text = pair.partition("=")
+        if not equals or not name:
+            raise UsageError(f"--option {pair!r}: expected KEY=VALUE")
+        if name not in known:
+            accepted = ", ".join(sorted(known)) or "none"
+            raise UsageError(
+                f"--option {name}: unknown option of {game_class.NAME}; options: {accepted}"
+            )
+        if name in chosen:
+            raise UsageError(f"--option {name} given twice")
+        chosen[name] = option_value(known[name], name, text)
+        try:
+            known[name].check(name, chosen[name])
+        except ValueError as error:
+            raise UsageError(f"--option {pair}: {error}") from None
+    return tuple(chosen.items())
+
+
+def check_match(
+    game_name: str,
+    agents: Sequence[str],
+    players: int | None,
+    seed: int,
+    options: Sequence[str] = (),
+) -> MatchSpec:
     """The validated match, or a UsageError naming what is wrong and what is accepted."""
     try:
         name = resolve_name(game_name)
     except ValueError as error:
         raise UsageError(str(error)) from None
     game_class = game_module(name).Game
+    chosen = parse_options(game_class, options)
     count = len(agents) if players is None else players
     try:
         game_class.check_players(count)
@@ -145,7 +206,7 @@ def check_match(game_name: str, agents: Sequence[str], players: int | None, seed
             agent_factory(spec, name, count)
         except ValueError as error:
             raise UsageError(str(error)) from None
-    return MatchSpec(game=name, agents=tuple(agents), seed=seed)
+    return MatchSpec(game=name, agents=tuple(agents), seed=seed, options=chosen)
 
 
 def check_out(out: Path, replay_dir: Path | None) -> None:
@@ -225,7 +286,7 @@ def run(
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        match = check_match(args.game, args.agents, args.players, args.seed)
+        match = check_match(args.game, args.agents, args.players, args.seed, args.option)
         replays = replay_sample(args.games, args.save_replays, args.seed)
         replay_dir = args.replay_dir or args.out / REPLAY_FOLDER
         check_out(args.out, replay_dir if replays else None)

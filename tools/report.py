@@ -192,6 +192,7 @@ def summarise(match: MatchSpec, records: Sequence[GameRecord], cooperative: bool
         "players": players,
         "games": len(records),
         "seed": match.seed,
+        "options": dict(match.options),
         "cooperative": cooperative,
         "mean_decisions": _mean([r.decisions for r in records]),
         "mean_turns": _mean([r.turns for r in records if r.turns is not None]),

@@ -232,7 +232,8 @@ class SpiritIslandGame(PlainState, GameCore):
         "difficulty": Option(
             "base",
             tuple(spec.DIFFICULTY_FEAR_PER_PLAYER),
-            "the Fear each Fear card needs per player: base 4 (published), easy 3, easiest 2",
+            "base: the published game (4 Fear per player a Fear card); easy 3, easiest 2 Fear "
+            "per player; hard: 4, and 1 Blight per player + 1 on the Healthy side (not 2)",
         ),
         "shaped_reward": Option(
             False, (False, True), "a loss returns -1 + progress()/2 instead of -1"
@@ -323,7 +324,7 @@ class SpiritIslandGame(PlainState, GameCore):
         else:
             names = ("first_game", "downward_spiral", "memory_fades")
             self.blight_card = names.index(choice)
-        self.blight_pool = HEALTHY_PER_PLAYER * n + 1
+        self.blight_pool = self.healthy_blight()
         self.blighted = False
         # 4. the island, populated from the boards' setup icons (Blight from the box)
         self.pieces = []
@@ -699,7 +700,7 @@ class SpiritIslandGame(PlainState, GameCore):
         victory, Terror Level, Blight kept off, Invaders kept off the island, Presence kept,
         Invader deck left."""
         fear = (self.cards_earned() + 1 - self.fear_pool / self.fear_per_card()) / FEAR_DECK_SIZE
-        healthy = HEALTHY_PER_PLAYER * self.num_players + 1
+        healthy = self.healthy_blight()
         if self.blighted:
             per_player = spec.BLIGHT_CARDS[self.blight_card][1]
             blight = 0.5 * min(1.0, self.blight_pool / (per_player * self.num_players))
@@ -718,6 +719,13 @@ class SpiritIslandGame(PlainState, GameCore):
             "presence": on_island / (on_island + lost) if on_island + lost else 0.0,
             "invader_deck": len(self.invader_deck) / len(INVADER_DECK_STAGES),
         }
+
+    def healthy_blight(self) -> int:
+        """The Blight the Healthy side holds: 2 per player + 1 (published), 1 per player + 1
+        at the ``hard`` difficulty."""
+        level = self.options["difficulty"]
+        per_player = spec.DIFFICULTY_HEALTHY_PER_PLAYER.get(level, HEALTHY_PER_PLAYER)
+        return per_player * self.num_players + 1
 
     def fear_per_card(self) -> int:
         """The Fear each Fear card needs: the difficulty's Fear per player times the players."""

@@ -940,18 +940,18 @@ GRANTS_PAID_REPEAT = tuple(
 )
 """Per card: its effect grants a paid repeat (Powerstorm), so a paid repeat may not repeat it."""
 
-# ----- Power Progressions for the teaching game (this project's choice from the published decks) -
+# ----- Power Progressions for the teaching game (the published ones: docs ruling 28) ----------
 PROGRESSION_DATA = {
     "river": ("Uncanny Melting", "Nature's Resilience", "Pull Beneath the Hungry Earth",
               "Accelerated Rot", "Song of Sanctity", "Tsunami", "Encompassing Ward"),
     "lightning": ("Delusions of Danger", "Call to Bloodshed", "Powerstorm", "Purifying Flame",
                   "Pillar of Living Flame", "Entrancing Apparitions", "Call to Isolation"),
     "earth": ("Rouse the Trees and Stones", "Call to Migrate", "Poisoned Land",
-              "Voracious Growth", "Vigor of the Breaking Dawn", "Savage Mawbeasts",
-              "Gift of Living Energy"),
-    "shadows": ("Enticing Splendor", "Land of Haunts and Embers", "Terrifying Nightmares",
-                "Call of the Dahan Ways", "Visions of Fiery Doom", "Dark and Tangled Woods",
-                "Mists of Oblivion"),
+              "Devouring Ants", "Vigor of the Breaking Dawn", "Voracious Growth",
+              "Savage Mawbeasts"),
+    "shadows": ("Dark and Tangled Woods", "Shadows of the Burning Forest", "The Jungle Hungers",
+                "Land of Haunts and Embers", "Terrifying Nightmares", "Call of the Dahan Ways",
+                "Visions of Fiery Doom"),
 }  # fmt: skip
 """Per Spirit (``SPIRIT_KEYS``): the Minor and Major Powers gained in this order in the
 teaching game, instead of drawing 4."""
@@ -980,9 +980,10 @@ TERROR_DIVIDERS = (3, 6)
 """Terror Level 2 after 3 cards earned, 3 after 6 (the 3|3|3 dividers)."""
 FEAR_PER_PLAYER = 4
 """The published Fear each Fear card needs, per player (the ``base`` difficulty)."""
-DIFFICULTY_FEAR_PER_PLAYER = {"base": FEAR_PER_PLAYER, "easy": 3, "easiest": 2}
+DIFFICULTY_FEAR_PER_PLAYER = {"base": FEAR_PER_PLAYER, "easy": 3, "easiest": 2, "hard": 4}
 """Difficulty level -> the Fear each Fear card needs per player. ``base`` is the published
-game; ``easy`` and ``easiest`` are this project's own easier levels (fewer Fear per card)."""
+game; ``easy`` and ``easiest`` are this project's own easier levels (fewer Fear per card),
+``hard`` its own harder one (less Blight on the Healthy side: DIFFICULTY_HEALTHY_PER_PLAYER)."""
 
 # ----- Blight cards -------------------------------------------------------------------------
 # fmt: off
@@ -998,6 +999,9 @@ BLIGHT_CARDS = tuple(
     (name, per_player, compile_effect(effect, name)) for name, per_player, effect in BLIGHT_DATA
 )
 HEALTHY_PER_PLAYER = 2
+DIFFICULTY_HEALTHY_PER_PLAYER = {"hard": 1}
+"""Difficulty level -> the Blight per player on the Healthy side (+ 1), where it is not the
+published HEALTHY_PER_PLAYER: ``hard`` is this project's own level of more Blight pressure."""
 
 
 def blight_in_game(players: int) -> int:

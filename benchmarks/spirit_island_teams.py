@@ -1,0 +1,234 @@
+"""Spirit Island's teams at every player count and difficulty level, on the same deals.
+
+    python -m benchmarks.spirit_island_teams [--games 300] [--players 1 2 3 4]
+        [--levels base easy easiest hard] [--teams random heuristic pimc:8,guide=heuristic]
+        [--seed 0] [--workers 1] [--no-write]
+
+``--games`` takes one number for every row or one per player count (``--games 300 300 100
+100``: fewer deals where games are long).
+
+Each team (every seat the same agent spec) plays ``--games`` games at each player count and
+difficulty level through the evaluation harness: game ``i`` is dealt from ``(seed, i)``, so
+every team meets the same deals. A row gives the wins with their 95 % Wilson interval, the
+mean turn the games ended, the Fear cards earned, the wall time per decision (one process:
+the agent's thinking and the engine's steps together) and how the games ended (the defeat
+causes from ``end_facts``). One table per level replaces the ``spirit-island-teams`` section
+of benchmarks/RESULTS.md, with the command, the commit and the machine's load
+(``--no-write``: print it only).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tabletop_envs.agents.arena import play_games
+from tabletop_envs.tools.evaluate import check_match
+from tabletop_envs.tools.report import summarise
+
+from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
+from tabletop_envs.cli import (
+    OneLineParser,
+    UsageError,
+    add_workers_flags,
+    check_workers,
+    fail,
+    positive_int,
+    seed_int,
+)
+from tabletop_envs.spirit_island.rules import SpiritIslandGame
+
+PROG = "python -m benchmarks.spirit_island_teams"
+SECTION = "spirit-island-teams"
+ENV = "spirit_island_v1"
+LEVELS = tuple(SpiritIslandGame.OPTIONS["difficulty"].choices)
+PLAYERS = tuple(range(SpiritIslandGame.MIN_PLAYERS, SpiritIslandGame.MAX_PLAYERS + 1))
+TEAMS = ("random", "heuristic")
+SHORT_ENDINGS = {
+    "no Blight left on the Blight card": "Blight",
+    "the Invader deck ran out: time is up": "time",
+    "every Fear card earned": "won: Fear",
+}
+"""Short names of the endings in the table (others keep their text up to a colon; a Spirit
+with no Presence left is "Presence")."""
+
+
+def short_ending(ending: str) -> str:
+    if ending in SHORT_ENDINGS:
+        return SHORT_ENDINGS[ending]
+    if "no Presence left" in ending:
+        return "Presence"
+    if ending.startswith("Terror Level"):
+        return "won: " + ending.split(":")[0]
+    return ending.split(":")[0]
+
+
+def play_row(team: str, players: int, level: str, games: int, seed: int, workers: int) -> dict:
+    """One team at one player count and level: the harness's team summary and wall time."""
+    match = check_match(ENV, (team,) * players, players, seed, [f"difficulty={level}"])
+    start = time.perf_counter()
+    records = play_games(match, games, workers)
+    seconds = time.perf_counter() - start
+    team_stats = summarise(match, records, True)["team"]
+    fear = [r.end_facts.get("fear cards earned", 0.0) for r in records]
+    return {
+        "team": team,
+        "players": players,
+        "level": level,
+        "games": len(records),
+        "stats": team_stats,
+        "fear": sum(fear) / len(fear),
+        "ms_per_decision": (
+            1000 * seconds / max(1, sum(r.decisions for r in records)) if workers == 1 else None
+        ),
+        "deals": [record.seed for record in records],
+    }
+
+
+def endings_cell(result: dict[str, Any]) -> str:
+    """How the games ended, most frequent first: share and mean turn of each (endings with
+    one short name, such as each seat's Spirit losing its last Presence, counted together)."""
+    games = result["games"]
+    merged: dict[str, list[float]] = {}
+    for ending in result["stats"]["endings"]:
+        entry = merged.setdefault(short_ending(ending["ending"]), [0.0, 0.0])
+        entry[0] += ending["games"]
+        entry[1] += ending["games"] * ending["mean_turns"]
+    ranked = sorted(merged.items(), key=lambda item: -item[1][0])
+    parts = [
+        f"{name} {100 * count / games:.0f} % (turn {turns / count:.1f})"
+        for name, (count, turns) in ranked
+    ]
+    return ", ".join(parts) or "-"
+
+
+def ms_cell(result: dict[str, Any]) -> str:
+    """Wall milliseconds a decision, measured in one process only (else "-")."""
+    ms = result["ms_per_decision"]
+    return "-" if ms is None else f"{ms:.2f}"
+
+
+def markdown(results: Sequence[dict[str, Any]], provenance: str, seed: int) -> str:
+    """The section: how it was measured, then one table per difficulty level."""
+    lines = [
+        provenance,
+        "",
+        f"Master seed {seed}: every row of a player count plays the same "
+        "deals (game i dealt from (seed, i)). A team is every seat the same agent. Fear: Fear "
+        "cards earned (9 win). ms / decision: wall time over decisions in one process, the "
+        "engine's steps included (- when measured with several processes). Endings: Blight = "
+        "no Blight left on the Blight card, time = "
+        "the Invader deck ran out, Presence = a Spirit lost its last Presence; won: how the "
+        "team won. Levels: base is the published game; easy and easiest need 3 and 2 Fear per "
+        "player a Fear card, hard puts 1 Blight per player + 1 on the Healthy side (this "
+        "project's own levels, docs/rules/spirit_island.md).",
+    ]
+    for level in dict.fromkeys(result["level"] for result in results):
+        lines += [
+            "",
+            f"**difficulty={level}**",
+            "",
+            "| players | team | wins | win rate | 95 % interval | mean turn | Fear "
+            "| ms / decision | how the games ended |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for result in results:
+            if result["level"] != level:
+                continue
+            stats = result["stats"]
+            lines.append(
+                f"| {result['players']} | `{result['team']}` | {stats['wins']:g} / "
+                f"{result['games']} | {stats['win_rate']:.3f} | [{stats['win_low']:.3f}, "
+                f"{stats['win_high']:.3f}] | {stats['mean_turns']:.1f} | {result['fear']:.2f} "
+                f"| {ms_cell(result)} | {endings_cell(result)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--games",
+        type=positive_int,
+        nargs="+",
+        default=[300],
+        help="games per row: one number, or one per player count of --players",
+    )
+    parser.add_argument(
+        "--players", type=positive_int, nargs="+", default=list(PLAYERS), help="player counts"
+    )
+    parser.add_argument(
+        "--levels", nargs="+", default=list(LEVELS), metavar="LEVEL", help=f"of {list(LEVELS)}"
+    )
+    parser.add_argument(
+        "--teams",
+        nargs="+",
+        default=list(TEAMS),
+        metavar="AGENT",
+        help="agent specs, one team each (e.g. random heuristic pimc:8,guide=heuristic)",
+    )
+    parser.add_argument("--seed", type=seed_int, default=0, help="master seed, from 0")
+    add_workers_flags(parser, 1, "processes per row (1: the timings are per process)")
+    parser.add_argument(
+        "--no-write",
+        action="store_true",
+        help=f"print the tables only; RESULTS.md's {SECTION!r} section stays as it is",
+    )
+    parser.add_argument("--page", type=Path, default=RESULTS_MD, help="the results page")
+    return parser
+
+
+def games_by_players(games: Sequence[int], players: Sequence[int]) -> dict[int, int]:
+    """Games a row per player count: one number for all, or one per player count."""
+    if len(games) == 1:
+        return dict.fromkeys(players, games[0])
+    if len(games) != len(players):
+        raise UsageError(
+            f"--games: one number, or one per player count ({len(players)}), not {len(games)}"
+        )
+    return dict(zip(players, games, strict=True))
+
+
+def check_args(players: Sequence[int], levels: Sequence[str], teams: Sequence[str]) -> None:
+    """Every player count, level and team valid before any game; else a UsageError."""
+    for level in levels:
+        if level not in LEVELS:
+            raise UsageError(f"--levels {level}: expected some of {', '.join(LEVELS)}")
+    for count in players:
+        if count not in PLAYERS:
+            raise UsageError(f"--players {count}: Spirit Island takes {PLAYERS[0]}-{PLAYERS[-1]}")
+    for team in teams:
+        check_match(ENV, (team,) * players[0], players[0], 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        check_args(args.players, args.levels, args.teams)
+        games = games_by_players(args.games, args.players)
+        check_workers(args)
+    except UsageError as error:
+        return fail(PROG, str(error))
+    load_at_start = load_average()
+    rows = [(level, p, team) for level in args.levels for p in args.players for team in args.teams]
+    results = []
+    for number, (level, players, team) in enumerate(rows, 1):
+        result = play_row(team, players, level, games[players], args.seed, args.workers)
+        results.append(result)
+        print(
+            f"[{number}/{len(rows)}] {level} {players}p {team}: {result['stats']['wins']:g} of "
+            f"{result['games']} won, {result['ms_per_decision']:.2f} ms a decision",
+            file=sys.stderr,
+            flush=True,
+        )
+    command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
+    text = markdown(results, measured_at(command, load_at_start), args.seed)
+    publish(SECTION, text, args.page, write=not args.no_write)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""benchmarks/spirit_island_teams.py: teams by player count and level on the same deals,
+written as its section of a results page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks import spirit_island_teams
+from benchmarks.results_page import read_section, table_rows
+
+
+def test_two_games_a_row_fill_one_table_per_level(tmp_path: Path, capsys) -> None:
+    page = tmp_path / "RESULTS.md"
+    page.write_text("# Benchmark results\n\nkept as it was\n")
+    args = ["--games", "2", "1", "--players", "1", "2", "--levels", "base", "easiest"]
+    assert spirit_island_teams.main([*args, "--page", str(page)]) == 0
+    section = read_section(spirit_island_teams.SECTION, page)
+    assert "kept as it was" in page.read_text()
+    assert section.count("| players | team |") == 2
+    assert "**difficulty=base**" in section and "**difficulty=easiest**" in section
+    rows = table_rows(section, "players")  # the first table: base
+    assert [(row["players"], row["team"]) for row in rows] == [
+        ("1", "`random`"),
+        ("1", "`heuristic`"),
+        ("2", "`random`"),
+        ("2", "`heuristic`"),
+    ]
+    for row in rows:
+        assert row["wins"].endswith("/ 2" if row["players"] == "1" else "/ 1")
+        assert row["how the games ended"] != "-"
+        assert float(row["ms / decision"]) > 0
+    assert "python -m benchmarks.spirit_island_teams --games 2 1" in section
+    assert "[8/8] easiest 2p heuristic" in capsys.readouterr().err
+
+
+def test_every_team_plays_the_same_deals() -> None:
+    """Random and heuristic teams at one level and player count meet the same deals."""
+    random = spirit_island_teams.play_row("random", 2, "easy", 3, seed=5, workers=1)
+    heuristic = spirit_island_teams.play_row("heuristic", 2, "easy", 3, seed=5, workers=1)
+    assert random["deals"] == heuristic["deals"] and len(set(random["deals"])) == 3
+    other_seed = spirit_island_teams.play_row("random", 2, "easy", 3, seed=6, workers=1)
+    assert set(other_seed["deals"]).isdisjoint(random["deals"])
+
+
+def test_bad_levels_players_and_teams_are_refused(capsys) -> None:
+    for args, message in (
+        (["--levels", "brutal"], "--levels brutal: expected some of base, easy, easiest, hard"),
+        (["--players", "5"], "--players 5: Spirit Island takes 1-4"),
+        (["--teams", "wizard"], "unknown agent 'wizard'"),
+        (["--games", "3", "3", "3"], "--games: one number, or one per player count (4), not 3"),
+    ):
+        assert spirit_island_teams.main([*args, "--no-write"]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_endings_with_one_short_name_are_counted_together() -> None:
+    """Each seat's Spirit losing its last Presence is one "Presence" entry."""
+    endings = [
+        {"ending": "no Blight left on the Blight card", "games": 5, "mean_turns": 8.0},
+        {
+            "ending": "player_0's Spirit has no Presence left on the island",
+            "games": 3,
+            "mean_turns": 3.0,
+        },
+        {
+            "ending": "player_1's Spirit has no Presence left on the island",
+            "games": 1,
+            "mean_turns": 7.0,
+        },
+        {
+            "ending": "Terror Level 2: no Towns or Cities on the island",
+            "games": 1,
+            "mean_turns": 9.0,
+        },
+    ]
+    result = {"games": 10, "stats": {"endings": endings}}
+    assert spirit_island_teams.endings_cell(result) == (
+        "Blight 50 % (turn 8.0), Presence 40 % (turn 4.0), won: Terror Level 2 10 % (turn 9.0)"
+    )
