@@ -30,6 +30,9 @@ WEIGHTS = {"fear": 0.35, "blight": 0.45, "invaders": 0.1, "presence": 0.1}
 """How much each of :func:`value_terms` counts in a position's worth (they sum to 1)."""
 INVADER_SCALE = 20
 """Invader Damage per board at which the Invaders term reaches 0 (a board starts near 9)."""
+BUILD_BLIGHT = 0.0
+"""The share of a Blight counted for each land of the Build card that holds Invaders: its
+new Town or City Ravages the turn after."""
 PRESENCE_SCALE = 12
 """Presence on the island per Spirit at which the Presence term reaches 1."""
 
@@ -45,6 +48,11 @@ class IslandGuide:
     the Presence grown, scaled to [-0.9, 0.9]; a victory is worth 1 and a defeat -1, beyond
     every other position.
     """
+
+    rollouts_per_world = 1
+    """A guided PIMC's rollouts per world and action unless its spec sets ``rollouts=``: the
+    heuristic plays a world's turn the same way every time (the generator only reshuffles an
+    empty Power deck), so more rollouts of one world repeat the first."""
 
     def searches(self, observation: np.ndarray) -> bool:
         purpose = int(np.argmax(SCHEMA.decode(observation)["purpose"]))
@@ -76,7 +84,7 @@ def value_terms(game: Any) -> dict[str, float]:
     on_island = sum(map(sum, game.presence))
     return {
         "fear": fear_share(game),
-        "blight": float(np.clip((left - ravage_blight(game)) / budget, 0.0, 1.0)),
+        "blight": float(np.clip((left - ravage_blight(game) - build_blight(game)) / budget, 0, 1)),
         "invaders": 1.0 - min(1.0, strength / (INVADER_SCALE * n)),
         "presence": min(1.0, on_island / (PRESENCE_SCALE * n)),
     }
@@ -101,3 +109,9 @@ def ravage_blight(game: Any) -> int:
         if damage - game.defend[land] - vitality(game, land) >= 2:
             added += 1 + (row[BLIGHT] > 0)
     return added
+
+
+def build_blight(game: Any) -> float:
+    """``BUILD_BLIGHT`` for each land of the Build card with Invaders."""
+    lands = lands_of(game, game.invader_slots[1])
+    return BUILD_BLIGHT * sum(1 for land in lands if game.invaders(land))

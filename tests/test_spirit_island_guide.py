@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from tabletop_envs.agents.heuristics import search_guide
+from tabletop_envs.agents.search import DEFAULT_ROLLOUTS, PIMCAgent, search_factory
 from tabletop_envs.agents.spirit_island_guide import NON_TERMINAL, ravage_blight
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
@@ -106,3 +107,12 @@ def test_the_blight_budget_counts_the_blighted_island_side() -> None:
     flipped.blighted = True
     flipped.blight_pool = spec.BLIGHT_CARDS[flipped.blight_card][1] * flipped.num_players
     assert worth(flipped) < worth(healthy)  # a flipped card is the last of the budget
+
+
+def test_guided_pimc_plays_one_rollout_a_world_unless_told() -> None:
+    island = search_factory("pimc:2,guide=heuristic", "spirit_island_v1")(0)
+    told = search_factory("pimc:2,rollouts=3,guide=heuristic", "spirit_island_v1")(0)
+    other = search_factory("pimc:2,guide=heuristic", "valiant_wars_v3")(0)
+    assert isinstance(island, PIMCAgent) and isinstance(told, PIMCAgent)
+    assert isinstance(other, PIMCAgent)
+    assert (island.rollouts, told.rollouts, other.rollouts) == (1, 3, DEFAULT_ROLLOUTS)
