@@ -26,13 +26,10 @@ play and where each Power lands; the heuristic answers the rest."""
 NON_TERMINAL = 0.9
 """The value of a position short of the end lies in [-0.9, 0.9]: below any win and above
 any loss."""
-WEIGHTS = {"fear": 0.35, "blight": 0.45, "invaders": 0.1, "presence": 0.1}
+WEIGHTS = {"fear": 0.3, "blight": 0.45, "invaders": 0.2, "presence": 0.05}
 """How much each of :func:`value_terms` counts in a position's worth (they sum to 1)."""
 INVADER_SCALE = 20
 """Invader Damage per board at which the Invaders term reaches 0 (a board starts near 9)."""
-BUILD_BLIGHT = 0.0
-"""The share of a Blight counted for each land of the Build card that holds Invaders: its
-new Town or City Ravages the turn after."""
 PRESENCE_SCALE = 12
 """Presence on the island per Spirit at which the Presence term reaches 1."""
 
@@ -84,7 +81,7 @@ def value_terms(game: Any) -> dict[str, float]:
     on_island = sum(map(sum, game.presence))
     return {
         "fear": fear_share(game),
-        "blight": float(np.clip((left - ravage_blight(game) - build_blight(game)) / budget, 0, 1)),
+        "blight": float(np.clip((left - ravage_blight(game)) / budget, 0, 1)),
         "invaders": 1.0 - min(1.0, strength / (INVADER_SCALE * n)),
         "presence": min(1.0, on_island / (PRESENCE_SCALE * n)),
     }
@@ -109,9 +106,3 @@ def ravage_blight(game: Any) -> int:
         if damage - game.defend[land] - vitality(game, land) >= 2:
             added += 1 + (row[BLIGHT] > 0)
     return added
-
-
-def build_blight(game: Any) -> float:
-    """``BUILD_BLIGHT`` for each land of the Build card with Invaders."""
-    lands = lands_of(game, game.invader_slots[1])
-    return BUILD_BLIGHT * sum(1 for land in lands if game.invaders(land))
