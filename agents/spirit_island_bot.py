@@ -6,27 +6,44 @@ Strategy
 nothing else. The boards in play are recognised from the lands' terrains (each board's
 sequence of 8 terrains is its own), which gives the neighbours and distances from the public
 board data. The Invader cards in the Ravage and Build slots say which lands the Invaders hit
-next, so every land gets a *threat*: a Ravage that would deal 2 or more Damage after Defend
-(Blight, a cascade where Blight already lies, Presence and Dahan lost) weighs most, then the
-Damage itself, then a Build where Invaders stand, then the Towns and Cities there.
+next.
 
-*Coordinating.* Every Spirit sees the whole table, so the team's choices follow one shared
-picture: a Power goes to the land with the highest threat it can reach, and a land already
-Defended or emptied scores less for the next Spirit, so two Spirits do not spend two Powers
-on one land while another Blights.
+*Planning against the next Invader Phase.* Every land has a *loss*: what the next Invader
+Phase will cost there, played out on the bot's own copy of the land (:meth:`Turn.loss`). A
+Ravage that deals 2 or more Damage after Defend adds Blight (more where Blight already lies:
+the cascade; more where Presence would be destroyed), kills Dahan, and the surviving Dahan
+strike back; a Build adds a Town or a City where Invaders are left; a land about to Build
+will Ravage the turn after. The Invaders left standing count too (a City most, an Explorer
+least). Fast Powers act before this turn's Invader Phase and Slow ones after it, so a card
+being chosen is judged against the Invader Phase it will meet: a Slow card against next
+turn's (the lands of the Build card Ravage then, with the Town or City they Build now).
 
-*Growing.* Reclaim when the hand has fewer than two playable cards and the discard has some;
-otherwise add Presence early (more Energy or card plays, more reach) and gain Powers when
-the hand runs thin; the track taken is the one whose next space gives more. Presence goes
-where it reaches the most threatened lands, stacking into Sacred Sites, away from lands
-about to be Blighted.
+*Spending Powers where they stop Blight or earn Fear.* A Power's worth in a land is the loss
+it takes away, played out on the copy of the land (:meth:`Turn.simulate`: Damage spent where
+it destroys the most, Invaders pushed out, Defend, Dahan gathered, Blight removed, a skipped
+Ravage or Build), plus the Fear it earns (a Town 1, a City 2, the card's own Fear). So Damage
+that brings a Ravage under 2 is worth a Blight; Explorers cleared from a land about to Build
+are worth the Town they would have built; Towns and Cities destroyed earn Fear.
 
-*Powers.* Cards are valued by what their effect does (Damage, destroy, Defend, Fear, Blight
-removed...) against their cost; the bot plays the best affordable ones up to its card plays,
-always uses its Powers (skipping only when nothing useful is left), keeps the best of 4
-drawn cards and forgets the weakest. Damage goes where it destroys the most dangerous
-Invader; pushed Invaders go to the quietest neighbour; Blight cascades into the land that
-matters least.
+*Playing cards.* Each card in hand is valued by its best land in reach (or by what it gives a
+Spirit), less its Energy cost, plus the innate Power tier its Elements unlock; the bot plays
+the best affordable cards up to its card plays and keeps the rest.
+
+*Co-ordinating the team.* Every Spirit sees the whole table. Before valuing its own cards, a
+Spirit plays out on its copy of the island the Powers the team has already played and not yet
+used, each in its best land, so a land another Spirit will save is worth little and the next
+Spirit covers another.
+
+*Using Powers.* The Power used first is the one worth most now; each goes to its best legal
+land; pieces are damaged, destroyed and pushed where the loss falls most, pushed Invaders go
+where they do least harm, pushed or gathered Dahan go where they fight, Blight cascades into
+the land that matters least.
+
+*Growing.* Presence early (more Energy and card plays, more reach), a new Power card when the
+hand is thin, Reclaim when fewer than two playable cards are left; the track taken is the one
+whose next space gives more. Presence goes where it reaches the most loss not yet covered,
+stacking into Sacred Sites, away from lands about to be Blighted. Minor Powers are kept for
+their worth and for the Elements of the Spirit's innate Power.
 """
 
 from __future__ import annotations
@@ -41,9 +58,17 @@ from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.effect_language import nested_effects
 from tabletop_envs.spirit_island.observer import SCHEMA
 from tabletop_envs.spirit_island.spec import (
+    BLIGHT,
     CARDS,
+    CITY,
+    CITY_1,
+    CITY_2,
+    CITY_KINDS,
     COASTAL,
+    DAHAN,
+    DAHAN_1,
     DAHAN_KINDS,
+    EXPLORER,
     INVADER_CARDS,
     INVADER_DAMAGE,
     INVADER_KINDS,
@@ -52,12 +77,89 @@ from tabletop_envs.spirit_island.spec import (
     PIECE_STOP,
     POWER_PASS,
     PURPOSE_NAMES,
+    TOWN,
+    TOWN_1,
+    TOWN_KINDS,
     Decision,
 )
 
 BOARD_OF_TERRAINS = {board.terrain: name for name, board in spec.BOARDS.items()}
 HEALTH = {k: spec.HEALTH[k] for k in INVADER_KINDS}
 DANGER = {k: INVADER_DAMAGE[k] + spec.FEAR_OF.get(k, 0) for k in INVADER_KINDS}
+BUILDINGS = TOWN_KINDS + CITY_KINDS
+
+# ----- what the team loses and gains, in one currency --------------------------------------
+BLIGHT_COST = 10.0
+"""A Blight added to a land (the Blight card runs out after a few)."""
+CASCADE_COST = 9.0
+"""The Blight a cascade adds besides, where Blight already lies."""
+PRESENCE_COST = 4.0
+"""A Presence destroyed by Blight."""
+DAHAN_COST = 1.2
+"""A Dahan killed."""
+BUILD_COST = {False: 3.5, True: 5.0}
+"""A Build: a Town (False) or a City (True)."""
+NEXT_RAVAGE = 0.45
+"""The share of a Blight counted for a land that will Ravage the turn after (the team may
+still act there)."""
+HARDER = 0.4
+"""Per point of Damage a land due to Ravage next turn will deal: the harder it is to save."""
+STANDING = {EXPLORER: 0.8, TOWN: 2.2, TOWN_1: 2.2, CITY: 4.0, CITY_1: 4.0, CITY_2: 4.0}
+"""Each Invader left on the island: the harm it will do later."""
+FEAR_VALUE = 1.6
+"""One Fear."""
+ENERGY_VALUE = 0.7
+"""One Energy."""
+BLIGHT_REMOVED = 7.0
+"""One Blight back on the card."""
+EXTRA_VALUE = {
+    "energy": ENERGY_VALUE,
+    "isolate": 0.5,
+    "hasten": 1.5,
+    "repeat": 2.0,
+    "repeat_paid": 1.5,
+    "gain_minor": 2.0,
+    "gain_elements": 0.8,
+    "range_bonus": 0.5,
+    "keep_played": 0.8,
+    "add_presence": 2.0,
+    "restore_presence": 2.0,
+    "forget": -3.0,
+    "destroy_presence": -4.0,
+    "energy_per_card": 1.0,
+    "spare_dahan": 0.8,
+    "no_city_build": 0.8,
+    "invaders_fight": 3.0,
+    "dahan_strike": 2.0,
+    "each_adjacent": 3.0,
+    "per_adjacent": 2.0,
+    "adjacent": 2.0,
+    "board_lands": 3.0,
+    "land_in_range": 2.0,
+    "move_to_land": 1.0,
+    "target_lands": 2.0,
+    "own_land": 1.0,
+    "push_spread": 2.0,
+    "push_then": 1.5,
+    "remove_health": 2.5,
+    "gather_presence": 0.5,
+    "each_spirit": 0.0,
+    "spirit_land": 1.0,
+    "pick_land": 1.5,
+    "you": 0.5,
+}
+"""A rough worth of operations the land play-out does not follow."""
+PUSH_LEAK = 0.7
+"""The share of a pushed Invader's standing harm that goes with it to the next land."""
+GROW_PRESENCE = 3.0
+"""A Presence added in the first turns (its track's next space, more reach)."""
+GROW_CARD = 2.5
+"""A Power card gained while the Spirit holds fewer than 6."""
+MAX_KILL_PIECES = 8
+"""The most pieces of a land the Damage split looks at."""
+
+
+# ----- static card worth (keeping, forgetting, reclaiming) --------------------------------
 OP_VALUE = {
     "damage": 1.5,
     "damage_each": 2.5,
@@ -65,31 +167,12 @@ OP_VALUE = {
     "remove": 1.5,
     "push": 0.8,
     "gather": 0.5,
-    "add": 0.0,
     "remove_blight": 2.5,
     "defend": 0.6,
-    "fear": 1.0,
-    "energy": 0.8,
-    "isolate": 1.0,
+    "fear": 1.2,
     "skip": 2.0,
     "dahan_damage": 2.0,
-    "hasten": 1.0,
-    "repeat": 1.0,
-    "repeat_paid": 1.0,
-    "spare_dahan": 1.0,
-    "dahan_strike": 2.0,
-    "invaders_fight": 2.0,
-    "remove_health": 1.0,
-    "push_spread": 0.8,
-    "add_presence": 1.5,
-    "restore_presence": 1.5,
-    "gain_minor": 1.5,
-    "gain_elements": 0.5,
-    "range_bonus": 0.5,
-    "keep_played": 0.5,
-    "no_city_build": 0.5,
-    "forget": -2.0,
-    "destroy_presence": -2.0,
+    **{name: value / 1.5 for name, value in EXTRA_VALUE.items()},
 }
 NESTED_WEIGHT = {"if": 0.6, "choose": 0.6, "per": 1.5, "per_adjacent": 1.0, "each_adjacent": 2.0}
 """How much a nested effect counts: a condition or a choice about half, a "per piece" effect
@@ -97,8 +180,8 @@ about as often as such pieces stand there, an effect in every neighbour about tw
 
 
 def effect_value(ops: tuple[Any, ...]) -> float:
-    """A rough worth of an effect: each operation by its kind, counts included; an effect
-    nested in another (a condition, a choice, once per piece, in other lands) by a weight."""
+    """A rough worth of an effect out of context: each operation by its kind, counts included;
+    an effect nested in another by a weight."""
     total = 0.0
     for op in ops:
         name = op[0]
@@ -114,7 +197,7 @@ def effect_value(ops: tuple[Any, ...]) -> float:
         value = OP_VALUE.get(name, 0.3)
         count = next((a for a in op[1:] if isinstance(a, int) and not isinstance(a, bool)), 1)
         total += value * min(count, 5)
-        if name == "add" and op[1] == spec.BLIGHT:
+        if name == "add" and op[1] == BLIGHT:
             total -= 3.0
         if name == "add" and op[1] in INVADER_KINDS:
             total -= 1.0 * min(count, 5)
@@ -126,27 +209,20 @@ def effect_value(ops: tuple[Any, ...]) -> float:
 
 
 CARD_VALUE = [effect_value(card.effect) - 0.4 * card.cost for card in CARDS]
-DEFENSIVE = {"defend", "skip", "isolate", "spare_dahan"}
 
 
 def ops_named(ops: tuple[Any, ...]) -> set[str]:
+    """The names of every operation of an effect, nested ones too."""
     names = set()
     for op in ops:
         names.add(op[0])
-        for arg in op[1:]:
-            if (
-                isinstance(arg, tuple)
-                and arg
-                and isinstance(arg[0], tuple)
-                and arg[0]
-                and isinstance(arg[0][0], str)
-            ):
-                names |= ops_named(arg)
+        for nested in nested_effects(op):
+            names |= ops_named(nested)
     return names
 
 
 class SpiritIslandHeuristicAgent(SeededAgent):
-    """Defends the lands about to Ravage, keeps Blight off, earns Fear, grows sensibly."""
+    """Plans each turn against the Ravage and Build cards; see the module docstring."""
 
     name = "spirit_island_heuristic"
 
@@ -163,10 +239,22 @@ class SpiritIslandHeuristicAgent(SeededAgent):
         return segment.offset + (choice if choice in legal else legal[0])
 
 
-class Turn:
-    """One decision's reading of the observation."""
+class Plan:
+    """A copy of the island's lands that Powers are played out on."""
 
-    def __init__(self, f: Mapping[str, np.ndarray], me: int) -> None:
+    def __init__(self, rows: list[list[int]], defend: list[int], skips: list[list[int]]) -> None:
+        self.rows = rows
+        self.defend = defend
+        self.skips = skips
+
+    def copy(self) -> Plan:
+        return Plan([r[:] for r in self.rows], self.defend[:], [s[:] for s in self.skips])
+
+
+class Turn:
+    """One decision's reading of the observation (row 0 of every per-seat field is us)."""
+
+    def __init__(self, f: Mapping[str, np.ndarray], me: int = 0) -> None:
         self.f = f
         self.me = me
         self.n = int(f["spirit"].any(axis=1).sum())
@@ -177,11 +265,38 @@ class Turn:
             for b in range(len(self.lands) // 8)
         )
         self.island = spec.island_of(boards)
-        self.pieces = f["pieces"].astype(int)
         self.purpose = PURPOSE_NAMES[int(f["purpose"].argmax())]
-        self.threat = [self.land_threat(x) for x in self.lands]
+        self.spirits = [spec.SPIRITS[int(f["spirit"][r].argmax())] for r in range(self.n)]
+        self.spirit = self.spirits[0]
+        self.presence = f["presence"][: self.n].tolist()
+        self.ravage = self.slot_lands(0)
+        self.build = self.slot_lands(1)
+        self.elements = f["elements"][0].tolist()
+        pieces = f["pieces"].tolist()
+        flags = f["turn_flags"].tolist()
+        self.plan = Plan(
+            [pieces[x] for x in self.lands],
+            [int(v) for v in f["defend"][: len(self.lands)]],
+            [flags[x] for x in self.lands],
+        )
+        self.vitality = [
+            3
+            * sum(
+                1
+                for r in range(self.n)
+                if self.spirits[r].special == "vitality" and self.sacred(r, x)
+            )
+            for x in self.lands
+        ]
+        self.turn = int(f["turn"][0])
+        self.after_invaders = int(f["invader_deck_size"][0]) == 11 - self.turn
+        """Whether this turn's Invader Phase is over (the Slow phase or Time Passes)."""
+        self.terror = 1 + sum(
+            int(f["fear_earned"][0]) + int(f["fear_discard"].sum()) >= d
+            for d in spec.TERROR_DIVIDERS
+        )
 
-    # ----- the island -------------------------------------------------------------------
+    # ----- the island ---------------------------------------------------------------------
     def slot_lands(self, slot: int) -> set[int]:
         row = self.f["invader_slots"][slot]
         if not row.any():
@@ -191,44 +306,395 @@ class Turn:
             return {x for x in self.lands if self.island.coastal[x]}
         return {x for x in self.lands if self.island.terrain[x] in card.terrains}
 
-    def ravage_damage(self, land: int) -> int:
-        row = self.pieces[land]
-        damage = sum(INVADER_DAMAGE[k] * row[k] for k in INVADER_KINDS)
-        return max(0, damage - int(self.f["defend"][land]))
-
-    def land_threat(self, land: int) -> float:
-        row = self.pieces[land]
-        invaders = sum(row[k] for k in INVADER_KINDS)
-        if not invaders:
-            return 0.0
-        flags = self.f["turn_flags"][land]
-        threat = 0.3 * invaders + 0.5 * (row[spec.TOWN] + row[spec.TOWN_1]) + row[spec.CITY]
-        if land in self.slot_lands(0) and not flags[0]:
-            damage = self.ravage_damage(land)
-            threat += damage
-            if damage >= 2:
-                presence = self.f["presence"][:, land].sum()
-                threat += 6 + 4 * (row[spec.BLIGHT] > 0) + 2 * presence
-                threat += sum(row[k] for k in DAHAN_KINDS)
-        if land in self.slot_lands(1) and not flags[1]:
-            threat += 2
-        return threat
-
-    def arrival_risk(self, land: int) -> float:
-        """How much an Invader pushed into ``land`` would add to the danger there."""
-        row = self.pieces[land]
-        risk = self.land_threat(land) + 0.5 * sum(row[k] for k in INVADER_KINDS)
-        if land in self.slot_lands(0):
-            risk += 4 + 2 * (row[spec.BLIGHT] > 0) + self.f["presence"][:, land].sum()
-        if land in self.slot_lands(1):
-            risk += 2
-        return risk - 0.3 * sum(row[k] for k in DAHAN_KINDS)
-
-    def my_presence(self) -> np.ndarray:
-        return self.f["presence"][0]
+    def sacred(self, seat: int, land: int) -> bool:
+        here = self.presence[seat][land]
+        wetland = self.spirits[seat].wetland_sacred and self.island.terrain[land] == spec.W
+        return here >= 2 or (here > 0 and wetland)
 
     def near(self, land: int, distance: int) -> list[int]:
         return [x for x in self.lands if self.island.distance[land][x] <= distance]
+
+    # ----- the next Invader Phase, played out ---------------------------------------------
+    def loss(
+        self, x: int, row: list[int], defend: int, skips: list[int], slow: bool = False
+    ) -> float:
+        """What land ``x`` will cost the team, its pieces ``row``: the next Ravage and Build
+        there, the Ravage the turn after, and the Invaders left standing. ``slow``: judged
+        after this turn's Invader Phase (the Build card's lands Ravage next)."""
+        if slow:
+            return self.loss_after(x, row, defend, skips)
+        row = row[:]
+        total = 0.0
+        if x in self.ravage and not skips[0]:
+            total += self.ravage_cost(x, row, defend)
+        if x in self.build and not skips[1] and any(row[k] for k in INVADER_KINDS):
+            city = sum(row[k] for k in TOWN_KINDS) > sum(row[k] for k in CITY_KINDS)
+            total += BUILD_COST[city]
+            row[CITY if city else TOWN] += 1
+            strength = self.strength(row)
+            total += NEXT_RAVAGE * self.blight_cost(x, row) * (strength >= 2)
+            total += HARDER * strength
+        return total + sum(STANDING[k] * row[k] for k in INVADER_KINDS)
+
+    def loss_after(self, x: int, row: list[int], defend: int, skips: list[int]) -> float:
+        """The loss of a Slow Power's land: its Ravage next turn if it is in the Build card's
+        terrain now (with the Town or City it builds first), and the Invaders standing."""
+        row = row[:]
+        total = 0.0
+        if x in self.build and any(row[k] for k in INVADER_KINDS):
+            city = sum(row[k] for k in TOWN_KINDS) > sum(row[k] for k in CITY_KINDS)
+            if not skips[1]:
+                row[CITY if city else TOWN] += 1
+            total += self.ravage_cost(x, row, 0) + HARDER * self.strength(row)
+        return total + sum(STANDING[k] * row[k] for k in INVADER_KINDS)
+
+    @staticmethod
+    def strength(row: list[int]) -> int:
+        return sum(INVADER_DAMAGE[k] * row[k] for k in INVADER_KINDS)
+
+    def blight_cost(self, x: int, row: list[int]) -> float:
+        cost = BLIGHT_COST + CASCADE_COST * (row[BLIGHT] > 0)
+        return cost + PRESENCE_COST * sum(p[x] for p in self.presence)
+
+    def ravage_cost(self, x: int, row: list[int], defend: int) -> float:
+        """The Ravage in ``x`` (``row`` is changed to what it leaves): Blight, Dahan killed,
+        and the Invaders the surviving Dahan destroy (a gain)."""
+        damage = self.strength(row)
+        if not damage:
+            return 0.0
+        damage = max(0, damage - defend - self.vitality[x])
+        total = self.blight_cost(x, row) if damage >= 2 else 0.0
+        dahan = row[DAHAN] + row[DAHAN_1]
+        killed = min(row[DAHAN_1], damage)
+        left = damage - killed
+        killed += min(row[DAHAN], left // 2)
+        total += DAHAN_COST * killed
+        fight = 2 * (dahan - killed)
+        for kind in (CITY_2, CITY_1, CITY, TOWN_1, TOWN, EXPLORER):
+            while row[kind] and fight >= HEALTH[kind]:
+                row[kind] -= 1
+                fight -= HEALTH[kind]
+                total -= FEAR_VALUE * spec.FEAR_OF.get(kind, 0)
+        return total
+
+    # ----- a Power played out on a land -------------------------------------------------
+    def gain(self, ops: tuple[Any, ...], x: int, plan: Plan, slow: bool, seat: int = 0) -> float:
+        """What effect ``ops`` in land ``x`` is worth: the loss it takes away, the Fear it
+        earns, and the rough worth of what the play-out does not follow."""
+        i = self.lands.index(x)
+        before = self.loss(x, plan.rows[i], plan.defend[i], plan.skips[i], slow)
+        row, defend, skips = plan.rows[i][:], plan.defend[i], plan.skips[i][:]
+        state = [row, defend, skips, 0.0]
+        self.simulate(ops, x, state, slow, seat)
+        after = self.loss(x, state[0], state[1], state[2], slow)
+        return before - after + state[3]
+
+    def apply(self, ops: tuple[Any, ...], x: int, plan: Plan, slow: bool, seat: int = 0) -> None:
+        """Play ``ops`` out in land ``x`` of ``plan`` (for the team's Powers already played)."""
+        i = self.lands.index(x)
+        state = [plan.rows[i][:], plan.defend[i], plan.skips[i][:], 0.0]
+        self.simulate(ops, x, state, slow, seat)
+        plan.rows[i], plan.defend[i], plan.skips[i] = state[0], state[1], state[2]
+
+    def simulate(
+        self, ops: tuple[Any, ...], x: int, state: list[Any], slow: bool, seat: int
+    ) -> None:
+        """Carry ``ops`` out on ``state`` = [row, defend, skips, worth besides the loss]."""
+        for op in ops:
+            self.simulate_op(op, x, state, slow, seat)
+
+    def simulate_op(
+        self, op: tuple[Any, ...], x: int, state: list[Any], slow: bool, seat: int
+    ) -> None:
+        name, row = op[0], state[0]
+        if name == "damage":
+            self.split_damage(x, state, op[1], slow)
+        elif name == "damage_each":
+            for kind in (EXPLORER, TOWN_1, TOWN, CITY_2, CITY_1, CITY):
+                if kind in op[2]:
+                    self.damage_all(state, kind, op[1])
+        elif name in ("destroy", "remove"):
+            self.take_best(x, state, op[1], 99 if op[2] is None else op[2], slow, name == "destroy")
+        elif name == "push":
+            kinds = op[1]
+            if set(kinds) & set(INVADER_KINDS):
+                self.take_best(
+                    x,
+                    state,
+                    tuple(k for k in kinds if k in INVADER_KINDS),
+                    op[2],
+                    slow,
+                    False,
+                    PUSH_LEAK,
+                )
+            elif not op[3]:
+                for _ in range(min(op[2], row[DAHAN] + row[DAHAN_1])):
+                    row[DAHAN if row[DAHAN] else DAHAN_1] -= 1
+        elif name == "gather":
+            if set(op[1]) & set(DAHAN_KINDS):
+                around = sum(
+                    self.plan.rows[self.lands.index(y)][DAHAN] for y in self.island.neighbours[x]
+                )
+                row[DAHAN] += min(op[2], around)
+        elif name == "add":
+            if op[1] == BLIGHT:
+                state[3] -= BLIGHT_COST + CASCADE_COST * (row[BLIGHT] > 0)
+            row[op[1]] += op[2]
+        elif name == "remove_blight":
+            taken = min(op[1], row[BLIGHT])
+            row[BLIGHT] -= taken
+            state[3] += BLIGHT_REMOVED * taken
+        elif name == "defend":
+            state[1] += op[1]
+        elif name == "fear":
+            state[3] += FEAR_VALUE * op[1]
+        elif name == "skip":
+            state[2][op[1]] = 1
+        elif name == "dahan_damage":
+            self.split_damage(x, state, op[1] * (row[DAHAN] + row[DAHAN_1]), slow)
+        elif name == "if":
+            branch = op[2] if self.holds(op[1], x, row, seat) else op[3]
+            self.simulate(branch, x, state, slow, seat)
+        elif name == "choose":
+            best = None
+            for option in op[1:]:
+                trial = [state[0][:], state[1], state[2][:], state[3]]
+                self.simulate(option, x, trial, slow, seat)
+                worth = trial[3] - self.loss(x, trial[0], trial[1], trial[2], slow)
+                if best is None or worth > best[0]:
+                    best = (worth, trial)
+            if best is not None:
+                state[:] = best[1]
+        elif name == "per":
+            for _ in range(min(sum(row[k] for k in op[1]), 4)):
+                self.simulate(op[2], x, state, slow, seat)
+        elif name == "building_fear":
+            self.simulate(op[2], x, state, slow, seat)
+        else:
+            state[3] += EXTRA_VALUE.get(name, 0.5)
+
+    def holds(self, condition: tuple[Any, ...], x: int, row: list[int], seat: int) -> bool:
+        """Whether a condition holds in land ``x`` (pieces ``row``) for seat ``seat``."""
+        name = condition[0]
+        invaders = sum(row[k] for k in INVADER_KINDS)
+        dahan = row[DAHAN] + row[DAHAN_1]
+        tests = {
+            "coastal": lambda: self.island.coastal[x],
+            "inland": lambda: not self.island.coastal[x],
+            "blight": lambda: row[BLIGHT] > 0,
+            "no_blight": lambda: row[BLIGHT] == 0,
+            "invaders": lambda: invaders > 0,
+            "no_invaders": lambda: invaders == 0,
+            "dahan": lambda: dahan >= condition[1],
+            "explorers": lambda: row[EXPLORER] >= condition[1],
+            "towns": lambda: row[TOWN] + row[TOWN_1] >= condition[1],
+            "cities": lambda: sum(row[k] for k in CITY_KINDS) >= condition[1],
+            "buildings": lambda: sum(row[k] for k in BUILDINGS) >= condition[1],
+            "terrain": lambda: self.island.terrain[x] in condition[1],
+            "dahan_outnumber": lambda: 0 < invaders < dahan,
+            "dahan_outnumber_buildings": lambda: sum(row[k] for k in BUILDINGS) < dahan,
+            "no_cities": lambda: not sum(row[k] for k in CITY_KINDS),
+            "invaders_at_most": lambda: 0 < invaders <= condition[1],
+            "presence": lambda: self.presence[seat][x] > 0,
+            "sacred_site": lambda: self.sacred(seat, x),
+            "any_presence": lambda: any(p[x] for p in self.presence),
+            "elements": lambda: all(
+                h >= n for h, n in zip(self.elements, condition[1], strict=True)
+            ),
+            "terror": lambda: self.terror >= condition[1],
+            "sacred_sites": lambda: sum(self.sacred(seat, y) for y in self.lands) >= condition[1],
+        }
+        test = tests.get(name)
+        return bool(test()) if test else False
+
+    def split_damage(self, x: int, state: list[Any], damage: int, slow: bool) -> None:
+        """Spend ``damage`` on the Invaders of ``state`` where it takes the most loss away."""
+        row = state[0]
+        if damage <= 0 or not any(row[k] for k in INVADER_KINDS):
+            return
+        kills = self.best_kills(x, state, damage, slow)
+        left = damage
+        for kind, count in kills.items():
+            row[kind] -= count
+            left -= HEALTH[kind] * count
+            state[3] += FEAR_VALUE * spec.FEAR_OF.get(kind, 0) * count
+        for kind in (CITY_2, CITY_1, CITY, TOWN_1, TOWN):
+            while left > 0 and row[kind]:
+                hurt = spec.DAMAGED[kind]
+                if hurt is None:
+                    break
+                row[kind] -= 1
+                row[hurt] += 1
+                left -= 1
+                kind = hurt
+
+    def best_kills(self, x: int, state: list[Any], damage: int, slow: bool) -> dict[int, int]:
+        """The pieces to destroy with ``damage`` that leave the least loss (Fear counted)."""
+        row, defend, skips = state[0], state[1], state[2]
+        pieces = [k for k in (CITY_2, CITY_1, TOWN_1, CITY, TOWN, EXPLORER) for _ in range(row[k])]
+        pieces = pieces[:MAX_KILL_PIECES]
+        best: tuple[float, dict[int, int]] = (float("inf"), {})
+        seen = set()
+
+        def search(start: int, left: int, chosen: tuple[int, ...]) -> None:
+            nonlocal best
+            key = tuple(sorted(chosen))
+            if key in seen:
+                return
+            seen.add(key)
+            trial = row[:]
+            fear = 0.0
+            for kind in chosen:
+                trial[kind] -= 1
+                fear += FEAR_VALUE * spec.FEAR_OF.get(kind, 0)
+            worth = self.loss(x, trial, defend, skips, slow) - fear
+            if worth < best[0]:
+                best = (worth, {k: chosen.count(k) for k in set(chosen)})
+            for i in range(start, len(pieces)):
+                if HEALTH[pieces[i]] <= left:
+                    search(i + 1, left - HEALTH[pieces[i]], (*chosen, pieces[i]))
+
+        search(0, damage, ())
+        return best[1]
+
+    @staticmethod
+    def damage_all(state: list[Any], kind: int, damage: int) -> None:
+        row = state[0]
+        count = row[kind]
+        if not count:
+            return
+        row[kind] = 0
+        if HEALTH[kind] <= damage:
+            state[3] += FEAR_VALUE * spec.FEAR_OF.get(kind, 0) * count
+            return
+        hurt = kind
+        for _ in range(damage):
+            hurt = spec.DAMAGED[hurt]
+        row[hurt] += count
+
+    def take_best(
+        self,
+        x: int,
+        state: list[Any],
+        kinds: tuple[int, ...],
+        count: int,
+        slow: bool,
+        fear: bool,
+        leak: float = 0.0,
+    ) -> None:
+        """Take up to ``count`` pieces of ``kinds`` off the land, each the one whose going
+        lowers the loss most (Fear for destroyed Towns and Cities; ``leak``: the share of a
+        piece's standing harm that stays on the island, for a push), while that helps."""
+        row = state[0]
+        for _ in range(count):
+            now = self.loss(x, row, state[1], state[2], slow)
+            best, taken = 0.0, -1
+            for kind in kinds:
+                if not row[kind]:
+                    continue
+                row[kind] -= 1
+                worth = now - self.loss(x, row, state[1], state[2], slow)
+                row[kind] += 1
+                worth += self.piece_bonus(kind, fear) - leak * STANDING.get(kind, 0.0)
+                if worth > best:
+                    best, taken = worth, kind
+            if taken < 0:
+                return
+            row[taken] -= 1
+            state[3] += self.piece_bonus(taken, fear) - leak * STANDING.get(taken, 0.0)
+
+    @staticmethod
+    def piece_bonus(kind: int, fear: bool) -> float:
+        """Beyond the loss: the Fear a destroyed Town or City earns, a Dahan's worth lost."""
+        if kind in DAHAN_KINDS:
+            return -(DAHAN_COST + 2.0)
+        return FEAR_VALUE * spec.FEAR_OF.get(kind, 0) if fear else 0.0
+
+    # ----- reach ----------------------------------------------------------------------------
+    def power_of(self, seat: int, option: int) -> spec.Power:
+        if option < MAX_CARDS:
+            return CARDS[option]
+        return self.spirits[seat].innates[option - MAX_CARDS]
+
+    def reach(self, seat: int, power: spec.Power, elements: list[int]) -> list[int]:
+        """The lands ``power`` may target from ``seat``'s Presence (not Shadows' paid reach)."""
+        distance = power.range + int(self.f["range_bonus"][seat])
+        if power.extend and all(h >= n for h, n in zip(elements, power.extend[0], strict=True)):
+            distance = power.extend[1] + int(self.f["range_bonus"][seat])
+        sources = [
+            x
+            for x in self.lands
+            if (self.sacred(seat, x) if power.source_sacred else self.presence[seat][x])
+            and (power.source_terrain < 0 or self.island.terrain[x] == power.source_terrain)
+        ]
+        table = self.island.distance
+        rows = self.plan.rows
+        return [
+            x
+            for i, x in enumerate(self.lands)
+            if any(table[s][x] <= distance for s in sources)
+            and all(self.holds(c, x, rows[i], seat) for c in power.filter)
+        ]
+
+    def effect_of(self, seat: int, option: int, elements: list[int]) -> tuple[Any, ...]:
+        """The effect a Power has now: a card's, or the innate tiers its Elements reach."""
+        power = self.power_of(seat, option)
+        if option < MAX_CARDS:
+            return power.effect
+        chosen: list[tuple[Any, ...]] = []
+        for needs, replaces, ops in power.tiers:
+            if all(h >= n for h, n in zip(elements, needs, strict=True)):
+                chosen = [ops] if replaces else [*chosen, ops]
+        return tuple(op for ops in chosen for op in ops)
+
+    def best_land(
+        self, seat: int, option: int, plan: Plan, slow: bool, lands: list[int] | None = None
+    ) -> tuple[float, int]:
+        """(worth, land) of a Power's best land in ``plan`` (-1: none, or a Spirit target)."""
+        elements = self.f["elements"][seat].tolist()
+        power = self.power_of(seat, option)
+        effect = self.effect_of(seat, option, elements)
+        if not effect:
+            return 0.0, -1
+        if power.target == spec.TARGETS_SPIRIT:
+            return self.spirit_worth(effect), -1
+        if lands is None:
+            lands = self.reach(seat, power, elements)
+        best = (-99.0, -1)
+        for x in lands:
+            worth = self.gain(effect, x, plan, slow, seat)
+            if worth > best[0]:
+                best = (worth, x)
+        return best
+
+    @staticmethod
+    def spirit_worth(effect: tuple[Any, ...]) -> float:
+        """A Power that targets a Spirit: the rough worth of what it gives."""
+        return 0.8 * effect_value(effect)
+
+    def is_slow(self, power: spec.Power) -> bool:
+        """Whether a Power acts after an Invader Phase still to come this turn."""
+        return power.speed == spec.SLOW and not self.after_invaders
+
+    def team_plan(self, skip_mine: int = -1) -> Plan:
+        """The island once the team's played, unused Powers have acted, each in its best land
+        (our ``skip_mine`` left out)."""
+        plan = self.plan.copy()
+        unresolved = self.f["unresolved"]
+        for seat in range(self.n):
+            for option in np.flatnonzero(unresolved[seat]):
+                option = int(option)
+                if seat == 0 and option == skip_mine:
+                    continue
+                power = self.power_of(seat, option)
+                if power.target == spec.TARGETS_SPIRIT:
+                    continue
+                slow = self.is_slow(power)
+                worth, land = self.best_land(seat, option, plan, slow)
+                if land >= 0 and worth > 0:
+                    elements = self.f["elements"][seat].tolist()
+                    self.apply(self.effect_of(seat, option, elements), land, plan, slow, seat)
+        return plan
 
     # ----- decisions ----------------------------------------------------------------------
     def choose(self, decision: int, legal: list[int]) -> int:
@@ -249,153 +715,181 @@ class Turn:
             return self.power(legal)
         if decision == Decision.DECK:
             energy = int(self.f["energy"][0])
-            return 1 if 1 in legal and energy >= 5 else legal[0]
+            return 1 if 1 in legal and energy >= 7 and self.turn >= 3 else legal[0]
         if decision == Decision.KEEP:
             drawn = self.f["drawn"]
-            values = [CARD_VALUE[int(drawn[i].argmax())] if drawn[i].any() else -99 for i in legal]
+            values = [
+                self.keep_worth(int(drawn[i].argmax())) if drawn[i].any() else -99 for i in legal
+            ]
             return legal[int(np.argmax(values))]
         if decision == Decision.PIECE:
             return self.piece(legal)
         if decision == Decision.SPIRIT:
             return self.me if self.me in legal else legal[0]
+        if decision == Decision.ELEMENT:
+            return self.element(legal)
         return legal[0]  # GROWTH_STEP (any order), CHOICE (the first effect)
 
+    def innate_needs(self) -> list[int]:
+        """Per Element, how far our Elements fall short of the innate tiers (weighted)."""
+        needs = [0] * len(spec.ELEMENTS)
+        for innate in self.spirit.innates:
+            for number, (threshold, _, _) in enumerate(innate.tiers):
+                for e, need in enumerate(threshold):
+                    needs[e] += need / (1 + number)
+        return needs
+
+    def keep_worth(self, card: int) -> float:
+        needs = self.innate_needs()
+        affinity = sum(needs[e] > 0 for e, n in enumerate(CARDS[card].elements) if n)
+        energy = int(self.f["energy"][0]) + 2
+        return CARD_VALUE[card] + 0.6 * affinity - 0.5 * max(0, CARDS[card].cost - energy)
+
+    def element(self, legal: list[int]) -> int:
+        needs = self.innate_needs()
+        have = self.elements
+        return max(legal, key=lambda e: needs[e] - have[e])
+
     def growth(self, legal: list[int]) -> int:
-        spirit = spec.SPIRITS[int(self.f["spirit"][0].argmax())]
-        hand = [c for c in np.flatnonzero(self.f["hand"][0]) if c < len(CARDS)]
-        energy = int(self.f["energy"][0])
-        playable = [c for c in hand if CARDS[c].cost <= energy + 3]
-        discard = int(self.f["discard"][0].sum())
-        turn = int(self.f["turn"][0])
+        f = self.f
+        hand = [int(c) for c in np.flatnonzero(f["hand"][0]) if c < len(CARDS)]
+        energy = int(f["energy"][0])
+        playable = [c for c in hand if CARDS[c].cost <= energy + 2]
+        discard = int(f["discard"][0].sum())
+        income = self.spirit.energy_track[int(f["energy_track"][0])]
+        costs = sorted((CARDS[c].cost for c in hand), reverse=True)[: self.plays()]
+        shortfall = max(0, sum(costs) - energy - income)
         scores = []
         for group in legal:
             score = 0.0
-            for action, amount in spirit.growth[group]:
+            for action, amount in self.spirit.growth[group]:
                 if action == "reclaim_all":
-                    score += 4.0 if len(playable) < 2 and discard >= 2 else -1.0
+                    score += 2 * GROW_PRESENCE + 1 if len(playable) < 2 and discard >= 2 else -1.5
+                elif action == "reclaim_one":
+                    score += 1.0 if discard else 0.0
                 elif action == "gain_card":
-                    score += 2.5 if len(hand) < 4 else 1.0
+                    score += GROW_CARD if len(hand) + discard < 6 else 1.2
                 elif action == "energy":
-                    score += 0.5 * amount
+                    score += 0.5 * amount + 1.2 * min(amount, shortfall)
                 elif action == "presence":
-                    score += (2.0 if turn < 8 else 0.8) + 0.1 * amount
+                    score += (GROW_PRESENCE if self.turn < 7 else 0.7) + 0.1 * amount
             scores.append(score)
         return legal[int(np.argmax(scores))]
 
+    def plays(self) -> int:
+        """Our card plays a turn, from the card-play track."""
+        track = self.spirit.card_track
+        return max(v for v in track[: int(self.f["card_track"][0]) + 1] if v >= 0)
+
     def track(self, legal: list[int]) -> int:
-        spirit = spec.SPIRITS[int(self.f["spirit"][0].argmax())]
+        """The track whose next two spaces give more: Energy while it falls short of what
+        the card plays can spend, card plays once Energy piles up."""
+        energy = int(self.f["energy"][0])
         energy_at = int(self.f["energy_track"][0])
         card_at = int(self.f["card_track"][0])
+        energy_track, card_track = self.spirit.energy_track, self.spirit.card_track
+        plays = self.plays()
+        income = energy_track[energy_at]
+        card_weight = 1.0 + 0.8 * (energy + income >= 2 * plays + 2)
+        if plays > income + 1 and energy < 2 * plays:
+            card_weight = 0.3  # plays the Energy cannot pay for
+        energy_weight = 1.0 + 0.5 * (energy + income < 2 * plays)
 
-        def gain(track: tuple[int, ...], at: int, weight: float) -> float:
+        def gain(track: tuple[int, ...], at: int, weight: float, reclaim: bool) -> float:
             if at + 1 >= len(track):
-                return -1.0
-            return weight * (max(track[at + 1], 0) - max(track[at], 0)) + 0.1
+                return -9.0
+            value = 0.0
+            base = max(v for v in track[: at + 1] if v >= 0)
+            for step, share in ((1, 1.0), (2, 0.5)):
+                if at + step < len(track):
+                    space = track[at + step]
+                    if space < 0:
+                        value += share * (1.0 if reclaim else 0.0)
+                    else:
+                        value += share * weight * (max(space, base) - base)
+                        base = max(base, space)
+            return value
 
         scores = {
-            0: gain(spirit.energy_track, energy_at, 1.0),
-            1: gain(spirit.card_track, card_at, 1.6),
+            0: gain(energy_track, energy_at, energy_weight, False),
+            1: gain(card_track, card_at, card_weight, True),
         }
         return max(legal, key=lambda t: scores.get(t, -9))
 
-    def land(self, legal: list[int]) -> int:
-        p = self.purpose
-        threat = dict(zip(self.lands, self.threat, strict=True))
-        context = int(self.f["context_land"].argmax()) if self.f["context_land"].any() else -1
-        if p == "presence_land":
-            mine = self.my_presence()
-
-            reach = {y for z in self.lands if mine[z] for y in self.near(z, 1)}
-            sacred = sum(1 for z in self.lands if mine[z] >= 2)
-
-            def presence_score(x: int) -> float:
-                new = [y for y in self.near(x, 1) if y not in reach]
-                score = sum(threat[y] for y in self.near(x, 1)) * 0.3 + 0.8 * len(new)
-                score += 1.5 if mine[x] == 1 and sacred < 2 else 0.0  # a new Sacred Site
-                score -= 1.0 * max(0, mine[x] - 1)
-                danger = x in self.slot_lands(0) and self.ravage_damage(x) >= 2
-                return score - (8 if danger else 0) - 2 * (self.pieces[x][spec.BLIGHT] > 0)
-
-            return max(legal, key=presence_score)
-        if p == "target_land":
-            return self.target(legal)
-        if p == "push_dest" or (p == "push_then_dest" and not self.moving_dahan()):
-            return min(legal, key=self.arrival_risk)
-        if p in ("push_then_dest", "restore_land"):  # Dahan (and their Defend) to the threat
-            return max(legal, key=lambda x: threat[x])
-        if p == "gather_source":
-            kinds = self.f["context_kinds"]
-            if kinds[spec.DAHAN] or kinds[spec.DAHAN_1]:
-                return min(legal, key=lambda x: threat[x])
-            return max(legal, key=lambda x: threat[x])
-        if p == "cascade":
-            return min(
-                legal,
-                key=lambda x: (
-                    self.pieces[x][spec.BLIGHT] > 0,
-                    self.f["presence"][:, x].sum(),
-                    threat[x],
-                ),
-            )
-        if p == "destroy_presence":
-            mine = self.my_presence()
-            return max(legal, key=lambda x: (mine[x] if mine[x] != 2 else 0.5, -threat[x]))
-        if p in ("spirit_land",):
-            return max(legal, key=lambda x: threat[x])
-        if p == "presence_source":
-            return min(legal, key=lambda x: threat[x])
-        del context
-        return legal[0]
-
-    def moving_dahan(self) -> bool:
-        """Whether the pending push moves a Dahan (the piece chosen, in the context)."""
-        kinds = self.f["context_kinds"]
-        return bool(kinds[spec.DAHAN] or kinds[spec.DAHAN_1])
-
-    def target(self, legal: list[int]) -> int:
-        power = int(self.f["context_power"].argmax())
-        spirit = spec.SPIRITS[int(self.f["spirit"][0].argmax())]
-        if power < MAX_CARDS:
-            effect = CARDS[power].effect
-        else:
-            innate = spirit.innates[power - MAX_CARDS]
-            effect = tuple(op for tier in innate.tiers for op in tier[2])
-        names = ops_named(effect)
-        threat = dict(zip(self.lands, self.threat, strict=True))
-
-        offensive = names & {
-            "damage",
-            "damage_each",
-            "destroy",
-            "remove",
-            "push",
-            "push_spread",
-            "dahan_damage",
-            "dahan_strike",
-            "invaders_fight",
-            "remove_health",
+    def current_loss(self) -> dict[int, float]:
+        plan = self.plan
+        return {
+            x: self.loss(x, plan.rows[i], plan.defend[i], plan.skips[i])
+            for i, x in enumerate(self.lands)
         }
 
+    def row(self, x: int) -> list[int]:
+        return self.plan.rows[self.lands.index(x)]
+
+    def marginal(self, x: int, kind: int, change: int) -> float:
+        """How much the loss in ``x`` rises with ``change`` pieces of ``kind`` more there."""
+        i = self.lands.index(x)
+        plan = self.plan
+        row = plan.rows[i][:]
+        before = self.loss(x, row, plan.defend[i], plan.skips[i])
+        row[kind] = max(0, row[kind] + change)
+        return self.loss(x, row, plan.defend[i], plan.skips[i]) - before
+
+    def busy(self, x: int) -> float:
+        """A tie-break between lands: those the Invader cards name, or holding Presence,
+        come last."""
+        return (x in self.ravage) + (x in self.build) + 0.5 * sum(p[x] for p in self.presence)
+
+    def land(self, legal: list[int]) -> int:
+        p = self.purpose
+        f = self.f
+        context = int(f["context_land"].argmax()) if f["context_land"].any() else -1
+        kinds = [int(k) for k in np.flatnonzero(f["context_kinds"])]
+        kind = kinds[0] if kinds else EXPLORER
+        if p == "presence_land":
+            return self.presence_land(legal)
+        if p == "target_land":
+            power = int(f["context_power"].argmax())
+            slow = self.is_slow(self.power_of(0, power))
+            return self.best_land(0, power, self.plan, slow, legal)[1]
+        if p in ("push_dest", "push_then_dest"):
+            return min(legal, key=lambda x: (self.marginal(x, kind, 1), self.busy(x)))
+        if p == "gather_source":
+            return min(legal, key=lambda x: self.marginal(x, kind, -1))
+        if p == "cascade":
+            return min(
+                legal, key=lambda x: (self.blight_cost(x, self.row(x)), self.current_loss()[x])
+            )
+        if p == "destroy_presence":
+            mine = self.presence[0]
+            threat = self.current_loss()
+            return max(legal, key=lambda x: (mine[x] if mine[x] != 2 else 0.5, -threat[x]))
+        if p == "presence_source":
+            threat = self.current_loss()
+            return min(legal, key=lambda x: threat[x])
+        del context
+        threat = self.current_loss()
+        return max(legal, key=lambda x: threat[x])
+
+    def presence_land(self, legal: list[int]) -> int:
+        mine = self.presence[0]
+        threat = self.current_loss()
+        reach = {y for z in self.lands if mine[z] for y in self.near(z, 1)}
+        sacred = sum(1 for z in self.lands if self.sacred(0, z))
+
         def score(x: int) -> float:
-            row = self.pieces[x]
-            value = threat[x]
-            invaders = sum(row[k] for k in INVADER_KINDS)
-            if offensive and not invaders:
-                value -= 5
-            if "defend" in names and x in self.slot_lands(0):
-                value += min(self.ravage_damage(x), 4)
-            ravaging = x in self.slot_lands(0) and not self.f["turn_flags"][x][0]
-            if offensive and ravaging and 2 <= self.ravage_damage(x) <= 3:
-                value += 4  # a little Damage or a push may keep the Blight off
-            if "remove_blight" in names:
-                value += 5 * (row[spec.BLIGHT] > 0)
-            if "gather" in names and not any(row[k] for k in INVADER_KINDS):
-                value -= 1
-            if names & DEFENSIVE and not (x in self.slot_lands(0) or x in self.slot_lands(1)):
-                value -= 3
-            if "add" in names and self.f["presence"][:, x].sum():
-                value -= 1
-            return value
+            new = [y for y in self.near(x, 1) if y not in reach]
+            value = 0.15 * sum(threat[y] for y in new) + 0.6 * len(new)
+            value += 0.05 * sum(threat[y] for y in self.near(x, 1))
+            if not self.sacred(0, x) and (
+                mine[x] == 1 or (self.spirit.wetland_sacred and self.island.terrain[x] == spec.W)
+            ):
+                value += 1.5 if sacred < 3 else 0.5
+            value -= 0.8 * max(0, mine[x] - 1)
+            row = self.row(x)
+            if x in self.ravage and self.strength(row) >= 2:
+                value -= 8
+            return value - 2.0 * (row[BLIGHT] > 0)
 
         return max(legal, key=score)
 
@@ -403,39 +897,90 @@ class Turn:
         cards = [c for c in legal if c < len(CARDS)]
         if not cards:
             return legal[-1]
-        best = max(cards, key=lambda c: CARD_VALUE[c])
-        return best if CARD_VALUE[best] > -0.5 else spec.CARD_DONE
+        plan = self.team_plan()
+        elements = self.elements
+        innate_now = self.innate_worth(plan, elements)
+        best, choice = 0.6, spec.CARD_DONE
+        energy = int(self.f["energy"][0])
+        cost_weight = 0.8 if energy < 4 else 0.4 if energy < 8 else 0.15
+        for card in cards:
+            power = CARDS[card]
+            worth, _ = self.best_land(0, card, plan, self.is_slow(power))
+            with_card = [a + b for a, b in zip(elements, power.elements, strict=True)]
+            worth += self.innate_worth(plan, with_card) - innate_now
+            worth -= cost_weight * power.cost
+            if worth > best:
+                best, choice = worth, card
+        return choice if choice in legal else legal[-1]
+
+    def innate_worth(self, plan: Plan, elements: list[int]) -> float:
+        total = 0.0
+        for number, innate in enumerate(self.spirit.innates):
+            effect = self.effect_of(0, MAX_CARDS + number, elements)
+            if not effect:
+                continue
+            slow = self.is_slow(innate)
+            if innate.target == spec.TARGETS_SPIRIT:
+                total += self.spirit_worth(effect)
+                continue
+            lands = self.reach(0, innate, elements)
+            total += max((self.gain(effect, x, plan, slow) for x in lands), default=0.0)
+        return total
 
     def power(self, legal: list[int]) -> int:
         powers = [o for o in legal if o != POWER_PASS]
         if not powers:
             return POWER_PASS
-
-        def value(o: int) -> float:
-            if o >= MAX_CARDS:
-                return 5.0
-            return CARD_VALUE[o] + (2 if ops_named(CARDS[o].effect) & DEFENSIVE else 0)
-
-        return max(powers, key=value)
+        scored = []
+        for option in powers:
+            power = self.power_of(0, option)
+            worth, _ = self.best_land(0, option, self.plan, self.is_slow(power))
+            scored.append((worth, option))
+        worth, option = max(scored)
+        return option if worth > -1.0 or POWER_PASS not in legal else POWER_PASS
 
     def piece(self, legal: list[int]) -> int:
         p = self.purpose
         options = [k for k in legal if k != PIECE_STOP]
         if not options:
             return legal[0]
+        f = self.f
+        land = int(f["context_land"].argmax())
+        if land not in self.lands:
+            return options[0]
+        count = int(f["context_count"][0])
         if p == "damage":
-            left = int(self.f["context_count"][0])
             invaders = [k for k in options if k in HEALTH]
             if not invaders:
                 return options[0]
-            killable = [k for k in invaders if HEALTH[k] <= left]
-            if killable:
-                return max(killable, key=lambda k: (DANGER[k], -HEALTH[k]))
+            i = self.lands.index(land)
+            state = [self.plan.rows[i][:], self.plan.defend[i], self.plan.skips[i][:], 0.0]
+            kills = self.best_kills(land, state, max(count, 1), False)
+            chosen = [k for k in invaders if kills.get(k)]
+            if chosen:
+                return max(chosen, key=lambda k: (HEALTH[k] <= count, -HEALTH[k]))
             return max(invaders, key=lambda k: (DANGER[k], -HEALTH[k]))
-        if p == "damage_of":
-            return max(options, key=lambda k: (HEALTH.get(k, 9) <= 1, DANGER.get(k, 0)))
-        if p in ("destroy", "remove", "push_piece", "push_then_piece"):
-            return max(options, key=lambda k: DANGER.get(k, 0))
+        if p in ("destroy", "remove", "push_piece", "push_then_piece", "damage_of"):
+            leak = PUSH_LEAK if p.startswith("push") else 0.0
+            fear = p in ("destroy", "damage_of")
+
+            def worth(kind: int) -> float:
+                if kind >= spec.KINDS:
+                    return -5.0
+                if p == "damage_of" and HEALTH.get(kind, 9) > 1:
+                    return -self.marginal(land, kind, 0) - 0.1 * HEALTH.get(kind, 3)
+                gain = -self.marginal(land, kind, -1) + self.piece_bonus(kind, fear)
+                return gain - leak * STANDING.get(kind, 0.0)
+
+            best = max(options, key=worth)
+            if PIECE_STOP in legal and worth(best) <= 0:
+                return PIECE_STOP
+            return best
         if p == "gather_piece":
+            dahan = [k for k in options if k in DAHAN_KINDS]
+            if dahan:
+                return DAHAN if DAHAN in dahan else dahan[0]
+            if PIECE_STOP in legal:
+                return PIECE_STOP
             return options[0]
-        return options[0]
+        return max(options, key=lambda k: DANGER.get(k, 0))

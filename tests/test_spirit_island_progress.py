@@ -61,21 +61,19 @@ WORSE: list[Callable[[SpiritIslandGame], None]] = [
 
 
 @pytest.mark.parametrize("players", [1, 3])
-@pytest.mark.parametrize("change", BETTER, ids=lambda f: f.__name__)
-def test_a_plainly_better_position_has_more_progress(change: Callable, players: int) -> None:
+@pytest.mark.parametrize(
+    ("change", "better"),
+    [(change, True) for change in BETTER] + [(change, False) for change in WORSE],
+    ids=lambda value: value.__name__ if callable(value) else ("better" if value else "worse"),
+)
+def test_a_plainly_better_position_has_more_progress(
+    change: Callable, better: bool, players: int
+) -> None:
     game = start(players)
-    better = game.clone()
-    change(better)
-    assert 0 <= game.progress() < better.progress() < 1
-
-
-@pytest.mark.parametrize("players", [1, 3])
-@pytest.mark.parametrize("change", WORSE, ids=lambda f: f.__name__)
-def test_a_plainly_worse_position_has_less_progress(change: Callable, players: int) -> None:
-    game = start(players)
-    worse = game.clone()
-    change(worse)
-    assert 0 <= worse.progress() < game.progress() < 1
+    changed = game.clone()
+    change(changed)
+    low, high = (game, changed) if better else (changed, game)
+    assert 0 <= low.progress() < high.progress() < 1
 
 
 def test_crossing_into_terror_level_two_counts_beyond_its_fear() -> None:
