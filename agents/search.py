@@ -274,6 +274,11 @@ def _preference(child: Node | None, default: bool) -> tuple[int, bool]:
     return (child.visits if child else 0, default)
 
 
+DEFAULT_ROLLOUTS = 4
+"""PIMC's rollouts per world and action when neither the spec nor the guide names a number
+(a guide whose rollouts within one world play out alike sets ``rollouts_per_world``)."""
+
+
 class PIMCAgent(SearchAgent):
     """Determinised Monte Carlo: rollouts of each legal action in N sampled worlds."""
 
@@ -283,7 +288,7 @@ class PIMCAgent(SearchAgent):
         self,
         seed: int | None = None,
         worlds: int = 20,
-        rollouts: int = 4,
+        rollouts: int | None = None,
         milliseconds: float | None = None,
         rollout_policy: RolloutPolicy = random_rollout,
         depth: int | None = None,
@@ -292,6 +297,8 @@ class PIMCAgent(SearchAgent):
     ) -> None:
         super().__init__(seed, rollout_policy, depth, value, guide)
         self.budget = SearchBudget(worlds, milliseconds)
+        if rollouts is None:
+            rollouts = getattr(guide, "rollouts_per_world", DEFAULT_ROLLOUTS)
         self.rollouts = checked_setting("rollouts", rollouts)
 
     def search(self, information: InformationSet, legal: list[int]) -> int:

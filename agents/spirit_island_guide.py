@@ -26,7 +26,7 @@ play and where each Power lands; the heuristic answers the rest."""
 NON_TERMINAL = 0.9
 """The value of a position short of the end lies in [-0.9, 0.9]: below any win and above
 any loss."""
-WEIGHTS = {"fear": 0.35, "blight": 0.45, "invaders": 0.1, "presence": 0.1}
+WEIGHTS = {"fear": 0.3, "blight": 0.45, "invaders": 0.2, "presence": 0.05}
 """How much each of :func:`value_terms` counts in a position's worth (they sum to 1)."""
 INVADER_SCALE = 20
 """Invader Damage per board at which the Invaders term reaches 0 (a board starts near 9)."""
@@ -45,6 +45,11 @@ class IslandGuide:
     the Presence grown, scaled to [-0.9, 0.9]; a victory is worth 1 and a defeat -1, beyond
     every other position.
     """
+
+    rollouts_per_world = 1
+    """A guided PIMC's rollouts per world and action unless its spec sets ``rollouts=``: the
+    heuristic plays a world's turn the same way every time (the generator only reshuffles an
+    empty Power deck), so more rollouts of one world repeat the first."""
 
     def searches(self, observation: np.ndarray) -> bool:
         purpose = int(np.argmax(SCHEMA.decode(observation)["purpose"]))
@@ -76,7 +81,7 @@ def value_terms(game: Any) -> dict[str, float]:
     on_island = sum(map(sum, game.presence))
     return {
         "fear": fear_share(game),
-        "blight": float(np.clip((left - ravage_blight(game)) / budget, 0.0, 1.0)),
+        "blight": float(np.clip((left - ravage_blight(game)) / budget, 0, 1)),
         "invaders": 1.0 - min(1.0, strength / (INVADER_SCALE * n)),
         "presence": min(1.0, on_island / (PRESENCE_SCALE * n)),
     }

@@ -4,10 +4,13 @@ makes of a position."""
 from __future__ import annotations
 
 import numpy as np
+from tabletop_envs.agents.base import InformationSet
 from tabletop_envs.agents.heuristics import search_guide
+from tabletop_envs.agents.search import DEFAULT_ROLLOUTS, PIMCAgent, search_factory
 from tabletop_envs.agents.spirit_island_guide import NON_TERMINAL, ravage_blight
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
+from tabletop_envs.core.game import GameCore
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.invaders import lands_of
 from tabletop_envs.spirit_island.rules import SpiritIslandGame
@@ -106,3 +109,42 @@ def test_the_blight_budget_counts_the_blighted_island_side() -> None:
     flipped.blighted = True
     flipped.blight_pool = spec.BLIGHT_CARDS[flipped.blight_card][1] * flipped.num_players
     assert worth(flipped) < worth(healthy)  # a flipped card is the last of the budget
+
+
+def test_guided_pimc_plays_one_rollout_a_world_unless_told() -> None:
+    island = search_factory("pimc:2,guide=heuristic", "spirit_island_v1")(0)
+    told = search_factory("pimc:2,rollouts=3,guide=heuristic", "spirit_island_v1")(0)
+    other = search_factory("pimc:2,guide=heuristic", "valiant_wars_v3")(0)
+    assert isinstance(island, PIMCAgent) and isinstance(told, PIMCAgent)
+    assert isinstance(other, PIMCAgent)
+    assert (island.rollouts, told.rollouts, other.rollouts) == (1, 3, DEFAULT_ROLLOUTS)
+
+
+def first_option(game: GameCore, rng: np.random.Generator) -> int:
+    """A rollout policy with no judgement: the first legal action."""
+    return game.legal_actions()[0]
+
+
+def test_the_search_targets_the_land_whose_ravage_it_stops() -> None:
+    """Flash Floods' 1 Damage with the Mountain about to Ravage with 2 Explorers (a Blight; one
+    Explorer less and it deals 1): a guided PIMC whose rollouts and ties take the first
+    land in range still aims at the Mountain, not at the Explorer in a quiet land that comes
+    first (both remove one Explorer): the Blight it stops is seen by the guide's value alone."""
+    game = SpiritIslandGame(1, seed=0)
+    game.pending, game.pending_options, game.queue = [], [], []
+    for row in game.pieces:
+        row[:] = [0] * spec.KINDS
+    quiet, mountain = 4, 5  # board A's lands 5 (a Wetland) and 6 (a Mountain), in that order
+    game.pieces[mountain][spec.EXPLORER] = 2
+    game.pieces[quiet][spec.EXPLORER] = 1
+    game.invader_slots = [0, -1, -1]  # the Stage I Mountain card in the Ravage slot
+    game.ask("target_land", 0, spec.CARD_ID["Flash Floods"])
+    legal = game.legal_actions()
+    offset = spec.LAYOUT.segment_of(spec.Decision.LAND).offset
+    assert mountain + offset in legal and legal[0] != mountain + offset
+    search = PIMCAgent(seed=0, worlds=2, rollout_policy=first_option, guide=GUIDE)
+    search.see(InformationSet(game, 0))
+    mask = np.zeros(spec.LAYOUT.total, dtype=np.int8)
+    mask[legal] = 1
+    action = search.act({"observation": game.observation(0), "action_mask": mask}, "player_0")
+    assert action == mountain + offset
