@@ -352,11 +352,27 @@ def _spec_network(
     if path is None:
         return None
     if path == "pretrained":
-        raise ValueError(
-            f"bad search bot {spec!r}: no pretrained network is shipped yet; give net=PATH "
-            "(a file written by python -m tabletop_envs.training.exit)"
-        )
+        path = str(_pretrained_network(spec, game_name, players))
     try:
         return load_network(Path(path), game_name, players)
     except ValueError as error:
         raise ValueError(f"bad search bot {spec!r}: net= {error}") from None
+
+
+def _pretrained_network(spec: str, game_name: str, players: int | None) -> Path:
+    """The shipped network for the game and count, if it has a value head (``net=pretrained``)."""
+    from tabletop_envs.agents import pretrained
+
+    from tabletop_envs import resolve_name
+
+    try:
+        path = pretrained.pretrained_path(resolve_name(game_name), players)
+    except ValueError as error:
+        raise ValueError(f"bad search bot {spec!r}: net=pretrained: {error}") from None
+    if read_policy(path).meta.get("value_layers") is None:
+        raise ValueError(
+            f"bad search bot {spec!r}: net=pretrained: the shipped {path.name} is a policy "
+            "without a value head (trained by PPO); give net=PATH, a network written by "
+            "tabletop-train --algo exit"
+        )
+    return path

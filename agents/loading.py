@@ -13,20 +13,23 @@ network it searches by PUCT with uniform priors and rollouts.
 
 Trained policies are ``.npz`` files written by ``tabletop-train`` and read by
 :func:`tabletop_envs.agents.policy.load_policy` (numpy only), which checks that the file was
-trained for the game to be played. ``pretrained`` is the policy the package ships for the game
-and player count (:mod:`tabletop_envs.agents.pretrained`).
+trained for the game to be played. ``pretrained`` is the best learned player the package ships
+for the game and player count (:mod:`tabletop_envs.agents.pretrained`): its manifest entry
+names the network and the agent that plays it (the network alone or ``az`` guided by it), and
+the first time in a process it is loaded a line on standard error says which.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import tabletop_envs.agents.pretrained as pretrained
 from tabletop_envs.agents.az import AZ_SPEC, az_factory
 from tabletop_envs.agents.base import Agent, RandomAgent
 from tabletop_envs.agents.heuristics import heuristic_agent
 from tabletop_envs.agents.policy import load_policy
-from tabletop_envs.agents.pretrained import pretrained_path
 from tabletop_envs.agents.search import SEARCH_SPECS, search_factory
 
 from tabletop_envs import resolve_name
@@ -36,7 +39,7 @@ AgentFactory = Callable[[int | None], Agent]
 
 def describe_accepted() -> str:
     return (
-        "'random', 'heuristic', 'pretrained' (the shipped policy), a search bot "
+        "'random', 'heuristic', 'pretrained' (the shipped learned player), a search bot "
         "('ismcts:ITERATIONS' or 'pimc:WORLDS', options "
         "',ms=', ',rollout=random|heuristic', ',c=' for ismcts, ',rollouts=' for pimc), "
         "a network-guided search ('az:ITERATIONS', options ',net=PATH', ',mix=', ',c=', "
@@ -67,11 +70,32 @@ def agent_factory(spec: str, game_name: str, players: int | None = None) -> Agen
     if spec.split(":", 1)[0] in SEARCH_SPECS:
         return search_factory(spec, game_name)
     if spec == "pretrained":
-        return policy_factory(pretrained_path(resolve_name(game_name), players), game_name, players)
+        return pretrained_factory(resolve_name(game_name), players)
     path = Path(spec)
     if not path.is_file():
         raise ValueError(f"unknown agent {spec!r} (no such file); expected {describe_accepted()}")
     return policy_factory(path, game_name, players)
+
+
+ANNOUNCED: set[tuple[str, int | None]] = set()
+"""The pretrained entries this process has said it loaded (said once: worker processes,
+forked after the check, inherit it)."""
+
+
+def pretrained_factory(env: str, players: int | None) -> AgentFactory:
+    """The factory of the manifest's entry for ``env`` at ``players``, which it names on
+    standard error the first time (its file, agent, strength and time per move)."""
+    entry = pretrained.pretrained_entry(env, players)
+    spec = pretrained.entry_spec(entry)
+    factory = (
+        az_factory(spec, env, players)
+        if spec.split(":", 1)[0] == AZ_SPEC
+        else policy_factory(pretrained.entry_path(entry), env, players)
+    )
+    if (env, players) not in ANNOUNCED:
+        ANNOUNCED.add((env, players))
+        print(pretrained.describe(entry), file=sys.stderr)
+    return factory
 
 
 def policy_factory(path: Path, game_name: str, players: int | None) -> AgentFactory:

@@ -109,7 +109,7 @@ def test_games_are_legal_and_reproducible(tmp_path: Path) -> None:
     [
         ("az:5,net=nowhere.npz", "net= policy file nowhere.npz: no such file"),
         ("az:5,mix=0.5", "mix= blends a network with rollouts; give net="),
-        ("az:5,net=pretrained", "no pretrained network is shipped yet"),
+        ("az:5,net=pretrained", "the shipped valiant_wars_v3-2p.npz is a policy without a value"),
         ("az:0", "the budget must be at least 1"),
         ("az:5,mix=2", "mix=2.0 must be the rollouts' share"),
         ("az:5,guide=heuristic", "unknown setting 'guide'"),

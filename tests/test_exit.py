@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 from tabletop_envs.agents.az import read_network
-from tabletop_envs.training.exit.__main__ import main
 from tabletop_envs.training.exit.fit import FitSettings, fit, module_from_network
 from tabletop_envs.training.exit.network import PolicyValueModule
 from tabletop_envs.training.exit.selfplay import Samples, SelfPlay, play_game, play_round
@@ -80,26 +78,3 @@ def test_a_saved_network_fits_on_from_its_weights(tmp_path: Path) -> None:
     with torch.no_grad():
         for got, want in zip(again(batch), module(batch), strict=True):
             torch.testing.assert_close(got, want)
-
-
-def test_rounds_checkpoint_and_resume(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    flags = ["--out", str(out), "--iterations", "2", "--games", "2", "--gate-games", "2"]
-    flags += ["--curve-games", "2", "--epochs", "2", "--rollout-depth", "2"]
-    assert main(["valiant_wars_v3", "--rounds", "1", *flags]) == 0
-    state = json.loads((out / "state.json").read_text())
-    assert state["rounds"] == 1 and state["latest"] == "nets/net_1.npz"
-    assert main(["valiant_wars_v3", "--rounds", "1", *flags]) == 2  # not empty: refused
-    assert main(["valiant_wars_v3", "--rounds", "2", "--resume", *flags]) == 0
-    state = json.loads((out / "state.json").read_text())
-    assert [row["round"] for row in state["history"]] == [1, 2]
-    assert (out / "data" / "round_2.npz").is_file()
-    assert read_network(out / "nets" / "net_2.npz").policy.meta["exit_round"] == 2
-    accepted = [f"nets/net_{row['round']}.npz" for row in state["history"] if row["accepted"]]
-    assert state["best"] == (accepted[-1] if accepted else None)
-    assert len((out / "curve.csv").read_text().splitlines()) == 3
-
-
-def test_resume_needs_a_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["valiant_wars_v3", "--rounds", "1", "--resume", "--out", str(tmp_path / "no")])
-    assert code == 2 and "holds no expert-iteration run" in capsys.readouterr().err

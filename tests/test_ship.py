@@ -15,7 +15,7 @@ from tabletop_envs.tools.ship import ship
 HOW = {"command": "tabletop-train vaalbara_v1 --players 4", "commit": "abc1234", "minutes": 15}
 RESULTS = [
     {"label": "random", "games": 10, "wins": 9.0, "win_rate": 0.9, "low": 0.6, "high": 0.98},
-    {"label": "heuristic", "games": 10, "wins": 2.0, "win_rate": 0.2, "low": 0.05, "high": 0.5},
+    {"label": "heuristic", "games": 10, "wins": 6.0, "win_rate": 0.6, "low": 0.31, "high": 0.83},
 ]
 
 
@@ -54,9 +54,9 @@ def test_a_run_is_shipped_beside_the_others_and_replaces_its_own_older_entry(
     assert entry["file"] == "vaalbara_v1-4p.npz" and entry["players"] == 4
     assert entry["command"] == HOW["command"] and entry["minutes"] == 15
     assert entry["evaluation"]["against"]["heuristic"] == {
-        "wins": 2,
-        "win_rate": 0.2,
-        "interval95": [0.05, 0.5],
+        "wins": 6,
+        "win_rate": 0.6,
+        "interval95": [0.31, 0.83],
     }
     assert (folder / entry["file"]).read_bytes() == (run / "policy.npz").read_bytes()
     monkeypatch.setattr(pretrained, "MANIFEST", folder / "manifest.json")
@@ -142,3 +142,57 @@ def test_ship_refuses_two_evaluations_against_the_same_opponents(tmp_path: Path)
     ]
     with pytest.raises(ValueError, match="a second evaluation against heuristic"):
         ship(run, run / "policy.npz", HOW, package(tmp_path / "pretrained", []), files)
+
+
+FLAGS = ["--command", "c", "--commit", "x", "--minutes", "1", "--machine", "m", "--move-games", "1"]
+
+
+def test_an_entry_that_does_not_beat_the_heuristic_is_not_shipped(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", players=4)
+    losing = [{**RESULTS[1], "wins": 2.0, "win_rate": 0.2}, RESULTS[0]]
+    (run / "final_eval.json").write_text(json.dumps(losing))
+    folder = package(tmp_path / "pretrained", [])
+    with pytest.raises(
+        ValueError,
+        match=r"not shipped: 20\.0% against the heuristic, not above "
+        r"par \(25%\)",
+    ):
+        ship(run, run / "policy.npz", HOW, folder)
+    assert json.loads((folder / "manifest.json").read_text())["policies"] == []
+
+
+def test_the_command_records_the_agent_and_its_time_per_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    run = make_run(tmp_path / "run", players=2)
+    folder = package(tmp_path / "pretrained", [])
+    monkeypatch.setattr(pretrained, "HERE", folder)
+    assert ship_main([str(run), *FLAGS]) == 0
+    (entry,) = json.loads((folder / "manifest.json").read_text())["policies"]
+    assert entry["agent"] == "policy" and 0 < entry["seconds_per_move"] < 1
+    assert "vaalbara_v1-2p.npz, the network alone; 60.0% [31.0%, 83.0%]" in capsys.readouterr().out
+    assert ship_main([str(run), *FLAGS, "--agent", "ismcts:5"]) == 2
+    assert "--agent 'ismcts:5': expected 'policy'" in capsys.readouterr().err
+
+
+def test_an_expert_iteration_network_ships_with_its_search_and_evaluation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from test_pretrained import exit_network
+
+    run = tmp_path / "run"
+    run.mkdir()
+    settings = {"algo": "exit", "game": "valiant_wars_v3", "players": 2, "iterations": 4}
+    (run / "config.json").write_text(json.dumps(settings))
+    network = exit_network(run / "net_1.npz")
+    folder = package(tmp_path / "pretrained", [])
+    monkeypatch.setattr(pretrained, "HERE", folder)
+    flags = [str(run), "--policy", str(network), *FLAGS, "--agent", "az:2"]
+    assert ship_main(flags) == 2
+    assert "needs --evaluation" in capsys.readouterr().err
+    results = eval_results(tmp_path / "h.json", "az:2,net=...", ["heuristic"], 24.0)
+    assert ship_main([*flags, "--evaluation", str(results)]) == 0
+    (entry,) = json.loads((folder / "manifest.json").read_text())["policies"]
+    assert entry["agent"] == "az:2" and entry["rounds"] == 1 and "steps" not in entry
+    assert entry["evaluation"]["against"]["heuristic"]["win_rate"] == 0.6
+    assert entry["seconds_per_move"] > 0

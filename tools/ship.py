@@ -1,11 +1,17 @@
-"""Ship a trained run as the package's ``pretrained`` policy for its game and player count.
+"""Ship a trained run as the package's ``pretrained`` player for its game and player count.
 
-Copies the run's policy into ``agents/pretrained/`` as ``<env>-<players>p.npz`` and writes
+Copies the run's network into ``agents/pretrained/`` as ``<env>-<players>p.npz`` and writes
 its manifest entry (replacing an older one for the same env and count) from the run folder:
-``config.json`` (game, players, settings), the policy's header (steps) and
-``final_eval.json`` (the final evaluation ``tabletop-train`` printed). How it was trained
-(command, commit, minutes, the machine) comes from the flags. Both files are written
-atomically, together.
+``config.json`` (game, players, settings), the network's header (PPO steps, or the expert-
+iteration round) and the evaluation: ``final_eval.json`` (the final table ``tabletop-train``
+printed for a PPO run) or ``--evaluation`` files (``tabletop-eval --out``, needed for an
+expert-iteration run, whose first agent is the shipped agent). ``--agent`` is the agent that
+plays the network (``policy``: alone; ``az:N[,...]``: the search it guides, ``net=`` added);
+its time per move is measured here on ``--move-games`` games against the heuristic. An entry
+whose evaluation against the heuristic is not above par is refused: ``pretrained`` is the best
+learned player shipped, never one that loses to the scripted bot. How it was trained (command,
+commit, minutes, the machine) comes from the flags. Both files are written atomically,
+together.
 
     python -m tabletop_envs.tools.ship runs/vaalbara-4p --minutes 15 --commit 57ae45b \\
         --command "tabletop-train vaalbara_v1 --players 4 --minutes 15" --machine "2 CPUs, quiet"
@@ -15,14 +21,17 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import tabletop_envs.agents.pretrained as pretrained
+from tabletop_envs.agents.arena import MatchSpec, Table
+from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.agents.policy import read_policy
 
-from tabletop_envs.cli import OneLineParser
+from tabletop_envs.cli import OneLineParser, positive_int
 from tabletop_envs.core.files import write_all_atomic
 
 
@@ -79,6 +88,42 @@ def tournament_evaluation(paths: Sequence[Path]) -> dict[str, Any]:
 
 HOW_TRAINED = ("advice", "polished")
 """Header fields that say how a policy was made, copied into its manifest entry."""
+MOVE_GAMES = 10
+
+
+def seconds_per_move(spec: str, env: str, players: int, games: int, seed: int = 0) -> float:
+    """Mean seconds ``spec`` takes to choose a move, over ``games`` games against the heuristic
+    in every other seat (one process; the machine's load belongs beside the figure)."""
+    table = Table(MatchSpec(env, (spec, *["heuristic"] * (players - 1)), seed))
+    agent, timed = table.agents[0], {"seconds": 0.0, "moves": 0}
+    choose = agent.act
+
+    def act(observation: Any, name: str) -> int:
+        started = time.perf_counter()
+        action = choose(observation, name)
+        timed["seconds"] += time.perf_counter() - started
+        timed["moves"] += 1
+        return action
+
+    agent.act = act
+    for index in range(games):
+        table.play(index)
+    return timed["seconds"] / max(timed["moves"], 1)
+
+
+def agent_spec(agent: str, network: Path, env: str, players: int) -> str:
+    """The spec that plays ``network`` as ``agent`` (checked now: ValueError if it cannot)."""
+    if agent == pretrained.POLICY:
+        spec = str(network)
+    elif agent.split(":", 1)[0] == "az" and "net=" not in agent:
+        spec = f"{agent},net={network}"
+    else:
+        raise ValueError(
+            f"--agent {agent!r}: expected {pretrained.POLICY!r} (the network alone) or an "
+            "az:N[,...] search without net= (the shipped network is added)"
+        )
+    agent_factory(spec, env, players)
+    return spec
 
 
 def entry_for(
@@ -88,8 +133,17 @@ def entry_for(
     says so); its evaluation from ``evaluations`` if given, else the run's final evaluation."""
     config = read_json(run / "config.json")
     meta = read_policy(policy).meta
-    if "trained_steps" not in meta:
-        raise ValueError(f"{policy} records no training steps: not a tabletop-train policy")
+    if "trained_steps" in meta:
+        trained = {"steps": meta["trained_steps"]}
+    elif "exit_round" in meta:
+        trained = {"rounds": meta["exit_round"]}
+        if not evaluations:
+            raise ValueError(
+                "an expert-iteration network needs --evaluation (tabletop-eval results with "
+                "the shipped agent first)"
+            )
+    else:
+        raise ValueError(f"{policy} records no training steps or rounds: not a trained network")
     if meta["game"] != config["game"] or meta["players"] != config["players"]:
         raise ValueError(
             f"{policy} is a {meta['game']} {meta['players']}p policy, but {run} trained "
@@ -100,7 +154,7 @@ def entry_for(
         "players": config["players"],
         "file": f"{config['game']}-{config['players']}p.npz",
         **how,
-        "steps": meta["trained_steps"],
+        **trained,
         **{key: meta[key] for key in HOW_TRAINED if key in meta},
         "evaluation": tournament_evaluation(evaluations)
         if evaluations
@@ -115,8 +169,20 @@ def ship(
     folder: Path,
     evaluations: Sequence[Path] = (),
 ) -> dict[str, Any]:
-    """Write the policy and its manifest entry into ``folder``; the entry."""
+    """Write the policy and its manifest entry into ``folder``; the entry. ``how`` holds the
+    ``agent`` that plays it and its ``seconds_per_move``."""
     entry = entry_for(run, policy, how, evaluations)
+    if not pretrained.beats_heuristic(entry):
+        score = pretrained.heuristic_score(entry)
+        measured = (
+            "no evaluation against the heuristic"
+            if score is None
+            else (f"{score['win_rate']:.1%} against the heuristic")
+        )
+        raise ValueError(
+            f"not shipped: {measured}, not above par ({1 / entry['players']:.0%}); "
+            "pretrained must beat the scripted bot"
+        )
     manifest = folder / "manifest.json"
     entries = [
         old
@@ -153,6 +219,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a tabletop-eval --out results.json with the policy in the first seat, used "
         "instead of the run's final evaluation (repeat for each opponent)",
     )
+    parser.add_argument(
+        "--agent",
+        default=pretrained.POLICY,
+        help="the agent that plays the network: 'policy' (alone) or az:N[,...] (net= added)",
+    )
+    parser.add_argument(
+        "--move-games",
+        type=positive_int,
+        default=MOVE_GAMES,
+        help="games against the heuristic on which the time per move is measured",
+    )
     args = parser.parse_args(argv)
     how = {
         "command": args.command,
@@ -163,11 +240,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         policy = args.policy or args.run / "policy.npz"
+        config = read_json(args.run / "config.json")
+        spec = agent_spec(args.agent, policy, config["game"], config["players"])
+        how["agent"] = args.agent
+        how["seconds_per_move"] = round(
+            seconds_per_move(spec, config["game"], config["players"], args.move_games), 6
+        )
         entry = ship(args.run, policy, how, pretrained.HERE, args.evaluation)
     except ValueError as error:
         print(f"ship: {error}", file=sys.stderr)
         return 2
     print(f"shipped {entry['env']} {entry['players']}p as agents/pretrained/{entry['file']}")
+    print(pretrained.describe(entry))
     return 0
 
 

@@ -71,13 +71,44 @@ class TrainingBudget:
         )
 
 
+@dataclass
+class RoundBudget:
+    """An expert-iteration session's budget: rounds, or wall-clock minutes in which a new
+    round starts only while the time left could hold one as long as the last (the session's
+    first round always starts)."""
+
+    rounds: int | None
+    minutes: float | None
+    started: float = field(default_factory=time.monotonic)
+
+    def describe(self) -> str:
+        if self.rounds is not None:
+            return f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
+        return f"{self.minutes:g} minutes (a round starts while the time left can hold one)"
+
+    def another(self, played: int, last_seconds: float | None) -> bool:
+        """Whether to start another round, ``played`` played in this session so far, the
+        last of them taking ``last_seconds``."""
+        if self.rounds is not None:
+            return played < self.rounds
+        if played == 0:
+            return True
+        left = self.minutes * 60 - (time.monotonic() - self.started)
+        return left > 0 and left >= (last_seconds or 0.0)
+
+
+STEP_STOP = "stopping after this step to save a checkpoint"
+
+
 class StopRequest:
     """The first Ctrl-C asks training to stop after the current step (a checkpoint is then
-    saved); a second one stops at once, without saving."""
+    saved); a second one stops at once, without saving. ``stopping`` says what the first
+    Ctrl-C does."""
 
-    def __init__(self) -> None:
+    def __init__(self, stopping: str = STEP_STOP) -> None:
         self.requested = False
         self.previous: Any = None
+        self.stopping = stopping
 
     def __enter__(self) -> StopRequest:
         self.previous = signal.signal(signal.SIGINT, self.handle)
@@ -91,8 +122,7 @@ class StopRequest:
             raise KeyboardInterrupt
         self.requested = True
         print(
-            "\nCtrl-C: stopping after this step to save a checkpoint "
-            "(Ctrl-C again stops at once, without saving)",
+            f"\nCtrl-C: {self.stopping} (Ctrl-C again stops at once, without saving)",
             file=sys.stderr,
         )
 

@@ -49,9 +49,10 @@ def number(low: float, high: float, low_open: bool = False) -> Rule:
     )
 
 
-def setting(default: Any, rule: Rule) -> Any:
-    """A TrainConfig field: its default and what it accepts, declared together."""
-    return field(default=default, metadata={"rule": rule})
+def setting(default: Any, rule: Rule, what: str = "") -> Any:
+    """A settings field: its default, what it accepts and (for a command-line flag) what it
+    means, declared together."""
+    return field(default=default, metadata={"rule": rule, "what": what})
 
 
 GAME_OPTIONS = Rule("a table of the game's options", lambda v: isinstance(v, dict))

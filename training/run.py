@@ -78,6 +78,36 @@ def read_run_settings(out: Path) -> RunSettings:
     return RunSettings(game, seed, config_from_mapping(values, str(path)))
 
 
+def check_fresh_folder(out: Path, overwrite: bool) -> None:
+    """A fresh run (either algorithm) needs a new or empty folder; ``overwrite`` accepts one
+    holding an earlier run (a ``config.json``), which the run then clears."""
+    check_output_folder(out, "--out")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not overwrite:
+        raise ValueError(
+            f"--out {out} is not empty; continue that run with --resume, clear it "
+            "with --overwrite, or choose another --out"
+        )
+    if not (out / CONFIG_FILE).is_file():
+        raise ValueError(
+            f"--overwrite refused: {out} is not a training run (no {CONFIG_FILE}); "
+            "choose a new or empty --out"
+        )
+
+
+def run_algorithm(out: Path) -> str | None:
+    """``"exit"`` or ``"ppo"``: which algorithm trained the run in ``out`` (None: no readable
+    ``config.json``, which the algorithm's own reader then reports)."""
+    try:
+        values = json.loads((out / CONFIG_FILE).read_text())
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    if not isinstance(values, dict):
+        return None
+    return "exit" if values.get("algo") == "exit" or "iterations" in values else "ppo"
+
+
 class Run:
     """Paths and bookkeeping of one training run folder."""
 
@@ -104,19 +134,7 @@ class Run:
     # ----- the folder ----------------------------------------------------------------
     def check_fresh(self, overwrite: bool) -> None:
         """A fresh run needs a new or empty folder; ``overwrite`` accepts an old run's."""
-        check_output_folder(self.out, "--out")
-        if not self.out.is_dir() or not any(self.out.iterdir()):
-            return
-        if not overwrite:
-            raise ValueError(
-                f"--out {self.out} is not empty; continue that run with --resume, clear it "
-                "with --overwrite, or choose another --out"
-            )
-        if not (self.out / CONFIG_FILE).is_file():
-            raise ValueError(
-                f"--overwrite refused: {self.out} is not a training run (no {CONFIG_FILE}); "
-                "choose a new or empty --out"
-            )
+        check_fresh_folder(self.out, overwrite)
 
     def create(self) -> None:
         """Clear the folder (an old run, checked by :meth:`check_fresh`) and write the settings."""

@@ -1,4 +1,5 @@
-"""``tabletop-train``: self-play MaskablePPO with an opponent pool, evaluation and checkpoints.
+"""``tabletop-train``: self-play MaskablePPO with an opponent pool, evaluation and checkpoints
+(``--algo ppo``), or expert iteration (``--algo exit``, ``tabletop_envs.training.exit.cli``).
 
 This module is the command line: flags, settings and the run folder, then a backend trains
 (``tabletop_envs.training.sb3`` or ``tabletop_envs.training.rllib.trainer``) and
@@ -22,13 +23,14 @@ from tabletop_envs.agents.files import check_output_folder
 from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.training.budget import Interrupted, StopRequest, TrainingBudget, progress_bar
 from tabletop_envs.training.config import TrainConfig, check_config, load_config
+from tabletop_envs.training.exit.cli import EXIT_ONLY, add_exit_flags, given, refuse, train_exit
 from tabletop_envs.training.report import (
     comparison,
     final_evaluation,
     print_results,
     report_curve,
 )
-from tabletop_envs.training.run import Run, RunSettings, read_run_settings
+from tabletop_envs.training.run import Run, RunSettings, read_run_settings, run_algorithm
 from tabletop_envs.training.sb3 import Trainer, run_session
 
 import tabletop_envs
@@ -46,6 +48,20 @@ PROG = "tabletop-train"
 DEFAULT_MINUTES = 5.0
 
 BACKENDS = ("sb3", "rllib")
+ALGORITHMS = ("ppo", "exit")
+PPO_ONLY = (
+    "steps",
+    "config",
+    "backend",
+    "num_env_runners",
+    "address",
+    "eval_every",
+    "eval_every_seconds",
+    "eval_games",
+    "final_eval_games",
+    "keep_checkpoints",
+)
+"""The flags of ``--algo ppo`` alone (argparse destinations)."""
 
 DEFAULT_ENV_RUNNERS = 1
 SESSION_KEYS = (
@@ -65,15 +81,24 @@ def build_parser() -> OneLineParser:
     parser.add_argument(
         "--players", type=positive_int, help="player count (default: the game's config)"
     )
+    parser.add_argument(
+        "--algo",
+        choices=ALGORITHMS,
+        default="ppo",
+        help="ppo: self-play MaskablePPO; exit: expert iteration, a policy-value network that "
+        "learns from search and guides it (docs/training.md)",
+    )
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument(
         "--minutes",
         type=positive_float,
         help=f"wall-clock budget, warm start included (default: {DEFAULT_MINUTES:g} "
-        "when --steps is not given)",
+        "when --steps is not given; --algo exit: none)",
     )
     budget.add_argument(
-        "--steps", type=positive_int, help="PPO steps; with --resume, steps to add (default: none)"
+        "--steps",
+        type=positive_int,
+        help="--algo ppo: PPO steps; with --resume, steps to add (default: none)",
     )
     parser.add_argument(
         "--seed", type=seed_int, help="seed, from 0 (default: 0, or the run's with --resume)"
@@ -91,20 +116,25 @@ def build_parser() -> OneLineParser:
     parser.add_argument(
         "--config",
         type=Path,
-        help="TOML file overriding the game's settings (default: training/configs/GAME.toml)",
+        help="--algo ppo: TOML file overriding the game's settings (default: "
+        "training/configs/GAME.toml)",
     )
     add_backend_flags(parser)
+    add_exit_flags(parser, budget)
     for flag, what in (
         ("--eval-every", "steps between evaluations"),
         ("--eval-games", "games per periodic evaluation"),
         ("--final-eval-games", "games in the final table"),
         ("--keep-checkpoints", "newest checkpoints kept (the best is kept too)"),
     ):
-        parser.add_argument(flag, type=positive_int, help=f"{what} (default: the config's)")
+        parser.add_argument(
+            flag, type=positive_int, help=f"--algo ppo: {what} (default: the config's)"
+        )
     parser.add_argument(
         "--eval-every-seconds",
         type=positive_float,
-        help="evaluate every this many seconds of training instead of --eval-every steps "
+        help="--algo ppo: evaluate every this many seconds of training instead of --eval-every "
+        "steps "
         "(default: the config's)",
     )
     return parser
@@ -114,8 +144,8 @@ def add_backend_flags(parser: OneLineParser) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
-        default="sb3",
-        help="sb3: MaskablePPO in this process; rllib: RLlib PPO on Ray (docs/scaling.md)",
+        help="sb3: MaskablePPO in this process; rllib: RLlib PPO on Ray (docs/scaling.md) "
+        "(default: sb3)",
     )
     parser.add_argument(
         "--num-env-runners",
@@ -160,6 +190,10 @@ def resolve_settings(args: argparse.Namespace) -> tuple[RunSettings, Path]:
     seed = 0 if args.seed is None else args.seed
     out = args.out or Path("runs") / f"{core.NAME}-{config.players}p-s{seed}"
     if args.resume:
+        if run_algorithm(out) == "exit":
+            raise ValueError(
+                f"--resume: {out} holds an expert-iteration run; resume it with --algo exit"
+            )
         settings = read_run_settings(out)
         check_resume_flags(args, game, config, settings, out)
     else:
@@ -214,7 +248,10 @@ def budget_from(args: argparse.Namespace) -> TrainingBudget:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.algo == "exit":
+        return train_exit(args, PPO_ONLY)
     try:
+        refuse(given(args, EXIT_ONLY), "exit")
         check_backend_flags(args)
         settings, out = resolve_settings(args)
         run = Run(out, settings)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from tabletop_envs.agents.az import PolicyValueNetwork
+from tabletop_envs.training.config import setting, whole
 from tabletop_envs.training.exit.network import PolicyValueModule
 from tabletop_envs.training.exit.selfplay import Samples
 
@@ -16,7 +17,7 @@ from tabletop_envs.training.exit.selfplay import Samples
 class FitSettings:
     """How the network is fitted each round."""
 
-    epochs: int = 40
+    epochs: int = setting(40, whole(1), "most fitting epochs per round (it stops early)")
     batch: int = 256
     learning_rate: float = 1e-3
     validation: float = 0.1

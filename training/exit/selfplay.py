@@ -8,6 +8,8 @@ import functools
 import io
 import multiprocessing
 import signal
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,13 +35,37 @@ class Samples:
     masks: np.ndarray
     visits: np.ndarray
     outcomes: np.ndarray
+    source: str = ""
+    """The file the samples were read from, if any (named in errors)."""
 
     def __len__(self) -> int:
         return len(self.observations)
 
     @staticmethod
-    def join(parts: list[Samples]) -> Samples:
+    def join(parts: list[Samples], sizes: tuple[int, int, int] | None = None) -> Samples:
+        """The parts in order; with ``sizes`` (observation, actions, seats), each part's
+        shapes are checked against them (a ValueError for a file from another game)."""
+        if sizes is not None:
+            for part in parts:
+                part.check(sizes)
         return Samples(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
+
+    def check(self, sizes: tuple[int, int, int]) -> None:
+        observation, actions, seats = sizes
+        rows = len(self.observations)
+        expected = {
+            "observations": (rows, observation),
+            "masks": (rows, actions),
+            "visits": (rows, actions),
+            "outcomes": (rows, seats),
+        }
+        for name, shape in expected.items():
+            if getattr(self, name).shape != shape:
+                where = f" in {self.source}" if self.source else ""
+                raise ValueError(
+                    f"samples{where}: {name} of shape {getattr(self, name).shape}; "
+                    f"this run's are {shape}"
+                )
 
     def save(self, path: Path) -> None:
         """Written compressed (observations are mostly zeros) and atomically."""
@@ -49,8 +75,16 @@ class Samples:
 
     @staticmethod
     def load(path: Path) -> Samples:
-        with np.load(path, allow_pickle=False) as data:
-            return Samples(*(data[field] for field in FIELDS))
+        """The samples saved at ``path``; ValueError for a missing or damaged file."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                samples = Samples(*(data[field] for field in FIELDS))
+        except FileNotFoundError:
+            raise ValueError(f"round samples {path} are missing") from None
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+            raise ValueError(f"round samples {path} are damaged ({error})") from None
+        samples.source = str(path)
+        return samples
 
 
 @dataclass(frozen=True)
@@ -98,14 +132,27 @@ def play_game(plan: SelfPlay, index: int) -> Samples:
     return _samples(rows, game.returns(), game)
 
 
-def play_round(plan: SelfPlay, workers: int = 1) -> Samples:
+def play_round(
+    plan: SelfPlay, workers: int = 1, on_game: Callable[[], None] | None = None
+) -> Samples:
     """The round's ``plan.games`` games on ``workers`` processes, joined in game order (the
-    samples depend on neither the worker count nor the order games finish in)."""
+    samples depend on neither the worker count nor the order games finish in); ``on_game``
+    is called as each game ends."""
     indices = range(plan.games)
     if workers <= 1:
-        return Samples.join([play_game(plan, index) for index in indices])
+        games = (play_game(plan, index) for index in indices)
+        return Samples.join([_counted(part, on_game) for part in games])
+    parts = []
     with multiprocessing.get_context("fork").Pool(workers, initializer=_leave_ctrl_c) as pool:
-        return Samples.join(pool.map(functools.partial(play_game, plan), indices))
+        for part in pool.imap(functools.partial(play_game, plan), indices):
+            parts.append(_counted(part, on_game))
+    return Samples.join(parts)
+
+
+def _counted(part: Samples, on_game: Callable[[], None] | None) -> Samples:
+    if on_game is not None:
+        on_game()
+    return part
 
 
 def _leave_ctrl_c() -> None:
