@@ -192,6 +192,22 @@ INVADER_STRENGTH_SCALE = 20
 ``progress()`` reaches 0; a board starts with about 9."""
 
 
+def kinds_slice(kinds: tuple[int, ...]) -> slice:
+    """``kinds`` as a slice of a land's row of pieces (they must be numbered in a run)."""
+    if kinds != tuple(range(kinds[0], kinds[-1] + 1)):
+        raise ValueError(f"piece kinds {kinds} are not numbered one after another")
+    return slice(kinds[0], kinds[-1] + 1)
+
+
+INVADER_SLICE = kinds_slice(INVADER_KINDS)
+VICTORY_BY_LEVEL = {
+    1: (INVADER_SLICE, "Terror Level 1: no Invaders on the island"),
+    2: (kinds_slice(TOWN_KINDS + CITY_KINDS), "Terror Level 2: no Towns or Cities on the island"),
+    3: (kinds_slice(CITY_KINDS), "Terror Level 3: no Cities on the island"),
+}
+"""Terror Level -> (the Invader kinds whose absence wins, as a slice of a land's row; why)."""
+
+
 class SpiritIslandGame(PlainState, GameCore):
     """One game of Spirit Island: 1-4 Spirits, one island board each."""
 
@@ -443,8 +459,7 @@ class SpiritIslandGame(PlainState, GameCore):
         return range(len(self.pieces))
 
     def invaders(self, land: int) -> int:
-        row = self.pieces[land]
-        return sum(row[k] for k in INVADER_KINDS)
+        return sum(self.pieces[land][INVADER_SLICE])
 
     def count(self, land: int, kinds: tuple[int, ...]) -> int:
         row = self.pieces[land]
@@ -490,8 +505,12 @@ class SpiritIslandGame(PlainState, GameCore):
             )
             if terrain < 0 or self.island.terrain[land] == terrain
         ]
-        table = self.island.distance
-        return [land for land in self.lands if any(table[s][land] <= distance for s in sources)]
+        within = [False] * len(self.pieces)
+        for source in sources:
+            for land, steps in enumerate(self.island.distance[source]):
+                if steps <= distance:
+                    within[land] = True
+        return [land for land, reached in enumerate(within) if reached]
 
     def land_matches(
         self, land: int, conditions: tuple[tuple[Any, ...], ...], seat: int = -1
@@ -804,14 +823,11 @@ class SpiritIslandGame(PlainState, GameCore):
         """Why the Spirits have won ("" while they have not)."""
         if not self.fear_deck:
             return "every Fear card earned"
-        level = self.terror_level()
-        if level == 1 and not any(self.invaders(land) for land in self.lands):
-            return "Terror Level 1: no Invaders on the island"
-        if level == 2 and not any(self.count(x, TOWN_KINDS + CITY_KINDS) for x in self.lands):
-            return "Terror Level 2: no Towns or Cities on the island"
-        if level == 3 and not any(self.count(x, CITY_KINDS) for x in self.lands):
-            return "Terror Level 3: no Cities on the island"
-        return ""
+        kinds, reason = VICTORY_BY_LEVEL[self.terror_level()]
+        for row in self.pieces:
+            if any(row[kinds]):
+                return ""
+        return reason
 
     def lose(self, reason: str) -> None:
         """Record a defeat; it ends the game once the step has run, unless a victory comes
