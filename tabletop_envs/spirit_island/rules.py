@@ -19,6 +19,7 @@ order of the Power phases, Time Passes), ``invaders.py`` (Ravage, Build, Explore
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
@@ -206,6 +207,26 @@ VICTORY_BY_LEVEL = {
     3: (kinds_slice(CITY_KINDS), "Terror Level 3: no Cities on the island"),
 }
 """Terror Level -> (the Invader kinds whose absence wins, as a slice of a land's row; why)."""
+
+
+_REACH_MASKS: dict[int, tuple[spec.Island, tuple[tuple[int, ...], ...]]] = {}
+
+
+def reach_masks(island: spec.Island) -> tuple[tuple[int, ...], ...]:
+    """``masks[source][d]``: the lands within ``d`` steps of ``source`` as bits (land ``x`` is
+    bit ``x``), for ``d`` up to the island's widest distance; worked out once per island."""
+    entry = _REACH_MASKS.get(id(island))
+    if entry is None or entry[0] is not island:
+        widest = max(max(row) for row in island.distance)
+        masks = tuple(
+            tuple(
+                sum(1 << land for land, steps in enumerate(row) if steps <= d)
+                for d in range(widest + 1)
+            )
+            for row in island.distance
+        )
+        entry = _REACH_MASKS[id(island)] = (island, masks)
+    return entry[1]
 
 
 class SpiritIslandGame(PlainState, GameCore):
@@ -466,8 +487,7 @@ class SpiritIslandGame(PlainState, GameCore):
         return sum(row[k] for k in kinds)
 
     def terror_level(self) -> int:
-        earned = FEAR_DECK_SIZE - len(self.fear_deck)
-        return 1 + sum(earned >= d for d in TERROR_DIVIDERS)
+        return 1 + bisect_right(TERROR_DIVIDERS, FEAR_DECK_SIZE - len(self.fear_deck))
 
     def cards_earned(self) -> int:
         return FEAR_DECK_SIZE - len(self.fear_deck)
@@ -505,12 +525,14 @@ class SpiritIslandGame(PlainState, GameCore):
             )
             if terrain < 0 or self.island.terrain[land] == terrain
         ]
-        within = [False] * len(self.pieces)
+        if distance < 0:
+            return []
+        masks = reach_masks(self.island)
+        steps = min(distance, len(masks[0]) - 1)
+        reached = 0
         for source in sources:
-            for land, steps in enumerate(self.island.distance[source]):
-                if steps <= distance:
-                    within[land] = True
-        return [land for land, reached in enumerate(within) if reached]
+            reached |= masks[source][steps]
+        return [land for land in self.lands if reached >> land & 1]
 
     def land_matches(
         self, land: int, conditions: tuple[tuple[Any, ...], ...], seat: int = -1
@@ -610,6 +632,8 @@ class SpiritIslandGame(PlainState, GameCore):
         lands = set(self.reach(seat, power))
         if self.spirit(seat).special == "shadows" and self.energy[seat] >= 1:
             lands |= {x for x in self.lands if self.count(x, DAHAN_KINDS)}
+        if not power.filter:
+            return sorted(lands)
         return [land for land in sorted(lands) if self.land_matches(land, power.filter, seat)]
 
     def reach(self, seat: int, power: Power) -> list[int]:
