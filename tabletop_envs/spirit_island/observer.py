@@ -11,8 +11,8 @@ count stay zero.
 :func:`view` is the plain reference, written straight from the state; :func:`observation`
 is the per-step path, checked against it by the conformance suite: it keeps the view in table
 seat order (:class:`~tabletop_envs.core.encoding.KeptObservation`), encodes again only the
-blocks whose state changed (the lands one by one), and writes the pending decision into each
-observer's vector.
+blocks whose state changed (the lands one by one, each Spirit's rows part by part), and
+writes the pending decision into each observer's vector.
 """
 
 from __future__ import annotations
@@ -281,7 +281,6 @@ ISLAND_BLOCK, LANDS_BLOCK, BOARD_BLOCK, FIRST_SEAT_BLOCK = range(4)
 KEPT_BLOCKS = FIRST_SEAT_BLOCK + MAX_PLAYERS
 _ISLAND_AT = TABLE.positions(ISLAND_FIELDS)
 _BOARD_AT = TABLE.positions(BOARD_FIELDS)
-_SEAT_AT = [TABLE.positions(SEAT_FIELDS, seat) for seat in range(MAX_PLAYERS)]
 _AT = {name: TABLE.at(name) for name in SCHEMA.slices}
 """Where each field starts when stored (its row for seat 0, for a seat field)."""
 _SEAT_STARTS = [{name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(MAX_PLAYERS)]
@@ -302,9 +301,7 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
     if kept.stale(BOARD_BLOCK, board, _BOARD_AT):
         _put_board(board, values)
     for seat in range(game.num_players):
-        seen = _seat_key(game, seat)
-        if kept.stale(FIRST_SEAT_BLOCK + seat, seen, _SEAT_AT[seat]):
-            _put_seat(seat, seen, values)
+        _update_seat(kept, seat, _seat_key(game, seat))
     vector = kept.observed(TABLE, game.num_players, player)
     _put_pending(game, player, vector)
     return SCHEMA.scale(vector)
@@ -412,20 +409,21 @@ def _put_board(board: tuple[Any, ...], values: np.ndarray) -> None:
 
 
 def _seat_key(game: SpiritIslandGame, seat: int) -> tuple[Any, ...]:
-    """What everyone sees of ``seat``'s Spirit: presence, panel, cards and allowances."""
+    """What everyone sees of ``seat``'s Spirit: presence, Spirit, Elements, the four card
+    lists, then the one-value fields in ``_SEAT_NUMBERS`` order."""
     return (
         game.presence[seat],
         game.spirit_of[seat],
-        game.energy[seat],
-        game.energy_track[seat],
-        game.card_track[seat],
-        game.plays_left[seat],
-        game.destroyed_presence[seat],
         game.elements[seat],
         game.hand[seat],
         game.played[seat],
         game.discard[seat],
         game.unresolved[seat],
+        game.energy[seat],
+        game.energy_track[seat],
+        game.card_track[seat],
+        game.plays_left[seat],
+        game.destroyed_presence[seat],
         game.swift_left(seat),
         game.repeat_cost[seat] + 1,
         game.paid_repeats[seat],
@@ -435,14 +433,15 @@ def _seat_key(game: SpiritIslandGame, seat: int) -> tuple[Any, ...]:
     )
 
 
+CARD_LISTS = ("hand", "played", "discard", "unresolved")
+"""The card fields of a seat, in :func:`_seat_key`'s order (its entries 3 to 6)."""
+_FIRST_NUMBER = 3 + len(CARD_LISTS)
 _SEAT_NUMBERS = (
     ("energy", ENERGY_SCALE),
     ("energy_track", TRACK_SCALE),
     ("card_track", TRACK_SCALE),
     ("plays_left", 5),
     ("destroyed_presence", 13),
-)
-_SEAT_ALLOWANCES = (
     ("slow_as_fast", ALLOWANCE_SCALE),
     ("repeat_up_to", ALLOWANCE_SCALE),
     ("paid_repeats", ALLOWANCE_SCALE),
@@ -450,36 +449,45 @@ _SEAT_ALLOWANCES = (
     ("range_bonus", ALLOWANCE_SCALE),
     ("keep_cards", ALLOWANCE_SCALE),
 )
+"""The one-value seat fields, in :func:`_seat_key`'s order, with the most each shows."""
+_BLANK_SEAT = ((), -1, (), (), (), (), (), *[0] * len(_SEAT_NUMBERS))
+"""The key of a seat whose rows are all zero."""
+_SEAT_SLOTS = [[(starts[name], cap) for name, cap in _SEAT_NUMBERS] for starts in _SEAT_STARTS]
+_CARD_STARTS = [[starts[name] for name in CARD_LISTS] for starts in _SEAT_STARTS]
 
 
-def _put_seat(seat: int, seen: tuple[Any, ...], values: np.ndarray) -> None:
-    """The values of a :func:`_seat_key` into ``seat``'s rows."""
-    presence, spirit, *numbers = seen[:7]
-    elements, hand, played, discard, unresolved = seen[7:12]
-    allowances = seen[12:]
-    starts = _SEAT_STARTS[seat]
-    base = starts["presence"]
-    for land, count in enumerate(presence):
-        if count:
-            values[base + land] = min(count, 6)
-    values[starts["spirit"] + spirit] = 1
-    for (name, cap), value in zip(_SEAT_NUMBERS, numbers, strict=True):
-        values[starts[name]] = min(value, cap)
-    for (name, cap), value in zip(_SEAT_ALLOWANCES, allowances, strict=True):
-        if value:
-            values[starts[name]] = min(value, cap)
-    base = starts["elements"]
-    for element, count in enumerate(elements):
-        values[base + element] = min(count, 10)
-    for name, cards in (
-        ("hand", hand),
-        ("played", played),
-        ("discard", discard),
-        ("unresolved", unresolved),
-    ):
-        base = starts[name]
-        for card in cards:
-            values[base + card] = 1
+def _update_seat(kept: KeptObservation, seat: int, seen: tuple[Any, ...]) -> None:
+    """Write into ``seat``'s rows the parts of its key ``seen`` that changed since the last
+    call (the first call writes all of it into zeroed rows)."""
+    block = FIRST_SEAT_BLOCK + seat
+    previous = kept.keys[block]
+    if previous == seen:
+        return
+    kept.restamp(block, seen)
+    if type(previous) is not tuple:
+        previous = _BLANK_SEAT
+    values, starts = kept.values, _SEAT_STARTS[seat]
+    presence, spirit, elements = seen[:3]
+    if presence != previous[0]:
+        base = starts["presence"]
+        values[base : base + len(presence)] = [min(count, 6) for count in presence]
+    if spirit != previous[1]:
+        if previous[1] >= 0:
+            values[starts["spirit"] + previous[1]] = 0
+        values[starts["spirit"] + spirit] = 1
+    if elements != previous[2]:
+        base = starts["elements"]
+        values[base : base + len(elements)] = [min(count, 10) for count in elements]
+    for index, base in enumerate(_CARD_STARTS[seat], 3):
+        cards, old = seen[index], previous[index]
+        if cards != old:
+            for card in old:
+                values[base + card] = 0
+            for card in cards:
+                values[base + card] = 1
+    for index, (at, cap) in enumerate(_SEAT_SLOTS[seat], _FIRST_NUMBER):
+        if seen[index] != previous[index]:
+            values[at] = min(seen[index], cap)
 
 
 def _put_pending(game: SpiritIslandGame, player: int, vector: np.ndarray) -> None:
