@@ -286,7 +286,12 @@ _AT = {name: TABLE.at(name) for name in SCHEMA.slices}
 _SEAT_STARTS = [{name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(MAX_PLAYERS)]
 _OFFSET = {name: SCHEMA.offset(name) for name in SCHEMA.slices}
 """Where each field starts in an observation."""
-_ELEMENT_COUNT = len(ELEMENTS)
+_SIZE = SCHEMA.size
+# Seat 0's vector is the kept one as it lies (no gather): the view is stored as seat 0 of a
+# full table observes it, and the rows of seats past the player count are never written, so
+# they stay zero as the gather would make them.
+if not np.array_equal(TABLE.gather(MAX_PLAYERS, 0), np.arange(_SIZE)):
+    raise AssertionError("the kept view is not stored as seat 0 of a full table observes it")
 _INVADER_CARD_COUNT = len(INVADER_CARDS)
 
 
@@ -302,7 +307,10 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
         _put_board(board, values)
     for seat in range(game.num_players):
         _update_seat(kept, seat, _seat_key(game, seat))
-    vector = kept.observed(TABLE, game.num_players, player)
+    if player == 0:
+        vector = kept.values[:_SIZE].copy()
+    else:
+        vector = kept.observed(TABLE, game.num_players, player)
     _put_pending(game, player, vector)
     return SCHEMA.scale(vector)
 
