@@ -9,7 +9,10 @@ relative: row 0 is the observer, row r the seat r places after it; rows past the
 count stay zero.
 
 :func:`view` is the plain reference, written straight from the state; :func:`observation`
-is the per-step path, a sparse encoder checked against it by the conformance suite.
+is the per-step path, checked against it by the conformance suite: it keeps the view in table
+seat order (:class:`~tabletop_envs.core.encoding.KeptObservation`), encodes again only the
+blocks whose state changed (the lands one by one, each Spirit's rows part by part), and
+writes the pending decision into each observer's vector.
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
+from tabletop_envs.core.encoding import (
+    SEATS,
+    Field,
+    KeptObservation,
+    ObservationSchema,
+    TableLayout,
+)
 from tabletop_envs.spirit_island.spec import (
     BLIGHT_CARDS,
     BLIGHT_SCALE,
@@ -224,145 +233,300 @@ def view(game: SpiritIslandGame, player: int) -> dict[str, Any]:
     return v
 
 
-_AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
-_ROW = {field.name: field.size // field.shape[0] for field in SCHEMA.fields}
-
-
-_ISLAND_ONES: dict[int, tuple[Island, list[int]]] = {}
-
-
-def island_ones(island: Island) -> list[int]:
-    """The vector entries that are one for every position on ``island`` (terrains, coasts,
-    lands in play), worked out once per island."""
-    entry = _ISLAND_ONES.get(id(island))
-    if entry is None or entry[0] is not island:
-        at = _AT
-        ones = []
-        for land, terrain in enumerate(island.terrain):
-            ones.append(at["terrain"] + 4 * land + terrain)
-            if island.coastal[land]:
-                ones.append(at["coastal"] + land)
-            ones.append(at["in_play"] + land)
-        entry = _ISLAND_ONES[id(island)] = (island, ones)
-    return entry[1]
+# ----- the kept view: blocks in table seat order, each re-encoded when its key changes -----
+SEAT_FIELDS = (
+    "presence",
+    "spirit",
+    "energy",
+    "energy_track",
+    "card_track",
+    "plays_left",
+    "destroyed_presence",
+    "elements",
+    "hand",
+    "played",
+    "discard",
+    "unresolved",
+    "slow_as_fast",
+    "repeat_up_to",
+    "paid_repeats",
+    "passed",
+    "range_bonus",
+    "keep_cards",
+)
+"""What everyone sees of one Spirit (rows by seat, turned to face each observer)."""
+ISLAND_FIELDS = ("terrain", "coastal", "in_play")
+LAND_FIELDS = ("pieces", "defend", "turn_flags", "dahan_spared", "no_city_build")
+BOARD_FIELDS = (
+    "turn",
+    "forgotten",
+    "power_discards",
+    "power_deck_sizes",
+    "invader_slots",
+    "invader_discard",
+    "invader_deck_size",
+    "fear_pool",
+    "fear_earned",
+    "fear_discard",
+    "blight_pool",
+    "blighted",
+    "blight_card",
+)
+"""The Invader and Fear boards, the decks and the turn."""
+TABLE = TableLayout(SCHEMA, MAX_PLAYERS, dict.fromkeys(SEAT_FIELDS, SEATS))
+"""The view stored in table seat order. The pending decision (it changes at nearly every
+step) and the cards only the observer has drawn are written into each observer's vector
+after the gather."""
+ISLAND_BLOCK, LANDS_BLOCK, BOARD_BLOCK, FIRST_SEAT_BLOCK = range(4)
+KEPT_BLOCKS = FIRST_SEAT_BLOCK + MAX_PLAYERS
+_ISLAND_AT = TABLE.positions(ISLAND_FIELDS)
+_BOARD_AT = TABLE.positions(BOARD_FIELDS)
+_AT = {name: TABLE.at(name) for name in SCHEMA.slices}
+"""Where each field starts when stored (its row for seat 0, for a seat field)."""
+_SEAT_STARTS = [{name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(MAX_PLAYERS)]
+_OFFSET = {name: SCHEMA.offset(name) for name in SCHEMA.slices}
+"""Where each field starts in an observation."""
+_SIZE = SCHEMA.size
+# Seat 0's vector is the kept one as it lies (no gather): the view is stored as seat 0 of a
+# full table observes it, and the rows of seats past the player count are never written, so
+# they stay zero as the gather would make them.
+if not np.array_equal(TABLE.gather(MAX_PLAYERS, 0), np.arange(_SIZE)):
+    raise AssertionError("the kept view is not stored as seat 0 of a full table observes it")
+_INVADER_CARD_COUNT = len(INVADER_CARDS)
 
 
 def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
-    """``SCHEMA.encode(view(game, player))``, written sparsely into the vector."""
-    sparse = SparseView()
-    ones, put = sparse.ones.append, sparse.set
-    at, row_of = _AT, _ROW
-    n = game.num_players
+    """``SCHEMA.encode(view(game, player))``, gathered from the kept view."""
+    kept = KeptObservation.of(game, TABLE, KEPT_BLOCKS)
+    values = kept.values
+    if kept.stale(ISLAND_BLOCK, game.island, _ISLAND_AT):
+        _put_island(game.island, values)
+    _update_lands(game, kept)
+    board = _board_key(game)
+    if kept.stale(BOARD_BLOCK, board, _BOARD_AT):
+        _put_board(board, values)
+    for seat in range(game.num_players):
+        _update_seat(kept, seat, _seat_key(game, seat))
+    if player == 0:
+        vector = kept.values[:_SIZE].copy()
+    else:
+        vector = kept.observed(TABLE, game.num_players, player)
+    _put_pending(game, player, vector)
+    return SCHEMA.scale(vector)
+
+
+def _put_island(island: Island, values: np.ndarray) -> None:
+    """Each land's terrain, coast and presence on the table."""
+    at = _AT
+    for land, terrain in enumerate(island.terrain):
+        values[at["terrain"] + len(TERRAINS) * land + terrain] = 1
+        values[at["coastal"] + land] = island.coastal[land]
+        values[at["in_play"] + land] = 1
+
+
+def _update_lands(game: SpiritIslandGame, kept: KeptObservation) -> None:
+    """The lands' pieces, Defend and turn flags, encoded again only for the lands whose
+    state changed since the last call."""
+    pieces, defend, skips, isolated = game.pieces, game.defend, game.skips, game.isolated
+    if kept.keys[LANDS_BLOCK] == (pieces, defend, skips, isolated):
+        return
+    key = ([row[:] for row in pieces], defend, skips, isolated)
+    previous = kept.restamp(LANDS_BLOCK, key)
+    values = kept.values
+    if type(previous) is not tuple or len(previous[0]) != len(pieces):
+        changed: Any = range(len(pieces))
+    else:
+        old_pieces, old_defend, old_skips, old_isolated = previous
+        changed = [
+            land
+            for land, row in enumerate(pieces)
+            if row != old_pieces[land]
+            or defend[land] != old_defend[land]
+            or skips[land] != old_skips[land]
+            or isolated[land] != old_isolated[land]
+        ]
+    for land in changed:
+        _put_land(values, land, pieces[land], defend[land], skips[land], isolated[land])
+
+
+_PIECES_AT, _DEFEND_AT, _FLAGS_AT = _AT["pieces"], _AT["defend"], _AT["turn_flags"]
+_SPARED_AT, _NO_CITY_AT = _AT["dahan_spared"], _AT["no_city_build"]
+
+
+def _put_land(
+    values: np.ndarray, land: int, row: list[int], defend: int, skips: int, isolated: bool
+) -> None:
+    """One land's pieces, Defend, skipped actions, isolation and the two other flags."""
+    start = _PIECES_AT + KINDS * land
+    values[start : start + KINDS] = [min(count, PIECE_SCALE) for count in row]
+    values[_DEFEND_AT + land] = min(defend, 10)
+    flags = _FLAGS_AT + 4 * land
+    values[flags : flags + 4] = (skips & 1, skips >> 1 & 1, skips >> 2 & 1, isolated)
+    values[_SPARED_AT + land] = 1 if skips & SPARE_DAHAN else 0
+    values[_NO_CITY_AT + land] = 1 if skips & NO_CITY_BUILD else 0
+
+
+def _board_key(game: SpiritIslandGame) -> tuple[Any, ...]:
+    """What the table shows outside the island and the Spirits' panels."""
+    return (
+        game.turn,
+        game.forgotten,
+        game.minor_discard,
+        game.major_discard,
+        len(game.minor_deck),
+        len(game.major_deck),
+        game.invader_slots,
+        game.invader_discard,
+        len(game.invader_deck),
+        game.fear_pool,
+        len(game.fear_earned),
+        game.fear_discard,
+        game.blight_pool,
+        game.blighted,
+        game.blight_card,
+    )
+
+
+def _put_board(board: tuple[Any, ...], values: np.ndarray) -> None:
+    """The values of a :func:`_board_key`."""
+    (turn, forgotten, minor_discard, major_discard, minors, majors, slots) = board[:7]
+    (invader_discard, invaders, fear_pool, earned, fear_discard) = board[7:12]
+    blight_pool, blighted, blight_card = board[12:]
+    at = _AT
+    values[at["turn"]] = min(turn, MAX_TURNS)
+    for card in forgotten:
+        values[at["forgotten"] + card] = 1
+    for card in minor_discard + major_discard:
+        values[at["power_discards"] + card] = 1
+    values[at["power_deck_sizes"]] = minors
+    values[at["power_deck_sizes"] + 1] = majors
+    for slot, card in enumerate(slots):
+        if card >= 0:
+            values[at["invader_slots"] + _INVADER_CARD_COUNT * slot + card] = 1
+    for card in invader_discard:
+        values[at["invader_discard"] + card] = 1
+    values[at["invader_deck_size"]] = invaders
+    values[at["fear_pool"]] = fear_pool
+    values[at["fear_earned"]] = earned
+    for card in fear_discard:
+        values[at["fear_discard"] + card] = 1
+    values[at["blight_pool"]] = min(blight_pool, BLIGHT_SCALE)
+    if blighted:
+        values[at["blighted"]] = 1
+        values[at["blight_card"] + blight_card] = 1
+
+
+def _seat_key(game: SpiritIslandGame, seat: int) -> tuple[Any, ...]:
+    """What everyone sees of ``seat``'s Spirit: presence, Spirit, Elements, the four card
+    lists, then the one-value fields in ``_SEAT_NUMBERS`` order."""
+    return (
+        game.presence[seat],
+        game.spirit_of[seat],
+        game.elements[seat],
+        game.hand[seat],
+        game.played[seat],
+        game.discard[seat],
+        game.unresolved[seat],
+        game.energy[seat],
+        game.energy_track[seat],
+        game.card_track[seat],
+        game.plays_left[seat],
+        game.destroyed_presence[seat],
+        game.swift_left(seat),
+        game.repeat_cost[seat] + 1,
+        game.paid_repeats[seat],
+        game.passed[seat],
+        game.range_bonus[seat],
+        game.keep_cards[seat],
+    )
+
+
+CARD_LISTS = ("hand", "played", "discard", "unresolved")
+"""The card fields of a seat, in :func:`_seat_key`'s order (its entries 3 to 6)."""
+_FIRST_NUMBER = 3 + len(CARD_LISTS)
+_SEAT_NUMBERS = (
+    ("energy", ENERGY_SCALE),
+    ("energy_track", TRACK_SCALE),
+    ("card_track", TRACK_SCALE),
+    ("plays_left", 5),
+    ("destroyed_presence", 13),
+    ("slow_as_fast", ALLOWANCE_SCALE),
+    ("repeat_up_to", ALLOWANCE_SCALE),
+    ("paid_repeats", ALLOWANCE_SCALE),
+    ("passed", 1),
+    ("range_bonus", ALLOWANCE_SCALE),
+    ("keep_cards", ALLOWANCE_SCALE),
+)
+"""The one-value seat fields, in :func:`_seat_key`'s order, with the most each shows."""
+_BLANK_SEAT = ((), -1, (), (), (), (), (), *[0] * len(_SEAT_NUMBERS))
+"""The key of a seat whose rows are all zero."""
+_SEAT_SLOTS = [[(starts[name], cap) for name, cap in _SEAT_NUMBERS] for starts in _SEAT_STARTS]
+_CARD_STARTS = [[starts[name] for name in CARD_LISTS] for starts in _SEAT_STARTS]
+
+
+def _update_seat(kept: KeptObservation, seat: int, seen: tuple[Any, ...]) -> None:
+    """Write into ``seat``'s rows the parts of its key ``seen`` that changed since the last
+    call (the first call writes all of it into zeroed rows)."""
+    block = FIRST_SEAT_BLOCK + seat
+    previous = kept.keys[block]
+    if previous == seen:
+        return
+    kept.restamp(block, seen)
+    if type(previous) is not tuple:
+        previous = _BLANK_SEAT
+    values, starts = kept.values, _SEAT_STARTS[seat]
+    presence, spirit, elements = seen[:3]
+    if presence != previous[0]:
+        base = starts["presence"]
+        values[base : base + len(presence)] = [min(count, 6) for count in presence]
+    if spirit != previous[1]:
+        if previous[1] >= 0:
+            values[starts["spirit"] + previous[1]] = 0
+        values[starts["spirit"] + spirit] = 1
+    if elements != previous[2]:
+        base = starts["elements"]
+        values[base : base + len(elements)] = [min(count, 10) for count in elements]
+    for index, base in enumerate(_CARD_STARTS[seat], 3):
+        cards, old = seen[index], previous[index]
+        if cards != old:
+            for card in old:
+                values[base + card] = 0
+            for card in cards:
+                values[base + card] = 1
+    for index, (at, cap) in enumerate(_SEAT_SLOTS[seat], _FIRST_NUMBER):
+        if seen[index] != previous[index]:
+            values[at] = min(seen[index], cap)
+
+
+def _put_pending(game: SpiritIslandGame, player: int, vector: np.ndarray) -> None:
+    """The pending decision, who takes it and its context, and the cards ``player`` drew."""
+    at = _OFFSET
     pending = game.pending
     if pending:
         kind, seat, purpose = pending[0], pending[1], pending[2]
-        ones(at["decision"] + kind)
-        ones(at["purpose"] + purpose)
-        ones(at["decider"] + (seat - player) % n)
+        vector[at["decision"] + kind] = 1
+        vector[at["purpose"] + purpose] = 1
+        vector[at["decider"] + (seat - player) % game.num_players] = 1
         ctx = pending[3:]
         index = _LAND_CTX.get(purpose)
         if index is not None and ctx[index] >= 0:
-            ones(at["context_land"] + ctx[index])
+            vector[at["context_land"] + ctx[index]] = 1
         index = _POWER_CTX.get(purpose)
         if index is not None:
-            ones(at["context_power"] + ctx[index])
+            vector[at["context_power"] + ctx[index]] = 1
         index = _COUNT_CTX.get(purpose)
-        if index is not None and ctx[index]:
-            put(at["context_count"], min(ctx[index], 20))
+        if index is not None:
+            vector[at["context_count"]] = min(ctx[index], 20)
         index = _KIND_CTX.get(purpose)
         if index is not None:
-            ones(at["context_kinds"] + ctx[index])
+            vector[at["context_kinds"] + ctx[index]] = 1
         elif purpose in _MASK_CTX:
             mask = ctx[_MASK_CTX[purpose]]
             base = at["context_kinds"]
             for k in range(KINDS):
                 if mask >> k & 1:
-                    ones(base + k)
+                    vector[base + k] = 1
     if game.drawn_by == player:
         base = at["drawn"]
         for slot, card in enumerate(game.drawn):
-            ones(base + slot * C + card)
-    if game.turn:
-        put(at["turn"], min(game.turn, MAX_TURNS))
-    sparse.ones.extend(island_ones(game.island))
-    p_at = at["pieces"]
-    counts = np.array(game.pieces, dtype=np.int64).ravel()
-    placed = np.flatnonzero(counts)
-    sparse.at.extend((placed + p_at).tolist())
-    sparse.values.extend(np.minimum(counts[placed], PIECE_SCALE).tolist())
-    for land, defend in enumerate(game.defend):
-        if defend:
-            put(at["defend"] + land, min(defend, 10))
-    for land, isolated in enumerate(game.isolated):
-        if isolated:
-            ones(at["turn_flags"] + 4 * land + 3)
-    for land, skips in enumerate(game.skips):
-        if skips:
-            for action in range(3):
-                if skips >> action & 1:
-                    ones(at["turn_flags"] + 4 * land + action)
-            if skips & SPARE_DAHAN:
-                ones(at["dahan_spared"] + land)
-            if skips & NO_CITY_BUILD:
-                ones(at["no_city_build"] + land)
-    for row in range(n):
-        seat = (player + row) % n
-        base = at["presence"] + row * L
-        placed = [(base + land, count) for land, count in enumerate(game.presence[seat]) if count]
-        sparse.at.extend([index for index, _ in placed])
-        sparse.values.extend([min(count, 6) for _, count in placed])
-        ones(at["spirit"] + row * MAX_SPIRITS + game.spirit_of[seat])
-        for name, value, cap in (
-            ("energy", game.energy[seat], ENERGY_SCALE),
-            ("energy_track", game.energy_track[seat], TRACK_SCALE),
-            ("card_track", game.card_track[seat], TRACK_SCALE),
-            ("plays_left", game.plays_left[seat], 5),
-            ("destroyed_presence", game.destroyed_presence[seat], 13),
-            ("slow_as_fast", game.swift_left(seat), ALLOWANCE_SCALE),
-            ("repeat_up_to", game.repeat_cost[seat] + 1, ALLOWANCE_SCALE),
-            ("paid_repeats", game.paid_repeats[seat], ALLOWANCE_SCALE),
-            ("passed", game.passed[seat], 1),
-            ("range_bonus", game.range_bonus[seat], ALLOWANCE_SCALE),
-            ("keep_cards", game.keep_cards[seat], ALLOWANCE_SCALE),
-        ):
-            if value:
-                put(at[name] + row, min(value, cap))
-        base = at["elements"] + row * len(ELEMENTS)
-        for e, count in enumerate(game.elements[seat]):
-            if count:
-                put(base + e, min(count, 10))
-        for name, cards in (
-            ("hand", game.hand[seat]),
-            ("played", game.played[seat]),
-            ("discard", game.discard[seat]),
-            ("unresolved", game.unresolved[seat]),
-        ):
-            base = at[name] + row * row_of[name]
-            for card in set(cards):
-                ones(base + card)
-    for card in game.forgotten:
-        ones(at["forgotten"] + card)
-    for card in {*game.minor_discard, *game.major_discard}:
-        ones(at["power_discards"] + card)
-    if game.minor_deck:
-        put(at["power_deck_sizes"], len(game.minor_deck))
-    if game.major_deck:
-        put(at["power_deck_sizes"] + 1, len(game.major_deck))
-    for slot, card in enumerate(game.invader_slots):
-        if card >= 0:
-            ones(at["invader_slots"] + slot * len(INVADER_CARDS) + card)
-    for card in game.invader_discard:
-        ones(at["invader_discard"] + card)
-    if game.invader_deck:
-        put(at["invader_deck_size"], len(game.invader_deck))
-    put(at["fear_pool"], game.fear_pool)
-    if game.fear_earned:
-        put(at["fear_earned"], len(game.fear_earned))
-    for card in game.fear_discard:
-        ones(at["fear_discard"] + card)
-    if game.blight_pool:
-        put(at["blight_pool"], min(game.blight_pool, BLIGHT_SCALE))
-    if game.blighted:
-        ones(at["blighted"])
-        ones(at["blight_card"] + game.blight_card)
-    return SCHEMA.encode(sparse)
+            vector[base + slot * C + card] = 1

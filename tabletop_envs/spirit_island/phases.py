@@ -111,12 +111,13 @@ def step_powers_start(game: SpiritIslandGame, speed: int) -> None:
 
 
 def step_powers(game: SpiritIslandGame, speed: int, start: int) -> None:
-    """Ask the next Spirit from ``start`` with a Power to use; the phase ends when none has."""
+    """Ask the next Spirit from ``start`` with a Power to use; the phase ends when none has.
+    (A Spirit with none has no options, so asking it leaves nothing pending: its Powers are
+    listed once, by the question.)"""
     n = game.num_players
     for offset in range(n):
-        seat = (start + offset) % n
-        if game.candidates(seat, speed):
-            game.ask("power", seat, speed)
+        game.ask("power", (start + offset) % n, speed)
+        if game.pending:
             return
     for seat in range(n):
         game.unresolved[seat] = []

@@ -19,6 +19,7 @@ order of the Power phases, Time Passes), ``invaders.py`` (Ravage, Build, Explore
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
@@ -190,6 +191,42 @@ how the game is won, Blight how it is nearly always lost."""
 INVADER_STRENGTH_SCALE = 20
 """Invader Damage per board (Explorer 1, Town 2, City 3) at which the Invaders term of
 ``progress()`` reaches 0; a board starts with about 9."""
+
+
+def kinds_slice(kinds: tuple[int, ...]) -> slice:
+    """``kinds`` as a slice of a land's row of pieces (they must be numbered in a run)."""
+    if kinds != tuple(range(kinds[0], kinds[-1] + 1)):
+        raise ValueError(f"piece kinds {kinds} are not numbered one after another")
+    return slice(kinds[0], kinds[-1] + 1)
+
+
+INVADER_SLICE = kinds_slice(INVADER_KINDS)
+VICTORY_BY_LEVEL = {
+    1: (INVADER_SLICE, "Terror Level 1: no Invaders on the island"),
+    2: (kinds_slice(TOWN_KINDS + CITY_KINDS), "Terror Level 2: no Towns or Cities on the island"),
+    3: (kinds_slice(CITY_KINDS), "Terror Level 3: no Cities on the island"),
+}
+"""Terror Level -> (the Invader kinds whose absence wins, as a slice of a land's row; why)."""
+
+
+_REACH_MASKS: dict[int, tuple[spec.Island, tuple[tuple[int, ...], ...]]] = {}
+
+
+def reach_masks(island: spec.Island) -> tuple[tuple[int, ...], ...]:
+    """``masks[source][d]``: the lands within ``d`` steps of ``source`` as bits (land ``x`` is
+    bit ``x``), for ``d`` up to the island's widest distance; worked out once per island."""
+    entry = _REACH_MASKS.get(id(island))
+    if entry is None or entry[0] is not island:
+        widest = max(max(row) for row in island.distance)
+        masks = tuple(
+            tuple(
+                sum(1 << land for land, steps in enumerate(row) if steps <= d)
+                for d in range(widest + 1)
+            )
+            for row in island.distance
+        )
+        entry = _REACH_MASKS[id(island)] = (island, masks)
+    return entry[1]
 
 
 class SpiritIslandGame(PlainState, GameCore):
@@ -444,16 +481,14 @@ class SpiritIslandGame(PlainState, GameCore):
         return range(len(self.pieces))
 
     def invaders(self, land: int) -> int:
-        row = self.pieces[land]
-        return sum(row[k] for k in INVADER_KINDS)
+        return sum(self.pieces[land][INVADER_SLICE])
 
     def count(self, land: int, kinds: tuple[int, ...]) -> int:
         row = self.pieces[land]
         return sum(row[k] for k in kinds)
 
     def terror_level(self) -> int:
-        earned = FEAR_DECK_SIZE - len(self.fear_deck)
-        return 1 + sum(earned >= d for d in TERROR_DIVIDERS)
+        return 1 + bisect_right(TERROR_DIVIDERS, FEAR_DECK_SIZE - len(self.fear_deck))
 
     def cards_earned(self) -> int:
         return FEAR_DECK_SIZE - len(self.fear_deck)
@@ -491,8 +526,14 @@ class SpiritIslandGame(PlainState, GameCore):
             )
             if terrain < 0 or self.island.terrain[land] == terrain
         ]
-        table = self.island.distance
-        return [land for land in self.lands if any(table[s][land] <= distance for s in sources)]
+        if distance < 0:
+            return []
+        masks = reach_masks(self.island)
+        steps = min(distance, len(masks[0]) - 1)
+        reached = 0
+        for source in sources:
+            reached |= masks[source][steps]
+        return [land for land in self.lands if reached >> land & 1]
 
     def land_matches(
         self, land: int, conditions: tuple[tuple[Any, ...], ...], seat: int = -1
@@ -592,6 +633,8 @@ class SpiritIslandGame(PlainState, GameCore):
         lands = set(self.reach(seat, power))
         if self.spirit(seat).special == "shadows" and self.energy[seat] >= 1:
             lands |= {x for x in self.lands if self.count(x, DAHAN_KINDS)}
+        if not power.filter:
+            return sorted(lands)
         return [land for land in sorted(lands) if self.land_matches(land, power.filter, seat)]
 
     def reach(self, seat: int, power: Power) -> list[int]:
@@ -812,14 +855,11 @@ class SpiritIslandGame(PlainState, GameCore):
         """Why the Spirits have won ("" while they have not)."""
         if not self.fear_deck:
             return "every Fear card earned"
-        level = self.terror_level()
-        if level == 1 and not any(self.invaders(land) for land in self.lands):
-            return "Terror Level 1: no Invaders on the island"
-        if level == 2 and not any(self.count(x, TOWN_KINDS + CITY_KINDS) for x in self.lands):
-            return "Terror Level 2: no Towns or Cities on the island"
-        if level == 3 and not any(self.count(x, CITY_KINDS) for x in self.lands):
-            return "Terror Level 3: no Cities on the island"
-        return ""
+        kinds, reason = VICTORY_BY_LEVEL[self.terror_level()]
+        for row in self.pieces:
+            if any(row[kinds]):
+                return ""
+        return reason
 
     def lose(self, reason: str) -> None:
         """Record a defeat; it ends the game once the step has run, unless a victory comes
