@@ -230,7 +230,7 @@ class ValenorHeuristicAgent(Agent):
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         mask = observation["action_mask"]
-        fields = SCHEMA.decode(observation["observation"])
+        fields = SCHEMA.decode_lazy(observation["observation"])
         decision = int(fields["decision"].argmax())
         segment = LAYOUT.segment_of(decision)
         legal = [int(a) - segment.offset for a in np.flatnonzero(mask)]

@@ -135,7 +135,7 @@ class ValiantWarsHeuristicAgent(SeededAgent):
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise ValueError(f"{agent} has no legal action to choose from")
-        view = SCHEMA.decode(observation["observation"])
+        view = SCHEMA.decode_lazy(observation["observation"])
         decision = Decision(int(np.argmax(view["decision"])))
         segment = LAYOUT.segment_of(decision)
         options = [int(a) - segment.offset for a in legal]
