@@ -43,7 +43,7 @@ that costs it least. Flips (Assassin) take the best Champion from the strongest 
 of the VP leader. As the victim of a Lunar Witch or of its own Shaman, it gives up its
 least valuable card. The Dancer copies the Champion whose text is worth most now.
 
-The bot decodes ``Game.SCHEMA.decode(observation)`` and reads the action mask: nothing else.
+The bot decodes ``Game.SCHEMA.decode_lazy(observation)`` and reads the action mask: nothing else.
 """
 
 from __future__ import annotations
@@ -393,7 +393,7 @@ class RevealGuide:
     """
 
     def searches(self, observation: np.ndarray) -> bool:
-        view = SCHEMA.decode(observation)
+        view = SCHEMA.decode_lazy(observation)
         if Decision(int(np.argmax(view["decision"]))) != Decision.REVEAL_OR_STOP:
             return False
         return omens_up(view, 0) > 0 and not unused_saints(view, 0)
