@@ -42,7 +42,7 @@ at Location k"); the level and terrain of its next Invader; it holds a "+". It l
 message: Defense that is not a Direct Hit is not built at a Location whose Invader a teammate
 said it can defeat (that would spoil the teammate's exact finish).
 
-The bot decodes ``ValenorGame.SCHEMA.decode(observation)``, reads the action mask and uses
+The bot decodes ``ValenorGame.SCHEMA.decode_lazy(observation)``, reads the action mask and uses
 the public card data (values and terrains of the printed cards) and the rules' placement
 function (``invader_spots``, applied to the table it read): nothing else.
 """
@@ -230,7 +230,7 @@ class ValenorHeuristicAgent(Agent):
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         mask = observation["action_mask"]
-        fields = SCHEMA.decode(observation["observation"])
+        fields = SCHEMA.decode_lazy(observation["observation"])
         decision = int(fields["decision"].argmax())
         segment = LAYOUT.segment_of(decision)
         legal = [int(a) - segment.offset for a in np.flatnonzero(mask)]

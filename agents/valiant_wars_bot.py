@@ -43,7 +43,7 @@ that costs it least. Flips (Assassin) take the best Champion from the strongest 
 of the VP leader. As the victim of a Lunar Witch or of its own Shaman, it gives up its
 least valuable card. The Dancer copies the Champion whose text is worth most now.
 
-The bot decodes ``Game.SCHEMA.decode(observation)`` and reads the action mask: nothing else.
+The bot decodes ``Game.SCHEMA.decode_lazy(observation)`` and reads the action mask: nothing else.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ class ValiantWarsHeuristicAgent(SeededAgent):
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise ValueError(f"{agent} has no legal action to choose from")
-        view = SCHEMA.decode(observation["observation"])
+        view = SCHEMA.decode_lazy(observation["observation"])
         decision = Decision(int(np.argmax(view["decision"])))
         segment = LAYOUT.segment_of(decision)
         options = [int(a) - segment.offset for a in legal]
@@ -237,15 +237,25 @@ def best_rival(view: dict[str, np.ndarray], seat: int) -> tuple[float, bool]:
     return max(float(view["swords"][r]) for r in rivals), any(view["drawing"][r] for r in rivals)
 
 
-def win_chance(view: dict[str, np.ndarray], seat: int, swords: float) -> float:
-    rival, drawing = best_rival(view, seat)
+def win_chance(rival: tuple[float, bool], swords: float) -> float:
+    """The chance that ``swords`` win the Battle against ``rival`` (:func:`best_rival`)."""
+    best, drawing = rival
     if not drawing:
-        return 1.0 if swords > rival and swords > 0 else 0.0
-    return _sigmoid((swords - rival - 2.0) / 2.0)
+        return 1.0 if swords > best and swords > 0 else 0.0
+    return _sigmoid((swords - best - 2.0) / 2.0)
 
 
-def utility(view: dict[str, np.ndarray], seat: int, gold: float, swords: float) -> float:
-    location = VP_WEIGHT * float(view["location_vp"][0]) * win_chance(view, seat, swords)
+def utility(
+    view: dict[str, np.ndarray],
+    seat: int,
+    gold: float,
+    swords: float,
+    rival: tuple[float, bool] | None = None,
+) -> float:
+    """What ``gold`` and ``swords`` are worth to ``seat`` (``rival``: :func:`best_rival`,
+    found here if not given)."""
+    rival = best_rival(view, seat) if rival is None else rival
+    location = VP_WEIGHT * float(view["location_vp"][0]) * win_chance(rival, swords)
     return GOLD_WEIGHT * gold + SWORD_WEIGHT * swords + location
 
 
@@ -265,6 +275,7 @@ def expected_after_reveal(view: dict[str, np.ndarray]) -> float:
     deck = view["deck"][0]
     omen_share = deck[OMEN] / max(deck.sum(), 1)
     gold, swords = float(view["gold"][0]), float(view["swords"][0])
+    rival = best_rival(view, 0)
     total = 0.0
     for code in np.flatnonzero(odds):
         if code == OMEN:
@@ -274,7 +285,7 @@ def expected_after_reveal(view: dict[str, np.ndarray]) -> float:
         kind = int(code) - CHAMPION_BASE
         if kind in SELF_DRAW:
             survive = (1.0 - omen_share) ** SELF_DRAW[kind]
-        value = utility(view, 0, gold + extra_gold, swords + extra_swords)
+        value = utility(view, 0, gold + extra_gold, swords + extra_swords, rival)
         total += odds[code] * survive * value
     return total
 
@@ -382,7 +393,7 @@ class RevealGuide:
     """
 
     def searches(self, observation: np.ndarray) -> bool:
-        view = SCHEMA.decode(observation)
+        view = SCHEMA.decode_lazy(observation)
         if Decision(int(np.argmax(view["decision"]))) != Decision.REVEAL_OR_STOP:
             return False
         return omens_up(view, 0) > 0 and not unused_saints(view, 0)

@@ -50,6 +50,18 @@ def test_gather_turns_the_seat_rows_to_face_each_observer(num_players: int) -> N
         assert view["hand_sizes"].tolist() == others + [0] * (MAX_PLAYERS - num_players)
 
 
+def test_lazy_decoding_gives_each_field_as_decode_does_when_it_is_read() -> None:
+    vector = SCHEMA.scale(stored(3)[TABLE.gather(3, 2)])
+    full, lazy = SCHEMA.decode(vector), SCHEMA.decode_lazy(vector)
+    assert len(lazy) == 0
+    for name in ("score", "round", "hand_sizes", "score"):
+        assert lazy[name].shape == full[name].shape
+        assert np.array_equal(lazy[name], full[name])
+    assert sorted(lazy) == sorted(full)
+    with pytest.raises(KeyError, match="no observation field 'scores'"):
+        lazy["scores"]
+
+
 def test_view_of_gives_the_fields_of_a_copied_vector() -> None:
     vector = stored(2)[TABLE.gather(2, 1)]
     view = SCHEMA.view_of(vector)

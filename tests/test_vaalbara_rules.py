@@ -595,3 +595,24 @@ def test_land_values_in_the_view_are_what_taking_each_land_scores() -> None:
                     checked += 1
             game.apply(int(rng.choice(game.legal_actions())))
     assert checked > 500
+
+
+@pytest.mark.parametrize("players", range(2, 6))
+def test_kept_observation_matches_the_reference_when_observed_now_and_then(players: int) -> None:
+    """The kept view's keys cover what each block shows: a seat observed only every few
+    steps (its store lagging several changes behind), and a clone taken back then and
+    advanced by the same actions, both equal the encoded reference view."""
+    rng = np.random.default_rng(players)
+    for seed in range(3):
+        game = VaalbaraGame(players, seed=seed)
+        lagged = game.clone()
+        while not game.is_terminal:
+            if rng.random() < 0.3:
+                seat = int(rng.integers(players))
+                reference = VaalbaraGame.SCHEMA.encode(game.view(seat))
+                assert np.array_equal(game.observation(seat), reference), seat
+                assert np.array_equal(lagged.observation(seat), reference), seat
+                lagged = game.clone()
+            action = int(rng.choice(game.legal_actions()))
+            game.apply(action)
+            lagged.apply(action)

@@ -63,6 +63,28 @@ class SparseView:
             buffer[np.fromiter(self.at, np.intp, len(self.at))] = self.values
 
 
+class LazyFields(dict):
+    """Decoded fields made on first read by name (:meth:`ObservationSchema.decode_lazy`)."""
+
+    __slots__ = ("_field_at", "_values")
+
+    def __init__(
+        self, values: np.ndarray, field_at: Mapping[str, tuple[slice, tuple[int, ...] | None]]
+    ) -> None:
+        super().__init__()
+        self._values = values
+        self._field_at = field_at
+
+    def __missing__(self, name: str) -> np.ndarray:
+        try:
+            at, shape = self._field_at[name]
+        except KeyError:
+            raise KeyError(f"no observation field {name!r}") from None
+        values = self._values[at]
+        field = self[name] = values if shape is None else values.reshape(shape)
+        return field
+
+
 class ObservationSchema:
     """An ordered list of fields laid end to end in one float32 vector."""
 
@@ -86,6 +108,7 @@ class ObservationSchema:
             (f.name, self.slices[f.name], None if f.shape == (f.size,) else f.shape) for f in fields
         ]
         """(name, slice, shape) per field; shape None where the slice has it already."""
+        self._field_at = {name: (at, shape) for name, at, shape in self._decoded_shapes}
 
     def new_view(self) -> FieldView:
         """An all-zero view to fill in place; :meth:`encode` then only scales its buffer."""
@@ -142,6 +165,12 @@ class ObservationSchema:
             name: values[at] if shape is None else values[at].reshape(shape)
             for name, at, shape in self._decoded_shapes
         }
+
+    def decode_lazy(self, vector: np.ndarray) -> LazyFields:
+        """:meth:`decode` for a reader of a few fields: each field is made when it is first
+        read as ``fields[name]`` (for ``get``, ``in``, iteration or ``len``, use :meth:`decode`,
+        which gives every field)."""
+        return LazyFields(self._rounded(vector), self._field_at)
 
     def decode_flat(self, vector: np.ndarray) -> list[int]:
         """The values of :meth:`decode` as one flat list of Python ints laid out as the schema

@@ -6,9 +6,12 @@ orders, unrevealed picks, hidden Fighter answers and the land deck's unseen fron
 read here.
 
 :func:`view` is the plain reference, written field by field from the state and the rulebook;
-:func:`observation` is the per-step encoder (sparse writes, bounded caches of realm summaries
-and land values), tested to equal ``SCHEMA.encode(view(...))`` at every step. The two share
-no code beyond the spec.
+:func:`observation` is the per-step encoder, tested to equal ``SCHEMA.encode(view(...))`` at
+every step: it keeps the view in table seat order in ``game.observer_cache``
+(:class:`~tabletop_envs.core.encoding.KeptObservation`), encodes again only the blocks whose
+state changed (the land table, the picks and turn order, each seat's cards), and writes what
+depends on the observer into its vector (with bounded caches of realm summaries and land
+values). The two share no code beyond the spec.
 """
 
 from __future__ import annotations
@@ -18,8 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tabletop_envs.core.encoding import Field, ObservationSchema, SparseView
-from tabletop_envs.core.game import NO_SEAT
+from tabletop_envs.core.encoding import (
+    SEATS,
+    Field,
+    KeptObservation,
+    ObservationSchema,
+    TableLayout,
+)
 from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
     EMPTY,
@@ -32,7 +40,6 @@ from tabletop_envs.vaalbara.spec import (
     OMEN_BACKS,
     RIVER_INITIATIVE_CAP,
     ROUNDS,
-    TYPE_OF,
     Character,
     Decision,
     LandKind,
@@ -169,168 +176,275 @@ def view(game: VaalbaraGame, player: int) -> dict[str, Any]:
     return fields
 
 
-# ----- the fast encoder: sparse writes, cached realm summaries and land values ------------
-CARD_BITS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(card for card in range(CHARACTER_COUNT) if mask >> card & 1)
-    for mask in range(1 << CHARACTER_COUNT)
-)
-"""CARD_BITS[mask]: the characters in a 12-bit hand mask, lowest first."""
-
+# ----- the fast encoder: a kept view in table seat order, blocks encoded when they change ---
 OMEN_ORDERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(omen_order(back, n)) for back in range(len(OMEN_BACKS))) for n in range(P + 1)
 )
 """OMEN_ORDERS[num_players][back]: :func:`omen_order`, looked up."""
 
-_AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
-_SEAT_AT = tuple(
-    (
-        _AT["picked"] + r,
-        _AT["revealed_picks"] + r * CHARACTER_COUNT,
-        _AT["turn_position"] + r * P,
-        _AT["done"] + r,
-        _AT["discards"] + r * CHARACTER_COUNT,
-        _AT["known_in_hand"] + r * CHARACTER_COUNT,
-        _AT["hand_sizes"] + r,
-        _AT["clan_deck_sizes"] + r,
-        _AT["realms"] + r * LAND_KINDS,
-    )
-    for r in range(P)
+_MASK_ROWS = np.array(
+    [[mask >> card & 1 for card in range(CHARACTER_COUNT)] for mask in range(1 << CHARACTER_COUNT)],
+    dtype=np.float32,
 )
-"""Where each field of the seat at relative index ``r`` starts."""
+"""_MASK_ROWS[mask]: a 12-bit character mask as a row of ones and zeros."""
+
+SEAT_FIELDS = ("discards", "known_in_hand", "hand_sizes", "clan_deck_sizes", "realms")
+"""What everyone sees of each seat's cards: written again field by field, seat by seat."""
+ORDER_FIELDS = ("picked", "revealed_picks", "turn_position", "done")
+"""The picks and the turn order: kept together (one pick or turn changes them)."""
+TABLE_FIELDS = (
+    "round",
+    "players",
+    "omen_ranks",
+    "deck_top_known",
+    "deck_bottom_known",
+    "land_deck_size",
+    "rider_slot",
+)
+"""The land deck and the round (the land rows are kept apart)."""
+TABLE = TableLayout(SCHEMA, P, dict.fromkeys((*SEAT_FIELDS, *ORDER_FIELDS, "omen_ranks"), SEATS))
+"""The view stored in table seat order. The pending decision, the active seat and the
+observer's own hand, pick, VP and land values are written into each observer's vector after
+the gather."""
+LAND, ROWS, ORDER, SEATS_BLOCK = range(4)
+KEPT_BLOCKS = 4
+"""Blocks: the round and land deck, the land rows, the picks and turn order, the seats'
+cards. All but the first are kept as one key and written again only where they changed."""
+_LAND_AT = TABLE.positions(TABLE_FIELDS)
+_ORDER_AT = TABLE.positions(ORDER_FIELDS)
+_KEPT = {name: [TABLE.at(name, seat) for seat in range(P)] for name in SCHEMA.slices}
+"""Where each field starts when stored, by seat (the same for every seat of a table field)."""
+_AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
+"""Where each field starts in an observation."""
 _ROW_AT = tuple(
-    tuple(_AT[name] + slot * LAND_KINDS for slot in range(P)) for name in ("row1", "row2")
+    tuple(_KEPT[name][0] + slot * LAND_KINDS for slot in range(P)) for name in ("row1", "row2")
 )
 _LAND_VALUES_AT = (_AT["land_values"], _AT["land_values"] + P)
-REALM_CACHE_SIZE = 4096
-_REALMS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+_MEADOW, _RIVER, _FARMER = int(LandKind.MEADOW), int(LandKind.RIVER), int(Character.FARMER)
+REALM_CACHE_SIZE = 1 << 14
+KINDS_CACHE_SIZE = 1 << 13
+"""Realm summaries are kept for this many realms (by cards) and land kind multisets."""
+_REALMS: dict[tuple[int, ...], tuple[Any, ...]] = {}
 """Realm summaries by the realm's cards: a realm changes a few times a game."""
-WORTH_CACHE_SIZE = 1 << 14
-"""Land values by kind are kept for this many (type counts, Meadows, initiative, Farmer)."""
 
 
 def observation(game: VaalbaraGame, player: int) -> np.ndarray:
-    """``SCHEMA.encode(view(player))``, encoded straight from the sparse view."""
-    return SCHEMA.encode(sparse_view(game, player))
+    """``SCHEMA.encode(view(game, player))``, gathered from the kept view."""
+    return SCHEMA.scale(unscaled(game, player))
 
 
-def sparse_view(game: VaalbaraGame, player: int) -> SparseView:
-    """``player``'s view as flat entries of :data:`SCHEMA` (the per-step path)."""
+def unscaled(game: VaalbaraGame, player: int) -> np.ndarray:
+    """``player``'s observation before scaling: the kept view (what changed encoded again)
+    turned to face ``player``, then what only ``player`` sees or depends on it."""
+    kept = KeptObservation.of(game, TABLE, KEPT_BLOCKS)
+    values, n = kept.values, game.num_players
+    deck, known = game.land_deck, game.deck_known
+    land = (
+        game.round,
+        game.back_of[deck[-1]],
+        KIND_OF[deck[-1]] if known[-1] else EMPTY,
+        KIND_OF[deck[0]] if known[0] else EMPTY,
+        len(deck),
+        game.rider_slot,
+    )
+    if kept.stale(LAND, land, _LAND_AT):
+        _put_land(land, n, values)
+    rows = (game.rows[0], game.rows[1])
+    before = kept.restamp(ROWS, rows)
+    if before != rows:
+        _put_rows(rows, before, values)
+    order = (game.picks, game.turn_order, game.turn) if game.revealed else (game.picks,)
+    before = kept.restamp(ORDER, order)
+    if before != order:
+        _put_order(order, before, values)
+    realms = [tuple(realm) for realm in game.realms]
+    decks = [len(deck) for deck in game.clan_decks]
+    seats = (game.discards, game.known_in_hand, game.hands, decks, realms)
+    before = kept.restamp(SEATS_BLOCK, seats)
+    if before != seats:
+        _put_seats(seats, before, values)
+    vector = kept.observed(TABLE, n, player)
+    _put_own(game, player, realms, vector)
+    return vector
+
+
+def _put_land(land: tuple[int, ...], n: int, values: np.ndarray) -> None:
+    """The round, the player count, the Omen ranks on the top card's back and the deck's
+    public faces and size."""
+    round_number, back, top, bottom, deck_size, rider_slot = land
+    values[_KEPT["round"][0] + round_number] = 1
+    values[_KEPT["players"][0] + n - 2] = 1
+    omens = _KEPT["omen_ranks"]
+    for rank, seat in enumerate(OMEN_ORDERS[n][back]):
+        values[omens[seat] + rank] = 1
+    if top != EMPTY:
+        values[_KEPT["deck_top_known"][0] + top] = 1
+    if bottom != EMPTY:
+        values[_KEPT["deck_bottom_known"][0] + bottom] = 1
+    values[_KEPT["land_deck_size"][0]] = deck_size
+    if rider_slot != EMPTY:
+        values[_KEPT["rider_slot"][0] + rider_slot] = 1
+
+
+def _put_rows(rows: tuple[list[int], ...], before: object, values: np.ndarray) -> None:
+    """The land rows' faces, slot by slot where a card differs from ``before``."""
+    was = before if isinstance(before, tuple) else ([EMPTY] * P, [EMPTY] * P)
+    for row_at, cards, cards_before in zip(_ROW_AT, rows, was, strict=True):
+        for slot, (card, card_before) in enumerate(zip(cards, cards_before, strict=False)):
+            if card != card_before:
+                if card_before != EMPTY:
+                    values[row_at[slot] + KIND_OF[card_before]] = 0
+                if card != EMPTY:
+                    values[row_at[slot] + KIND_OF[card]] = 1
+
+
+def _put_order(order: tuple[Any, ...], before: object, values: np.ndarray) -> None:
+    """Who has picked; once the picks are revealed, each pick, turn position and whether its
+    turn is over. A pick made, or a turn ended, writes only what it changed."""
+    picks = order[0]
+    if type(before) is tuple and len(before) == len(order):
+        if len(order) == 1:
+            for seat, (pick, pick_before) in enumerate(zip(picks, before[0], strict=True)):
+                if pick != pick_before:
+                    values[_KEPT["picked"][seat]] = pick != EMPTY
+            return
+        if before[:2] == order[:2] and before[2] <= order[2]:
+            for seat in order[1][before[2] : order[2]]:
+                values[_KEPT["done"][seat]] = 1
+            return
+    values[_ORDER_AT] = 0.0
+    for seat, pick in enumerate(picks):
+        if pick != EMPTY:
+            values[_KEPT["picked"][seat]] = 1
+    if len(order) == 1:
+        return
+    _, turn_order, turn = order
+    for position, seat in enumerate(turn_order):
+        values[_KEPT["revealed_picks"][seat] + picks[seat]] = 1
+        values[_KEPT["turn_position"][seat] + position] = 1
+        if position < turn:
+            values[_KEPT["done"][seat]] = 1
+
+
+def _put_seats(seats: tuple[list[Any], ...], before: object, values: np.ndarray) -> None:
+    """Each seat field again for the seats where it differs from ``before`` (every seat if
+    ``before`` is not a seats key): the discards, the characters known in hand, the hand
+    and clan deck sizes, the realm."""
+    fresh = not isinstance(before, tuple)
+    for write, items, items_before in zip(
+        _SEAT_WRITERS, seats, before if not fresh else seats, strict=True
+    ):
+        if fresh or items != items_before:
+            for seat, item in enumerate(items):
+                if fresh or item != items_before[seat]:
+                    write(seat, item, values)
+
+
+def _put_discards(seat: int, mask: int, values: np.ndarray) -> None:
+    at = _KEPT["discards"][seat]
+    values[at : at + CHARACTER_COUNT] = _MASK_ROWS[mask]
+
+
+def _put_known(seat: int, mask: int, values: np.ndarray) -> None:
+    at = _KEPT["known_in_hand"][seat]
+    values[at : at + CHARACTER_COUNT] = _MASK_ROWS[mask]
+
+
+def _put_hand_size(seat: int, mask: int, values: np.ndarray) -> None:
+    values[_KEPT["hand_sizes"][seat]] = mask.bit_count()
+
+
+def _put_deck_size(seat: int, size: int, values: np.ndarray) -> None:
+    values[_KEPT["clan_deck_sizes"][seat]] = size
+
+
+def _put_realm(seat: int, realm: tuple[int, ...], values: np.ndarray) -> None:
+    at = _KEPT["realms"][seat]
+    values[at : at + LAND_KINDS] = _realm_summary(realm)[0]
+
+
+_SEAT_WRITERS = (_put_discards, _put_known, _put_hand_size, _put_deck_size, _put_realm)
+"""Writers of the seat fields, in the order of the seats key's parts."""
+
+
+def _put_own(
+    game: VaalbaraGame, player: int, realms: list[tuple[int, ...]], vector: np.ndarray
+) -> None:
+    """The pending decision, who takes it, the active seat, and the observer's hand, pick,
+    VP and land values."""
     n = game.num_players
-    view = SparseView()
-    ones = view.ones
     if game.decision != EMPTY:
-        ones += (_AT["decision"] + game.decision, _AT["decider"] + (game.decider - player) % n)
-    active = game.active
-    if active != NO_SEAT:
-        ones.append(_AT["active"] + (active - player) % n)
-    ones += (_AT["round"] + game.round, _AT["players"] + n - 2)
-    ones += map(_AT["hand"].__add__, CARD_BITS[game.hands[player]])
+        vector[_DECISION_AT + game.decision] = 1
+        vector[_DECIDER_AT + (game.decider - player) % n] = 1
+    turn_order = game.turn_order
+    if game.turn < len(turn_order):
+        vector[_ACTIVE_AT + (turn_order[game.turn] - player) % n] = 1
+    vector[_HAND_AT : _HAND_AT + CHARACTER_COUNT] = _MASK_ROWS[game.hands[player]]
     pick = game.picks[player]
     if pick != EMPTY:
-        ones.append(_AT["my_pick"] + pick)
-    view.set(_AT["my_vp"], min(game.vp[player], VP_SCALE))
-    type_counts = _public_seats(game, player, view)
-    for row_at, cards in zip(_ROW_AT, game.rows, strict=True):
-        ones += [row_at[slot] + KIND_OF[card] for slot, card in enumerate(cards) if card >= 0]
-    omens = _AT["omen_ranks"]
-    for rank, seat in enumerate(OMEN_ORDERS[n][game.back_of[game.land_deck[-1]]]):
-        ones.append(omens + (seat - player) % n * P + rank)
-    deck, known = game.land_deck, game.deck_known
-    if known[-1]:
-        ones.append(_AT["deck_top_known"] + KIND_OF[deck[-1]])
-    if known[0]:
-        ones.append(_AT["deck_bottom_known"] + KIND_OF[deck[0]])
-    view.set(_AT["land_deck_size"], len(deck))
-    if game.rider_slot != EMPTY:
-        ones.append(_AT["rider_slot"] + game.rider_slot)
-    meadows = type_counts[1][LandType.MEADOW]
+        vector[_MY_PICK_AT + pick] = 1
+    vector[_MY_VP_AT] = min(game.vp[player], VP_SCALE)
+    meadows = _realm_summary(realms[(player + 1) % n])[1]
     if n > 2:
-        meadows += type_counts[-1][LandType.MEADOW]
-    _land_values(game, pick, type_counts[0], meadows, view)
-    return view
+        meadows += _realm_summary(realms[player - 1])[1]
+    _land_values(game, pick, _realm_summary(realms[player])[2], meadows, vector)
+
+
+_DECISION_AT, _DECIDER_AT, _ACTIVE_AT, _HAND_AT, _MY_PICK_AT, _MY_VP_AT = (
+    _AT[name] for name in ("decision", "decider", "active", "hand", "my_pick", "my_vp")
+)
 
 
 def _land_values(
-    game: VaalbaraGame, pick: int, counts: tuple[int, ...], meadows: int, view: SparseView
+    game: VaalbaraGame, pick: int, rewards: tuple[int, ...], meadows: int, vector: np.ndarray
 ) -> None:
     """VP the observer would score taking each row land now: with its pick's initiative and
-    Farmer doubling once picked, else at the River cap (public realms and own pick only)."""
+    Farmer doubling once picked, else at the River cap (public realms and own pick only).
+
+    ``rewards`` are the realm's :func:`land_reward` by kind with no neighbour Meadows at
+    initiative 1: a Meadow's reward adds the neighbours' Meadows, a River's is multiplied by
+    the initiative (at most the River cap); no other kind depends on either."""
     initiative = RIVER_INITIATIVE_CAP if pick == EMPTY else min(pick + 1, RIVER_INITIATIVE_CAP)
-    worth = _worth(counts, meadows, initiative, pick == Character.FARMER)
-    at, values = view.at, view.values
+    worth = list(rewards)
+    worth[_MEADOW] += meadows
+    worth[_RIVER] *= initiative
+    if pick == _FARMER:
+        worth = [2 * value for value in worth]
+    if max(worth) > VALUE_SCALE:
+        worth = [min(value, VALUE_SCALE) for value in worth]
     for row_at, cards in zip(_LAND_VALUES_AT, game.rows, strict=True):
-        for slot, card in enumerate(cards):
+        for at, card in enumerate(cards, row_at):
             if card != EMPTY:
-                at.append(row_at + slot)
-                values.append(worth[KIND_OF[card]])
+                vector[at] = worth[KIND_OF[card]]
 
 
-@lru_cache(maxsize=WORTH_CACHE_SIZE)
-def _worth(counts: tuple[int, ...], meadows: int, initiative: int, farmer: bool) -> tuple[int, ...]:
-    """VP by land kind for one more land in a realm with type ``counts`` (capped for the
-    observation; doubled for the Farmer). About 12,000 keys recur over many games."""
-    factor = 2 if farmer else 1
-    return tuple(
-        min(
-            factor
-            * land_reward(kind, _plus_one(counts, KIND_TYPE_INDEX[kind]), meadows, initiative),
-            VALUE_SCALE,
-        )
-        for kind in range(LAND_KINDS)
-    )
-
-
-def _plus_one(counts: tuple[int, ...], land_type: int) -> list[int]:
-    new = list(counts)
-    new[land_type] += 1
-    return new
-
-
-def _public_seats(game: VaalbaraGame, player: int, view: SparseView) -> list[tuple[int, ...]]:
-    """What everyone sees of each seat, at its relative index; land type counts per seat."""
-    ones, at, values = view.ones, view.at, view.values
-    n, revealed, turn = game.num_players, game.revealed, game.turn
-    type_counts = []
-    for r in range(n):
-        seat = (player + r) % n
-        picked, pick_at, position_at, done, discards, known, hand, deck, realm_at = _SEAT_AT[r]
-        pick = game.picks[seat]
-        if pick != EMPTY:
-            ones.append(picked)
-        if revealed:
-            position = game.turn_order.index(seat)
-            ones += (pick_at + pick, position_at + position)
-            if position < turn:
-                ones.append(done)
-        ones += map(discards.__add__, CARD_BITS[game.discards[seat]])
-        ones += map(known.__add__, CARD_BITS[game.known_in_hand[seat]])
-        hand_size = game.hands[seat].bit_count()
-        if hand_size:
-            at.append(hand)
-            values.append(hand_size)
-        deck_size = len(game.clan_decks[seat])
-        if deck_size:
-            at.append(deck)
-            values.append(deck_size)
-        realm = _realm_summary(tuple(game.realms[seat]))
-        at += map(realm_at.__add__, realm[0])
-        values += realm[1]
-        type_counts.append(realm[2])
-    return type_counts
-
-
-def _realm_summary(realm: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """(kinds held, their counts, counts per land type) of a realm (cached)."""
+def _realm_summary(realm: tuple[int, ...]) -> tuple[Any, ...]:
+    """:func:`_kinds_summary` of a realm's cards (cached by the cards, in the order taken)."""
     summary = _REALMS.get(realm)
     if summary is None:
         if len(_REALMS) >= REALM_CACHE_SIZE:
             _REALMS.clear()
-        kinds = [KIND_OF[card] for card in realm]
-        types = [TYPE_OF[card] for card in realm]
-        held = tuple(sorted(set(kinds)))
-        summary = _REALMS[realm] = (
-            held,
-            tuple(kinds.count(kind) for kind in held),
-            tuple(types.count(land_type) for land_type in range(LAND_TYPES)),
-        )
+        summary = _REALMS[realm] = _kinds_summary(tuple(sorted(KIND_OF[card] for card in realm)))
     return summary
+
+
+@lru_cache(maxsize=KINDS_CACHE_SIZE)
+def _kinds_summary(kinds: tuple[int, ...]) -> tuple[Any, ...]:
+    """(the count of each land kind as a row, the Meadows, the :func:`land_reward` of one
+    more land by kind with no neighbour Meadows at initiative 1) of a realm holding lands
+    of ``kinds`` (sorted)."""
+    types = [KIND_TYPE_INDEX[kind] for kind in kinds]
+    counts = tuple(types.count(land_type) for land_type in range(LAND_TYPES))
+    rewards = tuple(
+        land_reward(kind, _plus_one(counts, KIND_TYPE_INDEX[kind]), 0, 1)
+        for kind in range(LAND_KINDS)
+    )
+    row = np.array([kinds.count(kind) for kind in range(LAND_KINDS)], dtype=np.float32)
+    return row, counts[LandType.MEADOW], rewards
+
+
+def _plus_one(counts: tuple[int, ...], land_type: int) -> list[int]:
+    """Type ``counts`` with one more land of ``land_type``."""
+    new = list(counts)
+    new[land_type] += 1
+    return new

@@ -76,10 +76,12 @@ def invader_spots(
     Invader value at each Location (0: none) and the terrains each still shows: an empty
     Location showing its terrain, after every lower Invader and before every higher one (so
     nowhere while an equal one is out)."""
-    not_higher = [i for i, v in enumerate(invaders) if v and v <= value]
-    not_lower = [i for i, v in enumerate(invaders) if v >= value]
-    start = not_higher[-1] + 1 if not_higher else 0
-    stop = not_lower[0] if not_lower else len(invaders)
+    start, stop = 0, len(invaders)
+    for i, v in enumerate(invaders):
+        if v and v <= value:
+            start = i + 1  # after the last Invader not higher
+        if v >= value and stop > i:
+            stop = i  # before the first not lower
     return [i for i in range(start, stop) if not invaders[i] and terrain in terrains[i]]
 
 
