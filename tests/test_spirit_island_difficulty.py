@@ -62,15 +62,20 @@ def test_progress_counts_the_healthy_side_of_the_level() -> None:
     assert hard.progress_terms()["blight"] < base.progress_terms()["blight"] < 1.0
 
 
+def random_games(level: str, count: int = 10) -> list[SpiritIslandGame]:
+    """``count`` seeded 1-player games at ``level``, played to the end by random moves."""
+    games = []
+    for seed in range(count):
+        game = SpiritIslandGame(1, seed=seed, difficulty=level)
+        rng = np.random.default_rng(seed)
+        while not game.is_terminal:
+            game.apply(int(rng.choice(game.legal_actions())))
+        games.append(game)
+    return games
+
+
 def test_random_teams_lose_sooner_at_the_hard_level() -> None:
-    turns = dict.fromkeys(("base", "hard"), 0)
-    for level in turns:
-        for seed in range(10):
-            game = SpiritIslandGame(1, seed=seed, difficulty=level)
-            rng = np.random.default_rng(seed)
-            while not game.is_terminal:
-                game.apply(int(rng.choice(game.legal_actions())))
-            turns[level] += game.turn
+    turns = {level: sum(game.turn for game in random_games(level)) for level in ("base", "hard")}
     assert turns["hard"] < turns["base"], turns
 
 
@@ -81,12 +86,8 @@ def test_a_pool_above_the_levels_card_is_refused_by_the_invariants() -> None:
 
 
 def test_an_easier_level_earns_random_teams_more_fear_cards() -> None:
-    earned = dict.fromkeys(("base", "easiest"), 0)
-    for level in earned:
-        for seed in range(10):
-            game = SpiritIslandGame(1, seed=seed, difficulty=level)
-            rng = np.random.default_rng(seed)
-            while not game.is_terminal:
-                game.apply(int(rng.choice(game.legal_actions())))
-            earned[level] += game.cards_earned()
+    earned = {
+        level: sum(game.cards_earned() for game in random_games(level))
+        for level in ("base", "easiest")
+    }
     assert earned["easiest"] > earned["base"], earned
