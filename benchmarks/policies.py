@@ -3,10 +3,10 @@
     python -m benchmarks.policies [--no-write]
 
 One row per policy: its environment and player count, how it was trained (the command, the
-commit, minutes and PPO steps) and the final evaluation recorded when it was shipped. The table
-replaces the ``policies`` section of benchmarks/RESULTS.md (``--no-write``: print it only); run
-it after shipping a policy. It plays no games: ``python -m benchmarks.strength`` measures every
-policy again beside the bots.
+commit, minutes, and PPO steps or expert-iteration rounds) and the final evaluation recorded
+when it was shipped. The table replaces the ``policies`` section of benchmarks/RESULTS.md
+(``--no-write``: print it only); run it after shipping a policy. It plays no games:
+``python -m benchmarks.strength`` measures every policy again beside the bots.
 """
 
 from __future__ import annotations
@@ -35,6 +35,13 @@ def evaluation_text(entry: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def training_amount(entry: dict[str, Any]) -> str:
+    """How much training made the policy: PPO steps, or expert-iteration rounds."""
+    if "steps" in entry:
+        return f"{entry['steps']:,} PPO steps"
+    return f"{entry['rounds']} ExIt rounds"
+
+
 def markdown(entries: Sequence[dict[str, Any]]) -> str:
     """The section: where the figures come from, then one row per shipped policy."""
     lines = [
@@ -42,14 +49,14 @@ def markdown(entries: Sequence[dict[str, Any]]) -> str:
         "of it in a cooperative game) in the final evaluation of the training run, seats "
         "rotated; in a cooperative game each line-up is a team of its own, for comparison.",
         "",
-        "| policy | players | trained with | commit | minutes | PPO steps "
+        "| policy | players | trained with | commit | minutes | trained for "
         "| final evaluation (wins / games [95 %]) |",
         "|---|---|---|---|---|---|---|",
     ]
     for entry in entries:
         lines.append(
             f"| `{entry['file']}` | {entry['players']} | `{entry['command']}` "
-            f"| `{entry['commit']}` | {entry['minutes']:g} | {entry['steps']:,} "
+            f"| `{entry['commit']}` | {entry['minutes']:g} | {training_amount(entry)} "
             f"| {evaluation_text(entry)} |"
         )
     return "\n".join(lines) + "\n"
