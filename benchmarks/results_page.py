@@ -3,7 +3,7 @@
 A section is the text between ``<!-- BEGIN name -->`` and ``<!-- END name -->``; a benchmark
 replaces what lies between its two markers (written atomically) and leaves every other byte of
 the page as it was. ``measured_at`` is the line each section starts with: the commit, the date
-and the machine's load, without which a figure cannot be reproduced or judged.
+and the machine's load (``RunLoad``), without which a figure cannot be reproduced or judged.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import datetime
 import os
 import re
 import subprocess
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from tabletop_envs.agents.files import write_atomic
@@ -124,18 +126,65 @@ def load_average() -> str:
     return ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def measured_at(command: str, load_at_start: str, timed: bool = True) -> str:
-    """One line: the command, the commit, the date, the CPUs and the load before and after;
-    a timed figure measured with a 1-minute load above ``QUIET_LOAD`` is called provisional."""
+def machine_busy_seconds() -> float | None:
+    """CPU-seconds the whole machine has spent busy since boot (``/proc/stat``; None where
+    there is no such file)."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    """CPU-seconds of this process and of the children it has waited for."""
+    return sum(os.times()[:4])
+
+
+@dataclass(frozen=True)
+class RunLoad:
+    """The machine at a run's start, to tell afterwards whether other work shared it: the
+    load averages include the benchmark's own processes, so the CPU time the machine spent
+    beyond the run's own is what says whether it was quiet."""
+
+    averages: str
+    wall: float
+    busy: float | None
+    own: float
+
+    @classmethod
+    def now(cls) -> RunLoad:
+        return cls(load_average(), time.monotonic(), machine_busy_seconds(), own_cpu_seconds())
+
+    def others_cpus(self) -> float | None:
+        """CPUs busy on average with other processes' work since the start (None: unknown)."""
+        busy, wall = machine_busy_seconds(), time.monotonic() - self.wall
+        if busy is None or self.busy is None or wall <= 0:
+            return None
+        others = (busy - self.busy) - (own_cpu_seconds() - self.own)
+        return max(others, 0.0) / wall
+
+
+def measured_at(command: str, start: RunLoad, timed: bool = True) -> str:
+    """One line: the command, the commit, the date, the CPUs, the load before and after and
+    the CPUs other processes used meanwhile; a timed figure is called provisional when the
+    1-minute load at the start or the others' mean use reaches ``QUIET_LOAD``."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    others = start.others_cpus()
     line = (
         f"`{command}` at commit `{commit()}`, {now}, {os.cpu_count()} CPUs; load average "
-        f"(1, 5, 15 min) {load_at_start} at the start, {load_average()} at the end."
+        f"(1, 5, 15 min) {start.averages} at the start, {load_average()} at the end"
     )
-    busiest = max(float(load_at_start.split(",")[0]), os.getloadavg()[0])
-    if timed and busiest > QUIET_LOAD:
+    if others is None:
+        others = os.getloadavg()[0]
+        line += "."
+    else:
+        line += f"; other processes used {others:.2f} CPUs on average meanwhile."
+    busiest = max(float(start.averages.split(",")[0]), others)
+    if timed and busiest >= QUIET_LOAD:
         line += (
-            f" **Provisional**: the machine was shared (1-minute load up to {busiest:.1f}, "
-            f"quiet is under {QUIET_LOAD}); the timings want a rerun on a quiet machine."
+            f" **Provisional**: the machine was shared (load up to {busiest:.1f} besides this "
+            f"run, quiet is under {QUIET_LOAD}); the timings want a rerun on a quiet machine."
         )
     return line

@@ -23,6 +23,7 @@ from tabletop_envs.training.rllib.trainer import STEPS_KEY, build_algorithm
 from tabletop_envs.training.run import Run, RunSettings
 
 import tabletop_envs
+from benchmarks.results_page import load_average
 from tabletop_envs.cli import OneLineParser, positive_int, seed_int
 
 
@@ -41,13 +42,6 @@ def steps_per_second(game_name: str, players: int, runners: int, iterations: int
         finally:
             algo.stop()
             disconnect()
-
-
-def load_average() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,7 +29,7 @@ from tabletop_envs.agents.arena import play_games
 from tabletop_envs.tools.evaluate import check_match
 from tabletop_envs.tools.report import summarise
 
-from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
+from benchmarks.results_page import RESULTS_MD, RunLoad, measured_at, publish
 from tabletop_envs.cli import (
     OneLineParser,
     UsageError,
@@ -212,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_workers(args)
     except UsageError as error:
         return fail(PROG, str(error))
-    load_at_start = load_average()
+    start = RunLoad.now()
     rows = [(level, p, team) for level in args.levels for p in args.players for team in args.teams]
     results = []
     for number, (level, players, team) in enumerate(rows, 1):
@@ -225,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush=True,
         )
     command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
-    text = markdown(results, measured_at(command, load_at_start), args.seed)
+    text = markdown(results, measured_at(command, start), args.seed)
     publish(SECTION, text, args.page, write=not args.no_write)
     return 0
 

@@ -25,7 +25,7 @@ from tabletop_envs.agents.loading import agent_factory
 from tabletop_envs.tools.evaluate import check_match
 from tabletop_envs.tools.report import summarise
 
-from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
+from benchmarks.results_page import RESULTS_MD, RunLoad, measured_at, publish
 from tabletop_envs import GAMES, game_module, resolve_name
 from tabletop_envs.cli import (
     OneLineParser,
@@ -187,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_workers(args)
     except UsageError as error:
         return fail(PROG, str(error))
-    load_at_start = load_average()
+    start = RunLoad.now()
     results = []
     for number, row in enumerate(rows, 1):
         results.append(play_row(row, args.games, args.seed, args.workers))
@@ -199,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush=True,
         )
     command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
-    provenance = measured_at(command, load_at_start)
+    provenance = measured_at(command, start)
     text = markdown(results, provenance, args.games, args.seed)
     publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0

@@ -44,7 +44,7 @@ from tabletop_envs.agents.arena import MatchSpec, play_games
 from tabletop_envs.agents.files import check_output_file, write_atomic
 
 import tabletop_envs
-from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
+from benchmarks.results_page import RESULTS_MD, RunLoad, measured_at, publish
 from tabletop_envs.cli import OneLineParser, positive_int
 from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.game import NO_SEAT, GameCore
@@ -539,10 +539,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"python -m benchmarks.throughput: error: {error}", file=sys.stderr)
         return 2
     budget = MeasurementBudget(args.seconds, args.clock)
-    load_at_start = load_average()
+    start = RunLoad.now()
     report = run(targets, args.repeats, budget, harness=not args.no_harness)
     command = "python -m benchmarks.throughput " + " ".join(sys.argv[1:] if argv is None else argv)
-    text = markdown(report, measured_at(command.strip(), load_at_start))
+    text = markdown(report, measured_at(command.strip(), start))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(args.out, json.dumps(report, indent=2) + "\n")
     publish(SECTION, text, RESULTS_MD, write=not args.no_write)

@@ -37,7 +37,7 @@ from tabletop_envs.training.opponents import OpponentPool
 from tabletop_envs.training.selfplay import rollout_callbacks, selfplay_env
 
 import tabletop_envs
-from benchmarks.results_page import RESULTS_MD, load_average, measured_at, publish
+from benchmarks.results_page import RESULTS_MD, RunLoad, measured_at, publish
 from tabletop_envs.cli import OneLineParser, positive_int
 
 PROG = "python -m benchmarks.training_throughput"
@@ -178,10 +178,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     torch.set_num_threads(2)
     game = tabletop_envs.resolve_name(args.game)
-    load_at_start = load_average()
+    start = RunLoad.now()
     rates, ratios = measure_rounds(game, args.players, args.steps, args.rounds)
     command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
-    text = markdown(game, args.players, rates, ratios, measured_at(command, load_at_start))
+    text = markdown(game, args.players, rates, ratios, measured_at(command, start))
     publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import results_page
-from benchmarks.results_page import markers, measured_at, replace_section
+from benchmarks.results_page import RunLoad, markers, measured_at, replace_section
 
 PAGE = (
     "# Results\n\nBy hand, kept as written.  \n\n## Speed\n\n<!-- BEGIN speed -->\nold table\n"
@@ -98,13 +98,62 @@ def test_the_line_names_the_commit_and_calls_a_busy_machine_provisional(monkeypa
     ).stdout.strip()
     assert re.fullmatch(re.escape(head) + r"(\+changes)?", results_page.commit())
     monkeypatch.setattr(results_page.os, "getloadavg", lambda: (0.2, 0.1, 0.0))
-    quiet = measured_at("python -m benchmarks.x", "0.10, 0.10, 0.00")
+    machine = Clock(busy=100.0, own=10.0, wall=0.0)
+    machine.install(monkeypatch)
+    start = RunLoad.now()
+    machine.advance(seconds=10.0, own=10.0, others=2.0)
+    monkeypatch.setattr(results_page.os, "getloadavg", lambda: (1.2, 0.1, 0.0))
+    quiet = measured_at("python -m benchmarks.x", start)
     assert quiet.startswith("`python -m benchmarks.x` at commit `" + head)
-    assert "0.10, 0.10, 0.00 at the start, 0.20, 0.10, 0.00 at the end" in quiet
+    assert "0.20, 0.10, 0.00 at the start, 1.20, 0.10, 0.00 at the end" in quiet
+    assert "other processes used 0.20 CPUs on average meanwhile" in quiet
     assert "Provisional" not in quiet
+    machine.advance(seconds=10.0, own=0.0, others=18.0)
+    busy = measured_at("cmd", start)
+    assert "other processes used 1.00 CPUs" in busy and "**Provisional**" in busy
+    assert "Provisional" not in measured_at("cmd", start, timed=False)
+
+
+def test_a_loaded_start_is_provisional_even_when_the_run_was_alone(monkeypatch) -> None:
+    monkeypatch.setattr(results_page.os, "getloadavg", lambda: (0.9, 0.1, 0.0))
+    machine = Clock(busy=0.0, own=0.0, wall=0.0)
+    machine.install(monkeypatch)
+    start = RunLoad.now()
+    machine.advance(seconds=5.0, own=5.0, others=0.0)
+    assert "**Provisional**" in measured_at("cmd", start)
+
+
+def test_without_proc_stat_the_end_load_decides(monkeypatch) -> None:
+    monkeypatch.setattr(results_page, "machine_busy_seconds", lambda: None)
+    monkeypatch.setattr(results_page.os, "getloadavg", lambda: (0.1, 0.1, 0.0))
+    start = RunLoad.now()
+    assert "Provisional" not in measured_at("cmd", start)
     monkeypatch.setattr(results_page.os, "getloadavg", lambda: (1.5, 0.1, 0.0))
-    assert "**Provisional**" in measured_at("cmd", "0.10, 0.10, 0.00")
-    assert "Provisional" not in measured_at("cmd", "0.10, 0.10, 0.00", timed=False)
+    line = measured_at("cmd", start)
+    assert "other processes" not in line and "**Provisional**" in line
+
+
+def test_the_machine_reading_counts_busy_time() -> None:
+    busy = results_page.machine_busy_seconds()
+    assert busy is None or busy > 0
+    assert results_page.own_cpu_seconds() > 0
+
+
+class Clock:
+    """A machine whose busy time, own CPU time and wall clock the test moves by hand."""
+
+    def __init__(self, busy: float, own: float, wall: float) -> None:
+        self.busy, self.own, self.wall = busy, own, wall
+
+    def install(self, monkeypatch) -> None:
+        monkeypatch.setattr(results_page, "machine_busy_seconds", lambda: self.busy)
+        monkeypatch.setattr(results_page, "own_cpu_seconds", lambda: self.own)
+        monkeypatch.setattr(results_page.time, "monotonic", lambda: self.wall)
+
+    def advance(self, seconds: float, own: float, others: float) -> None:
+        self.wall += seconds
+        self.own += own
+        self.busy += own + others
 
 
 def test_the_repository_page_has_each_generated_section_once() -> None:
