@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 import torch
 from tabletop_envs.agents.az import read_network
-from tabletop_envs.training.exit.fit import FitSettings, fit, module_from_network
+from tabletop_envs.agents.policy import read_policy
+from tabletop_envs.training.exit.fit import (
+    FitSettings,
+    fit,
+    hidden_widths,
+    module_from_network,
+    module_from_policy,
+)
 from tabletop_envs.training.exit.network import PolicyValueModule
 from tabletop_envs.training.exit.selfplay import Samples, SelfPlay, play_game, play_round
 from toygame.observer import SCHEMA
@@ -78,3 +85,16 @@ def test_a_saved_network_fits_on_from_its_weights(tmp_path: Path) -> None:
     with torch.no_grad():
         for got, want in zip(again(batch), module(batch), strict=True):
             torch.testing.assert_close(got, want)
+
+
+def test_a_policy_file_starts_the_network_with_its_trunk_and_policy_head(tmp_path: Path) -> None:
+    trained = PolicyValueModule(12, 4, 2, hidden=(16, 8), value_hidden=4)
+    policy = trained.export({"game": "x", "players": 2}).policy
+    policy.save(tmp_path / "p.npz")
+    started = module_from_policy(read_policy(tmp_path / "p.npz"), seats=3)
+    batch = torch.from_numpy(learnable(5).observations)
+    with torch.no_grad():
+        logits, values = started(batch)
+        torch.testing.assert_close(logits, trained(batch)[0])
+    assert values.shape == (5, 3)
+    assert hidden_widths(policy) == (16, 8)

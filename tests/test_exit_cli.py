@@ -10,12 +10,15 @@ import json
 import signal
 from pathlib import Path
 
+import numpy as np
 import pytest
 import tabletop_envs.training.budget as budget_module
 from tabletop_envs.agents.az import read_network
+from tabletop_envs.agents.policy import read_policy
 from tabletop_envs.training.budget import RoundBudget
 from tabletop_envs.training.exit import loop
 from tabletop_envs.training.exit.__main__ import main as exit_main
+from tabletop_envs.training.exit.fit import FitReport
 from tabletop_envs.training.train import main as train_main
 
 TINY = ["--iterations", "2", "--games", "2", "--gate-games", "2", "--curve-games", "2"]
@@ -224,3 +227,43 @@ def test_a_time_budget_starts_a_round_only_when_one_fits(monkeypatch) -> None:
     clock["now"] = 800.0
     assert not budget.another(2, 1.0)
     assert RoundBudget(2, None).another(1, 1e9) and not RoundBudget(2, None).another(2, 0.0)
+
+
+SHIPPED = Path(__file__).resolve().parent.parent / "agents" / "pretrained"
+
+
+def test_a_run_can_start_from_a_shipped_policy(tmp_path: Path, monkeypatch) -> None:
+    def unfitted(module, window, settings, seed) -> FitReport:
+        return FitReport(0, 0, 0.0, 0.0, 0.0, 0.0, len(window))
+
+    monkeypatch.setattr(loop, "fit", unfitted)  # the first network as it started
+    policy = SHIPPED / "valiant_wars_v3-2p.npz"
+    out = tmp_path / "run"
+    code, _, err = train("--out", str(out), "--rounds", "1", "--init-policy", str(policy), *TINY)
+    assert code == 0, err
+    config = json.loads((out / "config.json").read_text())
+    assert config["init_policy"] == str(policy) and config["hidden"] == [256, 256]
+    started, shipped = read_network(out / "nets" / "net_1.npz").policy, read_policy(policy)
+    layers = zip(started.weights + started.biases, shipped.weights + shipped.biases, strict=True)
+    for got, want in layers:
+        np.testing.assert_array_equal(got, want)
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes(policy.read_bytes())
+    code, _, err = train("--resume", "--out", str(out), "--init-policy", str(copy))
+    assert code == 2 and "--init-policy" in err and f"(the run's is {policy})" in err
+
+
+@pytest.mark.parametrize(
+    ("policy", "message"),
+    [
+        ("missing.npz", "--init-policy: "),
+        (str(SHIPPED / "vaalbara_v1-2p.npz"), "does not fit: game 'vaalbara_v1'"),
+    ],
+)
+def test_a_policy_that_cannot_start_the_run_is_refused(
+    tmp_path: Path, policy: str, message: str
+) -> None:
+    out = tmp_path / "run"
+    code, _, err = train("--out", str(out), "--init-policy", policy, *TINY)
+    assert code == 2 and message in err, err
+    assert not out.exists()

@@ -11,9 +11,10 @@ from dataclasses import Field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from tabletop_envs.agents.policy import read_policy
 from tabletop_envs.training.budget import RoundBudget, StopRequest
 from tabletop_envs.training.config import load_config
-from tabletop_envs.training.exit.fit import FitSettings
+from tabletop_envs.training.exit.fit import FitSettings, hidden_widths
 from tabletop_envs.training.exit.loop import ExitRun, ExitSettings
 from tabletop_envs.training.exit.report import print_report
 from tabletop_envs.training.run import check_fresh_folder, run_algorithm
@@ -59,7 +60,13 @@ def number_of(kind: type) -> Any:
     return read
 
 
-EXIT_ONLY = ("rounds", *(item.name for _, item in setting_fields()), "workers", "oversubscribe")
+EXIT_ONLY = (
+    "rounds",
+    *(item.name for _, item in setting_fields()),
+    "init_policy",
+    "workers",
+    "oversubscribe",
+)
 """The flags of ``--algo exit`` alone (argparse destinations)."""
 
 
@@ -80,6 +87,13 @@ def add_exit_flags(parser: argparse.ArgumentParser, budget: Any) -> None:
             help=f"{item.metadata['what']} (default: {default:g}; "
             f"{item.metadata['rule'].accepted})",
         )
+    group.add_argument(
+        "--init-policy",
+        type=Path,
+        metavar="PATH",
+        help="a policy file (.npz, e.g. a shipped one) whose trunk and policy head the first "
+        "network starts from, with a fresh value head (default: a fresh network)",
+    )
     add_workers_flags(group, None, "processes playing each round's games (default: 1)")
 
 
@@ -118,9 +132,23 @@ def resolve(args: argparse.Namespace) -> tuple[ExitSettings, Path]:
     seed = 0 if args.seed is None else args.seed
     out = args.out or Path("runs") / f"{core.NAME}-{players}p-s{seed}-exit"
     chosen = chosen_settings(args)
+    if args.init_policy is not None:
+        chosen[""].update(starting_point(args.init_policy))
     fresh = ExitSettings(game, players, seed, **chosen[""])
     fresh = replace(fresh, fit=replace(fresh.fit, **chosen["fit"]))
+    if fresh.init_policy:
+        fresh.starting_policy("--init-policy")
     return fresh, out
+
+
+def starting_point(path: Path) -> dict[str, Any]:
+    """The settings ``--init-policy PATH`` fixes: the file (absolute, for a resume from
+    elsewhere) and the network's hidden widths, which are the file's."""
+    try:
+        policy = read_policy(path)
+    except (OSError, ValueError) as error:
+        raise ValueError(f"--init-policy: {error}") from None
+    return {"init_policy": str(path.resolve()), "hidden": hidden_widths(policy)}
 
 
 def check_resume(args: argparse.Namespace, fresh: ExitSettings, saved: ExitSettings) -> None:
@@ -136,6 +164,9 @@ def check_resume(args: argparse.Namespace, fresh: ExitSettings, saved: ExitSetti
         theirs = getattr(saved.fit if owner else saved, item.name)
         if value is not None and value != theirs:
             conflicts.append(f"{flag(item.name)} {value} (the run's is {theirs})")
+    if args.init_policy is not None and fresh.init_policy != saved.init_policy:
+        theirs = saved.init_policy or "none"
+        conflicts.append(f"--init-policy {args.init_policy} (the run's is {theirs})")
     if conflicts:
         raise ValueError(
             "--resume continues the run with its own settings; these contradict it: "

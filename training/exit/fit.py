@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from tabletop_envs.agents.az import PolicyValueNetwork
+from tabletop_envs.agents.policy import PolicyNetwork
 from tabletop_envs.training.config import setting, whole
 from tabletop_envs.training.exit.network import PolicyValueModule
 from tabletop_envs.training.exit.selfplay import Samples
@@ -45,29 +46,56 @@ def device() -> torch.device:
 
 def module_from_network(network: PolicyValueNetwork) -> PolicyValueModule:
     """A torch module holding ``network``'s weights (to fit on from where it stopped)."""
-    policy = network.policy
-    hidden = [int(weight.shape[0]) for weight in policy.weights[:-1]]
-    module = PolicyValueModule(
-        policy.observation_size,
-        policy.action_size,
-        network.seats,
-        hidden=hidden,
-        value_hidden=int(network.value_weights[0].shape[0]),
-        activation=policy.activation,
+    module = _module_shaped_as(
+        network.policy, network.seats, int(network.value_weights[0].shape[0])
     )
-    linear = [m for m in module.trunk if isinstance(m, torch.nn.Linear)] + [module.policy_head]
-    linear += [m for m in module.value_head if isinstance(m, torch.nn.Linear)]
-    weights = [*policy.weights, *network.value_weights]
-    biases = [*policy.biases, *network.value_biases]
-    if len(linear) != len(weights):
+    linear = _linear_layers(module)
+    if len(linear) != len(network.policy.weights) + len(network.value_weights):
         raise ValueError(
             f"the network has a {len(network.value_weights)}-layer value head; expected 2"
         )
+    weights = [*network.policy.weights, *network.value_weights]
+    biases = [*network.policy.biases, *network.value_biases]
+    _copy_into(linear, weights, biases)
+    return module
+
+
+def module_from_policy(policy: PolicyNetwork, seats: int) -> PolicyValueModule:
+    """A torch module whose trunk and policy head are ``policy``'s (a trained policy file to
+    start expert iteration from); its value head starts untrained."""
+    module = _module_shaped_as(policy, seats, PolicyValueModule.VALUE_HIDDEN)
+    trunk_and_head = _linear_layers(module)[: len(policy.weights)]
+    _copy_into(trunk_and_head, policy.weights, policy.biases)
+    return module
+
+
+def _module_shaped_as(policy: PolicyNetwork, seats: int, value_hidden: int) -> PolicyValueModule:
+    return PolicyValueModule(
+        policy.observation_size,
+        policy.action_size,
+        seats,
+        hidden=hidden_widths(policy),
+        value_hidden=value_hidden,
+        activation=policy.activation,
+    )
+
+
+def hidden_widths(policy: PolicyNetwork) -> tuple[int, ...]:
+    """The widths of ``policy``'s hidden layers."""
+    return tuple(int(weight.shape[0]) for weight in policy.weights[:-1])
+
+
+def _linear_layers(module: PolicyValueModule) -> list[torch.nn.Linear]:
+    """The trunk's layers, the policy head, then the value head's layers."""
+    linear = [m for m in module.trunk if isinstance(m, torch.nn.Linear)] + [module.policy_head]
+    return linear + [m for m in module.value_head if isinstance(m, torch.nn.Linear)]
+
+
+def _copy_into(layers: list[torch.nn.Linear], weights: list, biases: list) -> None:
     with torch.no_grad():
-        for layer, weight, bias in zip(linear, weights, biases, strict=True):
+        for layer, weight, bias in zip(layers, weights, biases, strict=True):
             layer.weight.copy_(torch.from_numpy(weight))
             layer.bias.copy_(torch.from_numpy(bias))
-    return module
 
 
 def losses(

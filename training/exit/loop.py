@@ -3,7 +3,8 @@
 A round (a) plays ``games`` games with the current searcher (``az:N`` with the accepted
 network; until one is accepted, PUCT with priors leaning to the heuristic's move and
 leaves valued by heuristic rollouts), recording visit shares and outcomes; (b) fits the
-network, from where the last round left it, to the newest ``window`` rounds of games (a
+network, from where the last round left it (the first from ``init_policy``'s trunk and policy
+head where one is given), to the newest ``window`` rounds of games (a
 validation split, early stop);
 (c) gates: the searcher with the new network plays the current searcher, and the new
 network is accepted only when it scores at least one half plus ``gate_margin``. The learning
@@ -30,8 +31,16 @@ import torch
 from tabletop_envs.agents.arena import GameRecord, MatchSpec, play_games
 from tabletop_envs.agents.az import load_network, read_network
 from tabletop_envs.agents.files import write_atomic
+from tabletop_envs.agents.policy import PolicyNetwork, check_policy_fits, read_policy
 from tabletop_envs.training.config import is_whole, number, setting, whole
-from tabletop_envs.training.exit.fit import FitReport, FitSettings, fit, module_from_network
+from tabletop_envs.training.exit.fit import (
+    FitReport,
+    FitSettings,
+    fit,
+    hidden_widths,
+    module_from_network,
+    module_from_policy,
+)
 from tabletop_envs.training.exit.network import PolicyValueModule
 from tabletop_envs.training.exit.selfplay import Samples, SelfPlay, play_round
 
@@ -80,6 +89,9 @@ class ExitSettings:
         40, whole(0), "games against the heuristic per round for the curve (0: none)"
     )
     hidden: tuple[int, ...] = (128, 128)
+    init_policy: str = ""
+    """A policy file the first network starts from: its trunk and policy head, a fresh value
+    head ("": a fresh network of ``hidden`` widths)."""
     fit: FitSettings = field(default_factory=FitSettings)
 
     def searcher(self, network: Path | None) -> str:
@@ -89,6 +101,29 @@ class ExitSettings:
             return f"az:{self.iterations},prior={self.policy_prior},{rollouts}"
         mix = f",mix={self.mix},{rollouts}" if self.mix > 0 else ""
         return f"az:{self.iterations},net={network.resolve()}{mix}"
+
+    def starting_policy(self, source: str) -> PolicyNetwork:
+        """The ``init_policy`` file, checked to fit this run's game and widths."""
+        path = Path(self.init_policy)
+        try:
+            policy = read_policy(path)
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{source}: init_policy: {error}") from None
+        core = game_module(resolve_name(self.game)).Game
+        sizes = (core.SCHEMA.size, core.LAYOUT.total)
+        check_policy_fits(policy, resolve_name(self.game), self.players, sizes, path)
+        if policy.advice:
+            raise ValueError(
+                f"{source}: init_policy {path} is an advised policy (it reads the "
+                f"{policy.advice} bot's move); expected a plain policy"
+            )
+        widths = hidden_widths(policy)
+        if widths != tuple(self.hidden):
+            raise ValueError(
+                f"{source}: hidden = {list(self.hidden)} but init_policy {path} has hidden "
+                f"widths {list(widths)}"
+            )
+        return policy
 
     def to_json(self) -> dict[str, Any]:
         data = {"algo": "exit", **asdict(self)}
@@ -117,6 +152,8 @@ class ExitSettings:
             raise ValueError(f"{source}: players and seed must be whole numbers, seed >= 0")
         if not self.hidden or not all(is_whole(width) and width >= 1 for width in self.hidden):
             raise ValueError(f"{source}: hidden = {list(self.hidden)}; expected widths >= 1")
+        if self.init_policy:
+            self.starting_policy(source)
         for owner in (self, self.fit):
             for item in fields(owner):
                 rule, value = item.metadata.get("rule"), getattr(owner, item.name)
@@ -223,6 +260,9 @@ class ExitRun:
         if latest is not None:
             return module_from_network(read_network(latest))
         torch.manual_seed(self.settings.seed)
+        if self.settings.init_policy:
+            policy = self.settings.starting_policy(str(self.out / CONFIG))
+            return module_from_policy(policy, self.settings.players)
         core = game_module(resolve_name(self.settings.game)).Game
         return PolicyValueModule(
             core.SCHEMA.size, core.LAYOUT.total, self.settings.players, hidden=self.settings.hidden

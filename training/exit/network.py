@@ -16,13 +16,16 @@ class PolicyValueModule(nn.Module):
     """Trunk of dense layers over the observation; policy logits over every action (the
     mask is applied to them, not fed in) and a ``tanh`` value per seat (relative seats)."""
 
+    VALUE_HIDDEN = 64
+    """The value head's hidden width unless one is given."""
+
     def __init__(
         self,
         observation_size: int,
         action_size: int,
         seats: int,
         hidden: Sequence[int] = (128, 128),
-        value_hidden: int = 64,
+        value_hidden: int = VALUE_HIDDEN,
         activation: str = "relu",
     ) -> None:
         super().__init__()
