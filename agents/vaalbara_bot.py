@@ -228,45 +228,48 @@ class Seen:
     def __init__(self, observation: np.ndarray) -> None:
         rounded = SCHEMA.rounded(observation).astype(np.float32)  # exact: small ints
         out = (rounded @ _READOUT).astype(np.int64).tolist()
-
-        def index(name: str) -> int:
-            """A one-hot field's index; NONE when no entry is set."""
-            return out[_AT[name]] - 1
-
-        def rows(name: str, count: int, width: int = 1) -> list[int]:
-            start = _AT[name]
-            return out[start : start + count * width]
-
-        self.n = n = index("players") + 2
-        self.decision = max(index("decision"), 0)
-        self.round = max(index("round"), 0)
+        at = _AT
+        self.n = n = out[at["players"]] + 1
+        self.decision = max(out[at["decision"]] - 1, 0)
+        self.round = max(out[at["round"]] - 1, 0)
         self.rounds_left = ROUNDS - 1 - self.round
-        self.my_pick = index("my_pick")
-        self.picks = [at - 1 for at in rows("revealed_picks", n)]
-        self.position = [max(at - 1, 0) for at in rows("turn_position", n)]
-        self.discards = rows("discards", MAX_PLAYERS)
-        self.known = rows("known_in_hand", MAX_PLAYERS)
-        self.hand_sizes = rows("hand_sizes", n)
-        self.picked = [bool(flag) for flag in rows("picked", n)]
-        realms, types = rows("realms", n, LAND_KINDS), rows("types", n, LAND_TYPES)
-        self.kinds = [realms[s * LAND_KINDS : (s + 1) * LAND_KINDS] for s in range(n)]
-        self.types = [types[s * LAND_TYPES : (s + 1) * LAND_TYPES] for s in range(n)]
+        self.my_pick = out[at["my_pick"]] - 1
+        start = at["revealed_picks"]
+        self.picks = [value - 1 for value in out[start : start + n]]
+        start = at["turn_position"]
+        self.position = [max(value - 1, 0) for value in out[start : start + n]]
+        start = at["discards"]
+        self.discards = out[start : start + MAX_PLAYERS]
+        start = at["known_in_hand"]
+        self.known = out[start : start + MAX_PLAYERS]
+        start = at["hand_sizes"]
+        self.hand_sizes = out[start : start + n]
+        start = at["picked"]
+        self.picked = [value > 0 for value in out[start : start + n]]
+        start, width = at["realms"], LAND_KINDS
+        self.kinds = [out[start + s * width : start + (s + 1) * width] for s in range(n)]
+        start, width = at["types"], LAND_TYPES
+        self.types = [out[start + s * width : start + (s + 1) * width] for s in range(n)]
         self.neighbour_seats = NEIGHBOURS[n]
         self.meadows_near = [
             sum(self.types[other][T.MEADOW] for other in seats) for seats in self.neighbour_seats
         ]
-        self.row1 = [at - 1 for at in rows("row1", n)]
-        self.row2 = [at - 1 for at in rows("row2", n)]
-        self.omen = [max(at - 1, 0) for at in rows("omen_ranks", n)]
-        self.top = index("deck_top_known")
-        self.bottom = index("deck_bottom_known")
-        self.rider_slot = index("rider_slot")
-        shown = rows("shown", LAND_KINDS)
+        start = at["row1"]
+        self.row1 = [value - 1 for value in out[start : start + n]]
+        start = at["row2"]
+        self.row2 = [value - 1 for value in out[start : start + n]]
+        start = at["omen_ranks"]
+        self.omen = [max(value - 1, 0) for value in out[start : start + n]]
+        self.top = out[at["deck_top_known"]] - 1
+        self.bottom = out[at["deck_bottom_known"]] - 1
+        self.rider_slot = out[at["rider_slot"]] - 1
+        start = at["shown"]
+        shown = out[start : start + LAND_KINDS]
         self.unseen = [
             max(deck - seen, 0) for deck, seen in zip(DECK_KINDS_LISTS[n], shown, strict=True)
         ]
         """Land kinds not visible anywhere: the unknown part of the land deck."""
-        self.row1_lands = [kind for kind in self.row1 if kind != NONE]
+        self.row1_lands = tuple(kind for kind in self.row1 if kind != NONE)
         """The lands of the first row, in slot order."""
 
     def neighbours(self, seat: int) -> list[int]:
@@ -452,6 +455,12 @@ LANDS_MATTER = frozenset((C.TRACKER, C.RIDER))
 """The characters whose effect reads the lands left (their values)."""
 
 
+def turn_key(card: int, omen: int) -> int:
+    """When a seat playing ``card`` with Omen rank ``omen`` resolves, as one number: by
+    initiative, then by Omens."""
+    return card * MAX_PLAYERS + omen
+
+
 class Rivals:
     """The other seats' sampled picks in resolution order, and the lands they leave: the
     seats ahead of a card are a prefix of that order, so one pass serves every card."""
@@ -459,21 +468,18 @@ class Rivals:
     def __init__(self, seen: Seen, model: LandModel, picks: tuple[int, ...]) -> None:
         self.picks = picks
         self.model = model
-        self.omen = seen.omen[0]
         omen = seen.omen
-        self.order = sorted(range(1, seen.n), key=lambda s: (picks[s], omen[s]))
-        self.keys = [(picks[s], omen[s]) for s in self.order]
+        ranked = sorted([(turn_key(picks[s], omen[s]), s) for s in range(1, seen.n)])
+        self.keys = [key for key, _ in ranked]
+        """The other seats' :func:`turn_key` in resolution order."""
+        self.order = [seat for _, seat in ranked]
         neighbours = seen.neighbours(0)
-        self.first_neighbour = min(self.order.index(seat) for seat in neighbours)
-        """Where the first neighbour stands in :attr:`order`."""
+        self.neighbour_key = min(turn_key(picks[seat], omen[seat]) for seat in neighbours)
+        """The :func:`turn_key` of the neighbour resolving first."""
         self.neighbour_picks = (*(picks[seat] for seat in neighbours), C.TRACKER in picks)
         """The neighbours' picks, and whether another seat plays the Tracker."""
-        self.lands = [tuple(seen.row1_lands)]
+        self.lands = [seen.row1_lands]
         """:meth:`lands_left` so far, by place."""
-
-    def place(self, card: int) -> int:
-        """How many other seats resolve before this seat playing ``card`` (Omens break ties)."""
-        return bisect_left(self.keys, (card, self.omen))
 
     def lands_left(self, place: int) -> tuple[int, ...]:
         """The first row's lands once the first ``place`` seats in order took the best for
@@ -538,13 +544,13 @@ class VaalbaraHeuristicAgent(SeededAgent):
             facts its effect reads give the same value."""
             falconer, hunter = card == C.FALCONER, card == C.HUNTER
             picks_matter = card in PICKS_MATTER
-            mine = (card, seen.omen[0])
+            mine = turn_key(card, seen.omen[0])
             known: dict[tuple[object, tuple[int, ...]], float] = {}
             values = []
             for ahead in rivals:
                 place = bisect_left(ahead.keys, mine)
                 if hunter:
-                    facts: object = ahead.first_neighbour < place
+                    facts: object = ahead.neighbour_key < mine
                 elif picks_matter:
                     facts = ahead.neighbour_picks
                 else:
