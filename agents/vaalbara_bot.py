@@ -32,8 +32,8 @@ row land within reach. Pioneer: the realm land whose swap for the unseen bottom 
 most. Midwife: the strongest discarded card (Farmer first). Bard: the seat whose realm
 looks weakest. Fighter: always revealed (+1).
 
-The bot decodes ``Game.SCHEMA.decode_flat(observation)`` and reads the action mask: nothing
-else.
+The bot reads ``SCHEMA.rounded(observation)`` (through one matrix product, :class:`Seen`)
+and the action mask: nothing else.
 """
 
 from __future__ import annotations
@@ -414,20 +414,30 @@ class LandModel:
         carpenter = self.carpenter_left[0]
         base = self.potential(types, carpenter)
         draws = self.unseen_draws(seen.bottom)
-        gains = {}
-        for kind in (k for k, count in enumerate(seen.kinds[0]) if count):
+        by_type: dict[int, float] = {}
+        """The gain of swapping away a land of each type: the same for kinds of one type."""
+        for land_type in {KIND_TYPE_INDEX[k] for k, count in enumerate(seen.kinds[0]) if count}:
             after = list(types)
-            after[KIND_TYPE_INDEX[kind]] -= 1
+            after[land_type] -= 1
+            grown_potential: dict[int, float] = {}
             gain = 0.0
             for drawn, probability in draws:
-                grown = list(after)
-                grown[KIND_TYPE_INDEX[drawn]] += 1
+                drawn_type = KIND_TYPE_INDEX[drawn]
+                potential = grown_potential.get(drawn_type)
+                if potential is None:
+                    grown = list(after)
+                    grown[drawn_type] += 1
+                    potential = grown_potential[drawn_type] = self.potential(grown, carpenter)
                 reward = immediate_reward(
                     after, seen.meadows_next_door(0), drawn, C.PIONEER.initiative
                 )
-                gain += probability * (reward + self.potential(grown, carpenter) - base)
-            gains[kind] = gain
-        return gains
+                gain += probability * (reward + potential - base)
+            by_type[land_type] = gain
+        return {
+            kind: by_type[KIND_TYPE_INDEX[kind]]
+            for kind, count in enumerate(seen.kinds[0])
+            if count
+        }
 
 
 @lru_cache(maxsize=4096)
