@@ -42,6 +42,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 
 import numpy as np
 from tabletop_envs.agents.base import SeededAgent
@@ -575,7 +576,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
 
         def expected(card: int) -> float:
             values = turn_values(card)
-            return sum([values[deal] for deal in deal_of_sample])
+            return sum(map(values.__getitem__, deal_of_sample))
 
         return max(options, key=expected)
 
@@ -588,17 +589,12 @@ class VaalbaraHeuristicAgent(SeededAgent):
             )
             for seat in range(1, seen.n)
         ]
-        draws = self.rng.random((samples, len(chances))).tolist()
-        return [
-            (
-                NONE,
-                *[
-                    cards[bisect_right(cumulative, draw)]
-                    for (cards, cumulative), draw in zip(chances, row, strict=True)
-                ],
-            )
-            for row in draws
+        draws = self.rng.random((samples, len(chances))).T.tolist()
+        picks = [
+            map(cards.__getitem__, map(bisect_right, repeat(cumulative), seat_draws))
+            for (cards, cumulative), seat_draws in zip(chances, draws, strict=True)
         ]
+        return list(zip(repeat(NONE), *picks))
 
     @staticmethod
     def _land_part(model: LandModel, card: int, lands: tuple[int, ...]) -> tuple[float, list]:
