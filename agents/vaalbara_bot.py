@@ -280,6 +280,11 @@ class Seen:
         return self.meadows_near[seat]
 
 
+PICK_VALUES_KEPT = 1 << 12
+_PICK_VALUES: dict[tuple[object, ...], list[float]] = {}
+""":meth:`LandModel.pick_values` by the model's class, realm, Carpenter and outlook."""
+
+
 class LandModel:
     """Land values for every seat: immediate reward plus the change in realm potential."""
 
@@ -306,6 +311,8 @@ class LandModel:
         }
         """What a realm's Mountains wait for, by how many it has (a pair pays)."""
         self._bonus_terms = bonus_terms(self.new_type)
+        self._outlook = (*self.expected, self.mountain_one, self.mountain_two, self.new_type)
+        """Everything :meth:`potential` reads besides the realm."""
         self.carpenter_left = [
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
@@ -330,10 +337,19 @@ class LandModel:
         return value
 
     def pick_values(self, seat: int) -> list[float]:
-        """What adding each land kind to ``seat``'s realm changes in its potential (kept)."""
+        """What adding each land kind to ``seat``'s realm changes in its potential (kept,
+        also across decisions: every seat sees the same public realms and lands, so the bots
+        at a table ask for the same realms under the same outlook)."""
         values = self._pick_values[seat]
         if values is None:
-            values = self._pick_values[seat] = self._seat_deltas(seat)
+            carpenter = self.carpenter_left[seat]
+            key = (type(self), tuple(self.seen.types[seat]), carpenter, self._outlook)
+            values = _PICK_VALUES.get(key)
+            if values is None:
+                if len(_PICK_VALUES) >= PICK_VALUES_KEPT:
+                    _PICK_VALUES.clear()
+                values = _PICK_VALUES[key] = self._seat_deltas(seat)
+            self._pick_values[seat] = values
         return values
 
     def _seat_deltas(self, seat: int) -> list[float]:
