@@ -32,16 +32,17 @@ row land within reach. Pioneer: the realm land whose swap for the unseen bottom 
 most. Midwife: the strongest discarded card (Farmer first). Bard: the seat whose realm
 looks weakest. Fighter: always revealed (+1).
 
-The bot decodes ``Game.SCHEMA.decode_flat(observation)`` and reads the action mask: nothing
-else.
+The bot reads ``SCHEMA.rounded(observation)`` (through one matrix product, :class:`Seen`)
+and the action mask: nothing else.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress
+from functools import lru_cache
+from itertools import repeat
 
 import numpy as np
 from tabletop_envs.agents.base import SeededAgent
@@ -146,37 +147,73 @@ def type_bonus(distinct: int) -> int:
     return TYPE_BONUS.get(distinct, 0)
 
 
-_SLICES = {field.name: SCHEMA.slices[field.name] for field in SCHEMA.fields}
+def _weights(name: str, row: int, weights: Sequence[float]) -> np.ndarray:
+    """A read-out column: ``weights`` on row ``row`` of field ``name``, zero elsewhere."""
+    column = np.zeros(SCHEMA.size)
+    start = SCHEMA.offset(name) + row * len(weights)
+    column[start : start + len(weights)] = weights
+    return column
+
+
+def _readout() -> tuple[np.ndarray, dict[str, int]]:
+    """What :class:`Seen` reads, as one matrix applied to the rounded observation, and where
+    each part starts in the product. A one-hot row is read as its index + 1 (0: none set), a
+    row of card flags as a bit mask, a realm as its counts by land type; ``shown`` counts
+    every land kind in sight (realms, rows, known deck cards). In float32, exactly: every
+    product and sum is an integer below 2**24."""
+    columns: list[np.ndarray] = []
+    starts: dict[str, int] = {}
+
+    def part(name: str, parts: list[np.ndarray]) -> None:
+        starts[name] = len(columns)
+        columns.extend(parts)
+
+    seats = range(MAX_PLAYERS)
+    singles = ("decision", "round", "players", "my_pick", "rider_slot")
+    for name in (*singles, "deck_top_known", "deck_bottom_known"):
+        part(name, [_weights(name, 0, np.arange(1, _WIDTHS[name] + 1))])
+    for name in ("revealed_picks", "turn_position", "row1", "row2", "omen_ranks"):
+        part(name, [_weights(name, seat, np.arange(1, _WIDTHS[name] + 1)) for seat in seats])
+    for name in ("discards", "known_in_hand"):
+        part(name, [_weights(name, seat, _BITS) for seat in seats])
+    for name in ("hand_sizes", "picked"):
+        part(name, [_weights(name, 0, np.eye(MAX_PLAYERS)[seat]) for seat in seats])
+    part("realms", [_weights("realms", seat, row) for seat in seats for row in np.eye(LAND_KINDS)])
+    of_type = np.eye(LAND_TYPES)[KIND_TYPE_INDEX]
+    part("types", [_weights("realms", seat, of_type[:, t]) for seat in seats for t in range(6)])
+    kind_rows = [("realms", seat) for seat in seats] + [
+        (name, seat) for name in ("row1", "row2") for seat in seats
+    ]
+    kind_rows += [("deck_top_known", 0), ("deck_bottom_known", 0)]
+    kinds = np.eye(LAND_KINDS)
+    part("shown", [sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
+    return np.stack(columns, axis=1).astype(np.float32), starts
+
+
+@lru_cache(maxsize=4096)
+def rewards_at_no_initiative(types: tuple[int, ...], meadows_next_door: int) -> tuple[int, ...]:
+    """:func:`immediate_reward` of every land kind at initiative 0 (a River's is then 0): the
+    part of a land row that depends on the realm alone."""
+    return tuple(immediate_reward(types, meadows_next_door, kind, 0) for kind in range(LAND_KINDS))
+
+
+@lru_cache(maxsize=64)
+def bonus_terms(new_type: float) -> tuple[float, ...]:
+    """For each number of distinct types, its end bonus and what new types are expected to
+    add, each new type coming with chance ``new_type``."""
+    terms = []
+    for distinct in range(LAND_TYPES + 1):
+        gain_one = type_bonus(distinct + 1) - type_bonus(distinct)
+        gain_two = type_bonus(distinct + 2) - type_bonus(distinct + 1)
+        terms.append(
+            type_bonus(distinct) + gain_one * new_type + gain_two * new_type * new_type * 0.5
+        )
+    return tuple(terms)
+
+
 _WIDTHS = {field.name: field.shape[-1] for field in SCHEMA.fields}
-
-
-def _field(values: list[int], name: str) -> list[int]:
-    """Field ``name`` of a flat decoded observation."""
-    return values[_SLICES[name]]
-
-
-def _rows(values: list[int], name: str, count: int) -> list[list[int]]:
-    """The first ``count`` rows of the two-dimensional field ``name``."""
-    start, width = _SLICES[name].start, _WIDTHS[name]
-    return [values[start + row * width : start + (row + 1) * width] for row in range(count)]
-
-
-def _argmax(row: list[int]) -> int:
-    """The first index of the largest entry (``np.argmax``)."""
-    return row.index(max(row))
-
-
-def _index_or_none(row: list[int]) -> int:
-    """The set entry of a one-hot row; NONE when no entry is set."""
-    return row.index(max(row)) if any(row) else NONE
-
-
 _BITS = [1 << card for card in range(CHARACTER_COUNT)]
-
-
-def _bits(row: list[int]) -> int:
-    """A row of flags as a bit mask (entry c is bit c)."""
-    return sum(compress(_BITS, row))
+_READOUT, _AT = _readout()
 
 
 NEIGHBOURS = {
@@ -190,37 +227,50 @@ class Seen:
     """One seat's decoded observation, with seats relative to it (0 is itself)."""
 
     def __init__(self, observation: np.ndarray) -> None:
-        values = SCHEMA.decode_flat(observation)
-
-        def rows(name: str, count: int = MAX_PLAYERS) -> list[list[int]]:
-            return _rows(values, name, count)
-
-        self.n = _argmax(_field(values, "players")) + 2
-        n = self.n
-        self.decision = _argmax(_field(values, "decision"))
-        self.round = _argmax(_field(values, "round"))
+        rounded = SCHEMA.rounded(observation).astype(np.float32)  # exact: small ints
+        out = (rounded @ _READOUT).astype(np.int64).tolist()
+        at = _AT
+        self.n = n = out[at["players"]] + 1
+        self.decision = max(out[at["decision"]] - 1, 0)
+        self.round = max(out[at["round"]] - 1, 0)
         self.rounds_left = ROUNDS - 1 - self.round
-        self.my_pick = _index_or_none(_field(values, "my_pick"))
-        self.picks = [_index_or_none(row) for row in rows("revealed_picks", n)]
-        self.position = [_argmax(row) for row in rows("turn_position", n)]
-        self.discards = [_bits(row) for row in rows("discards")]
-        self.known = [_bits(row) for row in rows("known_in_hand")]
-        self.hand_sizes = _field(values, "hand_sizes")[:n]
-        self.picked = [bool(v) for v in _field(values, "picked")[:n]]
-        self.kinds = rows("realms", n)
-        self.types = [type_counts(row) for row in self.kinds]
+        self.my_pick = out[at["my_pick"]] - 1
+        start = at["revealed_picks"]
+        self.picks = [value - 1 for value in out[start : start + n]]
+        start = at["turn_position"]
+        self.position = [max(value - 1, 0) for value in out[start : start + n]]
+        start = at["discards"]
+        self.discards = out[start : start + MAX_PLAYERS]
+        start = at["known_in_hand"]
+        self.known = out[start : start + MAX_PLAYERS]
+        start = at["hand_sizes"]
+        self.hand_sizes = out[start : start + n]
+        start = at["picked"]
+        self.picked = [value > 0 for value in out[start : start + n]]
+        start, width = at["realms"], LAND_KINDS
+        self.kinds = [out[start + s * width : start + (s + 1) * width] for s in range(n)]
+        start, width = at["types"], LAND_TYPES
+        self.types = [out[start + s * width : start + (s + 1) * width] for s in range(n)]
         self.neighbour_seats = NEIGHBOURS[n]
         self.meadows_near = [
             sum(self.types[other][T.MEADOW] for other in seats) for seats in self.neighbour_seats
         ]
-        self.row1 = [_index_or_none(row) for row in rows("row1", n)]
-        self.row2 = [_index_or_none(row) for row in rows("row2", n)]
-        self.omen = [_argmax(row) for row in rows("omen_ranks", n)]
-        self.top = _index_or_none(_field(values, "deck_top_known"))
-        self.bottom = _index_or_none(_field(values, "deck_bottom_known"))
-        self.rider_slot = _index_or_none(_field(values, "rider_slot"))
-        self.unseen = self._unseen()
-        self.row1_lands = [kind for kind in self.row1 if kind != NONE]
+        start = at["row1"]
+        self.row1 = [value - 1 for value in out[start : start + n]]
+        start = at["row2"]
+        self.row2 = [value - 1 for value in out[start : start + n]]
+        start = at["omen_ranks"]
+        self.omen = [max(value - 1, 0) for value in out[start : start + n]]
+        self.top = out[at["deck_top_known"]] - 1
+        self.bottom = out[at["deck_bottom_known"]] - 1
+        self.rider_slot = out[at["rider_slot"]] - 1
+        start = at["shown"]
+        shown = out[start : start + LAND_KINDS]
+        self.unseen = [
+            max(deck - seen, 0) for deck, seen in zip(DECK_KINDS_LISTS[n], shown, strict=True)
+        ]
+        """Land kinds not visible anywhere: the unknown part of the land deck."""
+        self.row1_lands = tuple(kind for kind in self.row1 if kind != NONE)
         """The lands of the first row, in slot order."""
 
     def neighbours(self, seat: int) -> list[int]:
@@ -229,19 +279,10 @@ class Seen:
     def meadows_next_door(self, seat: int) -> int:
         return self.meadows_near[seat]
 
-    def _unseen(self) -> np.ndarray:
-        """Land kinds not visible anywhere: the unknown part of the land deck."""
-        unseen = DECK_KINDS_LISTS[self.n][:]
-        for realm in self.kinds:
-            for kind, count in enumerate(realm):
-                unseen[kind] -= count
-        for kind in [*self.row1, *self.row2, self.top, self.bottom]:
-            if kind != NONE:
-                unseen[kind] -= 1
-        return np.array([max(count, 0) for count in unseen], dtype=np.int64)
 
-    def unplayed(self, seat: int) -> list[int]:
-        return [c for c in range(CHARACTER_COUNT) if not self.discards[seat] >> c & 1]
+PICK_VALUES_KEPT = 1 << 12
+_PICK_VALUES: dict[tuple[object, ...], list[float]] = {}
+""":meth:`LandModel.pick_values` by the model's class, realm, Carpenter and outlook."""
 
 
 class LandModel:
@@ -250,10 +291,11 @@ class LandModel:
     def __init__(self, seen: Seen, tuning: Tuning) -> None:
         self.seen = seen
         self.tuning = tuning
-        future = seen.unseen + np.bincount(
-            [k for k in seen.row2 if k != NONE], minlength=LAND_KINDS
-        )
-        total = max(1, int(future.sum()))
+        future = seen.unseen[:]
+        for kind in seen.row2:
+            if kind != NONE:
+                future[kind] += 1
+        total = max(1, sum(future))
         by_type = type_counts(future)
         self.rate = [min(0.9, tuning.pick_factor * count / total) for count in by_type]
         left = seen.rounds_left
@@ -268,12 +310,16 @@ class LandModel:
             3: 20 * self.mountain_one,
         }
         """What a realm's Mountains wait for, by how many it has (a pair pays)."""
-        self._bonus_terms = [self._bonus_term(distinct) for distinct in range(LAND_TYPES + 1)]
+        self._bonus_terms = bonus_terms(self.new_type)
+        self._outlook = (*self.expected, self.mountain_one, self.mountain_two, self.new_type)
+        """Everything :meth:`potential` reads besides the realm."""
         self.carpenter_left = [
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
         self._pick_values: list[list[float] | None] = [None] * seen.n
         self._rows: dict[tuple[int, int, bool], list[float]] = {}
+        self._pioneer_gains: dict[int, float] | None = None
+        self._lands_after: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
 
     def potential(self, types: list[int], carpenter: bool) -> float:
         """What a realm of ``types`` is still expected to earn (end bonus included)."""
@@ -290,18 +336,20 @@ class LandModel:
         value += self._bonus_terms[distinct]
         return value
 
-    def _bonus_term(self, distinct: int) -> float:
-        """The end bonus of ``distinct`` types and what new types are expected to add."""
-        gain_one = type_bonus(distinct + 1) - type_bonus(distinct)
-        gain_two = type_bonus(distinct + 2) - type_bonus(distinct + 1)
-        p = self.new_type
-        return type_bonus(distinct) + gain_one * p + gain_two * p * p * 0.5
-
     def pick_values(self, seat: int) -> list[float]:
-        """What adding each land kind to ``seat``'s realm changes in its potential (kept)."""
+        """What adding each land kind to ``seat``'s realm changes in its potential (kept,
+        also across decisions: every seat sees the same public realms and lands, so the bots
+        at a table ask for the same realms under the same outlook)."""
         values = self._pick_values[seat]
         if values is None:
-            values = self._pick_values[seat] = self._seat_deltas(seat)
+            carpenter = self.carpenter_left[seat]
+            key = (type(self), tuple(self.seen.types[seat]), carpenter, self._outlook)
+            values = _PICK_VALUES.get(key)
+            if values is None:
+                if len(_PICK_VALUES) >= PICK_VALUES_KEPT:
+                    _PICK_VALUES.clear()
+                values = _PICK_VALUES[key] = self._seat_deltas(seat)
+            self._pick_values[seat] = values
         return values
 
     def _seat_deltas(self, seat: int) -> list[float]:
@@ -341,49 +389,103 @@ class LandModel:
         if values is None:
             seen = self.seen
             types, meadows = seen.types[seat], seen.meadows_near[seat]
-            pick_values = self.pick_values(seat)
+            rewards = rewards_at_no_initiative(tuple(types), meadows)
             factor = 2 if farmer else 1
             values = self._rows[key] = [
-                immediate_reward(types, meadows, kind, 0) * factor + pick_values[kind]
-                for kind in range(LAND_KINDS)
+                reward * factor + delta
+                for reward, delta in zip(rewards, self.pick_values(seat), strict=True)
             ]
         return values
+
+    def lands_after(self, lands: tuple[int, ...], seat: int, init: int) -> tuple[int, ...]:
+        """``lands`` once ``seat`` playing initiative ``init`` took the best for it (kept:
+        sampled deals share their first turns)."""
+        key = (lands, seat, init)
+        left = self._lands_after.get(key)
+        if left is None:
+            row = self.row(seat, init)
+            taken = list(lands)
+            taken.remove(max(taken, key=row.__getitem__))
+            left = self._lands_after[key] = tuple(taken)
+        return left
 
     def unseen_draws(self, known: int) -> list[tuple[int, float]]:
         """(kind, probability) of a face-down card: certain if ``known``, else the unseen mix."""
         if known != NONE:
             return [(known, 1.0)]
-        total = self.seen.unseen.sum()
+        total = sum(self.seen.unseen)
         if total == 0:
             return []
         return [(k, c / total) for k, c in enumerate(self.seen.unseen) if c]
 
     def pioneer_gains(self) -> dict[int, float]:
-        """Expected gain of swapping away each realm kind for the deck's bottom card."""
+        """Expected gain of swapping away each realm kind for the deck's bottom card (kept)."""
+        if self._pioneer_gains is None:
+            self._pioneer_gains = self._swap_gains()
+        return self._pioneer_gains
+
+    def _swap_gains(self) -> dict[int, float]:
+        """:meth:`pioneer_gains`, computed."""
         seen = self.seen
         types = seen.types[0]
         carpenter = self.carpenter_left[0]
         base = self.potential(types, carpenter)
         draws = self.unseen_draws(seen.bottom)
-        gains = {}
-        for kind in (k for k, count in enumerate(seen.kinds[0]) if count):
+        by_type: dict[int, float] = {}
+        """The gain of swapping away a land of each type: the same for kinds of one type."""
+        for land_type in {KIND_TYPE_INDEX[k] for k, count in enumerate(seen.kinds[0]) if count}:
             after = list(types)
-            after[KIND_TYPE_INDEX[kind]] -= 1
+            after[land_type] -= 1
+            grown_potential: dict[int, float] = {}
             gain = 0.0
             for drawn, probability in draws:
-                grown = list(after)
-                grown[KIND_TYPE_INDEX[drawn]] += 1
+                drawn_type = KIND_TYPE_INDEX[drawn]
+                potential = grown_potential.get(drawn_type)
+                if potential is None:
+                    grown = list(after)
+                    grown[drawn_type] += 1
+                    potential = grown_potential[drawn_type] = self.potential(grown, carpenter)
                 reward = immediate_reward(
                     after, seen.meadows_next_door(0), drawn, C.PIONEER.initiative
                 )
-                gain += probability * (reward + self.potential(grown, carpenter) - base)
-            gains[kind] = gain
-        return gains
+                gain += probability * (reward + potential - base)
+            by_type[land_type] = gain
+        return {
+            kind: by_type[KIND_TYPE_INDEX[kind]]
+            for kind, count in enumerate(seen.kinds[0])
+            if count
+        }
+
+
+@lru_cache(maxsize=4096)
+def pick_chances(
+    discarded: int, known: int, in_hand: int
+) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """A seat's unplayed cards and the cumulative chance of each being its pick (weighted by
+    being in hand), from its discards and known cards (bit masks) and how many it holds."""
+    unplayed = [c for c in range(CHARACTER_COUNT) if not discarded >> c & 1]
+    free = [c for c in unplayed if not known >> c & 1]
+    free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
+    weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
+    if weights.sum() <= 0:
+        weights = np.ones(len(unplayed))
+    cumulative = (weights / weights.sum()).cumsum()
+    return tuple(unplayed), tuple((cumulative / cumulative[-1]).tolist())
 
 
 PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
 """The characters whose effect reads the neighbours' picks (and whether a Tracker is played):
 :attr:`Rivals.neighbour_picks`. The Hunter's reads whether a neighbour resolves first."""
+
+
+LANDS_MATTER = frozenset((C.TRACKER, C.RIDER))
+"""The characters whose effect reads the lands left (their values)."""
+
+
+def turn_key(card: int, omen: int) -> int:
+    """When a seat playing ``card`` with Omen rank ``omen`` resolves, as one number: by
+    initiative, then by Omens."""
+    return card * MAX_PLAYERS + omen
 
 
 class Rivals:
@@ -393,30 +495,26 @@ class Rivals:
     def __init__(self, seen: Seen, model: LandModel, picks: tuple[int, ...]) -> None:
         self.picks = picks
         self.model = model
-        self.omen = seen.omen[0]
         omen = seen.omen
-        self.order = sorted(range(1, seen.n), key=lambda s: (picks[s], omen[s]))
-        self.keys = [(picks[s], omen[s]) for s in self.order]
+        ranked = sorted([(turn_key(picks[s], omen[s]), s) for s in range(1, seen.n)])
+        self.keys = [key for key, _ in ranked]
+        """The other seats' :func:`turn_key` in resolution order."""
+        self.order = [seat for _, seat in ranked]
         neighbours = seen.neighbours(0)
-        self.first_neighbour = min(self.order.index(seat) for seat in neighbours)
-        """Where the first neighbour stands in :attr:`order`."""
+        self.neighbour_key = min(turn_key(picks[seat], omen[seat]) for seat in neighbours)
+        """The :func:`turn_key` of the neighbour resolving first."""
         self.neighbour_picks = (*(picks[seat] for seat in neighbours), C.TRACKER in picks)
         """The neighbours' picks, and whether another seat plays the Tracker."""
-        self._lands = [tuple(seen.row1_lands)]
-
-    def place(self, card: int) -> int:
-        """How many other seats resolve before this seat playing ``card`` (Omens break ties)."""
-        return bisect_left(self.keys, (card, self.omen))
+        self.lands = [seen.row1_lands]
+        """:meth:`lands_left` so far, by place."""
 
     def lands_left(self, place: int) -> tuple[int, ...]:
         """The first row's lands once the first ``place`` seats in order took the best for
         them, each in turn."""
-        lands = self._lands
+        lands = self.lands
         while len(lands) <= place:
             seat = self.order[len(lands) - 1]
-            left = list(lands[-1])
-            left.remove(max(left, key=self.model.row(seat, self.picks[seat] + 1).__getitem__))
-            lands.append(tuple(left))
+            lands.append(self.model.lands_after(lands[-1], seat, self.picks[seat] + 1))
         return lands[place]
 
 
@@ -446,90 +544,73 @@ class VaalbaraHeuristicAgent(SeededAgent):
     # ----- assignment -----------------------------------------------------------------
     def choose_character(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         """The card whose turn is worth most on average over sampled picks of the others."""
-        chances = [self._pick_chances(seen, seat) for seat in range(1, seen.n)]
-        samples = self._sample_picks(chances, self.tuning.samples)
-        pioneer = max(model.pioneer_gains().values(), default=0.0)
+        samples = self._sample_picks(seen, self.tuning.samples)
         deals: dict[tuple[int, ...], int] = {}
         deal_of_sample = [deals.setdefault(picks, len(deals)) for picks in samples]
         rivals = [Rivals(seen, model, picks) for picks in deals]
-        by_lands: dict[tuple[object, ...], float] = {}
-        lands_part: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]] = {}
+        lands_parts: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]] = {}
+        effects: dict[tuple[int, object], float] = {}
+
+        def turn_value(card: int, facts: object, ahead: Rivals, place: int) -> float:
+            """Land plus effect (each kept by what it reads) for ``card`` at ``place``."""
+            lands = ahead.lands_left(place)
+            part = lands_parts.get((card, lands))
+            if part is None:
+                part = lands_parts[(card, lands)] = self._land_part(model, card, lands)
+            land, values = part
+            key = (card, lands if card in LANDS_MATTER else facts)
+            effect = effects.get(key)
+            if effect is None:
+                picks = [card, *ahead.picks[1:]]
+                effect = self._effect(seen, model, card, picks, ahead.order[:place], place, values)
+                effects[key] = effect
+            return land + effect
 
         def turn_values(card: int) -> list[float]:
             """The card's value against each distinct deal: the same lands left and the same
             facts its effect reads give the same value."""
             falconer, hunter = card == C.FALCONER, card == C.HUNTER
             picks_matter = card in PICKS_MATTER
+            mine = turn_key(card, seen.omen[0])
+            known: dict[tuple[object, tuple[int, ...]], float] = {}
             values = []
             for ahead in rivals:
-                place = ahead.place(card)
+                place = bisect_left(ahead.keys, mine)
                 if hunter:
-                    facts: object = ahead.first_neighbour < place
+                    facts: object = ahead.neighbour_key < mine
                 elif picks_matter:
                     facts = ahead.neighbour_picks
                 else:
                     facts = falconer and place > 0
-                key = (card, facts, ahead.lands_left(place))
-                value = by_lands.get(key)
+                lands = ahead.lands
+                key = (facts, lands[place] if place < len(lands) else ahead.lands_left(place))
+                value = known.get(key)
                 if value is None:
-                    value = self._turn_value(seen, model, card, ahead, pioneer, lands_part)
-                    by_lands[key] = value
+                    value = known[key] = turn_value(card, facts, ahead, place)
                 values.append(value)
             return values
 
         def expected(card: int) -> float:
             values = turn_values(card)
-            return sum([values[deal] for deal in deal_of_sample])
+            return sum(map(values.__getitem__, deal_of_sample))
 
         return max(options, key=expected)
 
-    @staticmethod
-    def _pick_chances(seen: Seen, seat: int) -> tuple[np.ndarray, np.ndarray]:
-        """``seat``'s unplayed cards and the cumulative chance of each being its pick (weighted
-        by being in hand)."""
-        unplayed = seen.unplayed(seat)
-        known = seen.known[seat]
-        in_hand = seen.hand_sizes[seat] + seen.picked[seat]
-        free = [c for c in unplayed if not known >> c & 1]
-        free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
-        weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
-        if weights.sum() <= 0:
-            weights = np.ones(len(unplayed))
-        cumulative = (weights / weights.sum()).cumsum()
-        return np.asarray(unplayed), cumulative / cumulative[-1]
-
-    def _sample_picks(
-        self, chances: list[tuple[np.ndarray, np.ndarray]], samples: int
-    ) -> list[tuple[int, ...]]:
+    def _sample_picks(self, seen: Seen, samples: int) -> list[tuple[int, ...]]:
         """``samples`` guesses at every other seat's pick (seat 0's entry is a placeholder),
         by inverse-CDF sampling: one uniform draw per sample and seat, in that order."""
-        draws = self.rng.random((samples, len(chances)))
-        columns = [
-            cards[cumulative.searchsorted(draws[:, column], side="right")]
-            for column, (cards, cumulative) in enumerate(chances)
+        chances = [
+            pick_chances(
+                seen.discards[seat], seen.known[seat], seen.hand_sizes[seat] + seen.picked[seat]
+            )
+            for seat in range(1, seen.n)
         ]
-        return [(NONE, *map(int, picks)) for picks in zip(*columns, strict=True)]
-
-    def _turn_value(
-        self,
-        seen: Seen,
-        model: LandModel,
-        card: int,
-        rivals: Rivals,
-        pioneer: float,
-        lands_part: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]],
-    ) -> float:
-        """Effect plus land for playing ``card`` against sampled picks of the others
-        (``lands_part`` keeps :meth:`_land_part` by card and lands left)."""
-        place = rivals.place(card)
-        lands = rivals.lands_left(place)
-        part = lands_part.get((card, lands))
-        if part is None:
-            part = lands_part[(card, lands)] = self._land_part(model, card, lands)
-        land, values = part
-        picks = [card, *rivals.picks[1:]]
-        ahead = rivals.order[:place]
-        return land + self._effect(seen, model, card, picks, ahead, place, values, pioneer)
+        draws = self.rng.random((samples, len(chances))).T.tolist()
+        picks = [
+            map(cards.__getitem__, map(bisect_right, repeat(cumulative), seat_draws))
+            for (cards, cumulative), seat_draws in zip(chances, draws, strict=True)
+        ]
+        return list(zip(repeat(NONE), *picks))
 
     @staticmethod
     def _land_part(model: LandModel, card: int, lands: tuple[int, ...]) -> tuple[float, list]:
@@ -549,7 +630,6 @@ class VaalbaraHeuristicAgent(SeededAgent):
         ahead: list[int],
         place: int,
         values: list[float],
-        pioneer: float,
     ) -> float:
         share = self.tuning.opponent_share / (seen.n - 1)
         neighbours = seen.neighbours(0)
@@ -570,7 +650,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if card == C.RIDER:
             return self._rider_gain(seen, model, values)
         if card == C.PIONEER:
-            return pioneer
+            return max(model.pioneer_gains().values(), default=0.0)
         return 0.0
 
     @staticmethod

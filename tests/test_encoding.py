@@ -62,6 +62,16 @@ def test_lazy_decoding_gives_each_field_as_decode_does_when_it_is_read() -> None
         lazy["scores"]
 
 
+def test_rounded_and_flat_decoding_lay_out_the_fields_as_decode_gives_them() -> None:
+    vector = SCHEMA.scale(stored(3)[TABLE.gather(3, 1)])
+    fields = SCHEMA.decode(vector)
+    laid_out = np.concatenate([fields[field.name].ravel() for field in SCHEMA.fields])
+    assert laid_out.tolist()[2:4] == [11, 12]
+    assert SCHEMA.rounded(vector).tolist() == laid_out.tolist() == SCHEMA.decode_flat(vector)
+    with pytest.raises(ValueError, match="expected"):
+        SCHEMA.rounded(vector[:-1])
+
+
 def test_view_of_gives_the_fields_of_a_copied_vector() -> None:
     vector = stored(2)[TABLE.gather(2, 1)]
     view = SCHEMA.view_of(vector)

@@ -8,11 +8,22 @@ import numpy as np
 import pytest
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.heuristics import heuristic_agent
-from tabletop_envs.agents.vaalbara_bot import VaalbaraHeuristicAgent
+from tabletop_envs.agents.vaalbara_bot import Seen, VaalbaraHeuristicAgent
 
 from tabletop_envs import make
+from tabletop_envs.vaalbara.observer import SCHEMA
 from tabletop_envs.vaalbara.rules import VaalbaraGame
-from tabletop_envs.vaalbara.spec import LAND_CARDS, LAYOUT, Character, Decision, LandKind
+from tabletop_envs.vaalbara.spec import (
+    KIND_TYPE_INDEX,
+    LAND_CARDS,
+    LAND_KINDS,
+    LAND_TYPES,
+    LAYOUT,
+    Character,
+    Decision,
+    LandKind,
+    land_cards_for,
+)
 
 C = Character
 K = LandKind
@@ -62,6 +73,64 @@ def test_bot_refuses_an_empty_mask() -> None:
     observation["action_mask"] = np.zeros_like(observation["action_mask"])
     with pytest.raises(ValueError, match="no legal action"):
         VaalbaraHeuristicAgent(seed=0).act(observation, "player_0")
+
+
+def plain_reading(observation: np.ndarray) -> dict[str, object]:
+    """What :class:`Seen` should read, from :meth:`SCHEMA.decode`'s arrays one field at a time."""
+    fields = SCHEMA.decode(observation)
+    n = int(np.argmax(fields["players"])) + 2
+
+    def index(row: np.ndarray) -> int:
+        return int(np.argmax(row)) if row.any() else -1
+
+    def bits(row: np.ndarray) -> int:
+        return sum(1 << int(card) for card in np.flatnonzero(row))
+
+    realms = fields["realms"][:n]
+    types = np.zeros((n, LAND_TYPES), dtype=int)
+    for kind in range(LAND_KINDS):
+        types[:, KIND_TYPE_INDEX[kind]] += realms[:, kind]
+    shown = realms.sum(axis=0) + fields["row1"].sum(axis=0) + fields["row2"].sum(axis=0)
+    shown += fields["deck_top_known"] + fields["deck_bottom_known"]
+    deck = np.bincount([LAND_CARDS[card][0] for card in land_cards_for(n)], minlength=LAND_KINDS)
+    return {
+        "n": n,
+        "decision": int(np.argmax(fields["decision"])),
+        "round": int(np.argmax(fields["round"])),
+        "my_pick": index(fields["my_pick"]),
+        "picks": [index(row) for row in fields["revealed_picks"][:n]],
+        "position": [int(np.argmax(row)) for row in fields["turn_position"][:n]],
+        "discards": [bits(row) for row in fields["discards"]],
+        "known": [bits(row) for row in fields["known_in_hand"]],
+        "hand_sizes": fields["hand_sizes"][:n].tolist(),
+        "picked": [bool(flag) for flag in fields["picked"][:n]],
+        "kinds": realms.tolist(),
+        "types": types.tolist(),
+        "row1": [index(row) for row in fields["row1"][:n]],
+        "row2": [index(row) for row in fields["row2"][:n]],
+        "omen": [int(np.argmax(row)) for row in fields["omen_ranks"][:n]],
+        "top": index(fields["deck_top_known"]),
+        "bottom": index(fields["deck_bottom_known"]),
+        "rider_slot": index(fields["rider_slot"]),
+        "unseen": np.maximum(deck - shown, 0).tolist(),
+    }
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_seen_reads_what_the_plain_decoding_reads(players: int) -> None:
+    """The bot's one-matrix reading of an observation against the fields read one by one,
+    for every seat at every step of random games."""
+    for seed in range(3):
+        env = make("vaalbara", raw=True, num_players=players)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not env.game.is_terminal:
+            for name in env.agents:
+                observation = env.observe(name)["observation"]
+                seen, want = Seen(observation), plain_reading(observation)
+                assert {key: getattr(seen, key) for key in want} == want
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
 def bot_choice(game: VaalbaraGame, seed: int = 0) -> int:

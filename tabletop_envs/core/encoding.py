@@ -178,6 +178,11 @@ class ObservationSchema:
         fields, where per-field arrays cost more than the reading."""
         return self._rounded(vector).tolist()
 
+    def rounded(self, vector: np.ndarray) -> np.ndarray:
+        """The values of :meth:`decode` as one int array laid out as the schema: for bots
+        that read it with their own array arithmetic."""
+        return self._rounded(vector)
+
     def _rounded(self, vector: np.ndarray) -> np.ndarray:
         """The unscaled vector rounded to ints; a wrong shape is a ValueError."""
         vector = np.asarray(vector, dtype=np.float64)
