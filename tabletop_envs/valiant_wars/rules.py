@@ -11,6 +11,7 @@ observer (``observer.py``) and the text (``text.py``) are bound to the class by
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import compress
 from typing import Any, ClassVar
 
 import numpy as np
@@ -299,19 +300,23 @@ class ValiantWarsGame(PlainState, GameCore):
         line, up = self.lines[seat], self.face_up[seat]
         if self.out[seat] or not line:
             return 0, 0
-        codes = [code for pos, code in enumerate(line) if up[pos]]
-        types = [CODE_TYPE[code] for code in codes]
+        codes = list(compress(line, up))
+        types = list(map(CODE_TYPE.__getitem__, codes))
         gold_cards, omens = codes.count(GOLD), codes.count(OMEN)
-        locations = sum(code >= LOCATION_BASE for code in codes)
+        locations = sum(map(IS_LOCATION_CODE.__getitem__, codes))
         mystics, rogues = types.count(MYSTIC), types.count(ROGUE)
-        swords = sum([CODE_SWORDS[code] for code in codes])
+        swords = sum(map(CODE_SWORDS.__getitem__, codes))
         gold = gold_cards + omens
-        for pos, code in enumerate(line):
-            if up[pos] and is_champion(code):
-                kind = self.effect_kind(seat, pos)
+        for code, copied in compress(zip(line, self.copies[seat], strict=True), up):
+            kind = code - CHAMPION_BASE
+            if not 0 <= kind < NUM_KINDS:
+                continue
+            if kind == DANCER:
+                kind = copied
+            if kind in ONGOING_KINDS:
                 others = rogues - (CODE_TYPE[code] == ROGUE)
                 swords += _ongoing_swords(kind, gold_cards, locations, mystics, rogues, others)
-                gold += GOLD_BONUS.get(kind, 0)
+            gold += GOLD_BONUS.get(kind, 0)
         terrain = LOCATIONS[self.location].terrain if self.location_deck else Terrain.PLAIN
         if terrain == Terrain.MARSH:
             swords -= types.count(WARRIOR)
@@ -1254,6 +1259,22 @@ def _options_problems(options: list[int], expected: list[int]) -> Iterator[tuple
         yield "pending_options", f"{options} are not the options the rules give ({expected})"
     elif len(options) < 2:
         yield "pending_options", "a decision with one option is made automatically"
+
+
+ONGOING_KINDS = frozenset(
+    (
+        Kind.ARCHER,
+        Kind.BRIGAND,
+        Kind.GUARD,
+        Kind.MERCENARY,
+        Kind.PALADIN,
+        Kind.RETAINER,
+        Kind.SENTINEL,
+        Kind.WING_KNIGHT,
+    )
+)
+"""The Champions whose ongoing text adds Swords (:func:`_ongoing_swords`)."""
+IS_LOCATION_CODE = tuple(code >= LOCATION_BASE for code in range(NUM_CODES))
 
 
 def _ongoing_swords(
