@@ -335,6 +335,9 @@ def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain:
         if previous[STOP_PARTS] == key[STOP_PARTS] and previous[LATER] == key[LATER]:
             _put_stop(game, seat, kept.values)
             return False
+        if previous[:LINE_AT] == key[:LINE_AT] and _one_card_more(previous, key):
+            _put_revealed(game, seat, kept.values, previous[DECK_AT])
+            return True
     kept.values[_SEAT_POSITIONS[seat]] = 0.0
     at = _SEAT_AT[seat]
     chance = _omen_chance(deck)
@@ -368,11 +371,77 @@ def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain:
     return True
 
 
-DECK_AT = 11
-"""The deck's place in :func:`_keep_seat`'s key: a key equal before it changed the deck alone."""
+LINE_AT, DECK_AT = 7, 11
+"""The places in :func:`_keep_seat`'s key of the line (then its face-up flags, copies and
+used Saints) and of the deck: a key equal before the deck changed the deck alone."""
 STOP_PARTS, LATER = slice(0, 3, 2), slice(5, None)
 """The key's VP and OUT, and its parts after the stop's: a key equal in both changed the
 stop alone (STOP, its step and the Gold it fixed)."""
+
+
+def _one_card_more(previous: tuple, key: tuple) -> bool:
+    """Whether ``key``'s line is ``previous``'s with one more card (the cards before it, and
+    their flags, unchanged)."""
+    cards = len(previous[LINE_AT])
+    if len(key[LINE_AT]) != cards + 1:
+        return False
+    return all(key[part][:cards] == previous[part] for part in range(LINE_AT, DECK_AT))
+
+
+def _put_revealed(
+    game: ValiantWarsGame, seat: int, values: np.ndarray, deck_before: list[int]
+) -> None:
+    """A seat's line one card longer, nothing else of it changed but the deck: that card,
+    the totals, the deck and the risk again."""
+    at = _SEAT_AT[seat]
+    line, deck = game.lines[seat], game.decks[seat]
+    pos = len(line) - 1
+    code, up = line[pos], game.face_up[seat][pos]
+    if CHAMPION_BASE <= code < LOCATION_BASE:
+        slot = sum(map(_IS_CHAMPION.__getitem__, line)) - 1
+        values.put(
+            [at[name] + slot for name in _CHAMPION_ROWS],
+            [code - CHAMPION_BASE + 1, up, game.copies[seat][pos] + 1, game.used[seat][pos]],
+        )
+    else:
+        counted = _LINE_COUNT_OF[code][up]
+        if counted >= 0:
+            values[at["line_counts"] + counted] += 1
+    swords, gold = game.line_totals(seat)
+    if game.stopped[seat] and not game.out[seat]:
+        gold = game.stop_gold[seat]
+    values.put(
+        _SEAT_TOTALS_AT[seat],
+        [
+            min(swords, TOTAL_SCALE),
+            min(gold, TOTAL_SCALE),
+            min(gold, NEAR_SCALE),
+            min(swords, NEAR_SCALE),
+        ],
+    )
+    if deck_before and deck_before[-1] == code and deck == deck_before[:-1]:
+        values[at["deck"] + code] -= 1
+    else:
+        values[at["deck"] : at["deck"] + NUM_CODES] = 0.0
+        index: list[int] = []
+        entries: list[float] = []
+        _add_deck_counts(deck, at["deck"], index, entries)
+        values.put(index, entries)
+    chance = _omen_chance(deck)
+    at_risk = values[at["line_counts"] + 1] and game.unused_saint(seat) == EMPTY
+    values.put(
+        [at["deck_size"], at["omen_chance"], at["at_risk"], at["out_chance"]],
+        [len(deck), chance, 1.0 if at_risk else 0.0, chance if at_risk else 0],
+    )
+
+
+_IS_CHAMPION = tuple(CHAMPION_BASE <= code < LOCATION_BASE for code in range(NUM_CODES))
+_CHAMPION_ROWS = ("line_champions", "line_champion_up", "line_champion_copy", "line_saint_used")
+_LINE_COUNT_OF = tuple(
+    (2, 1) if code == OMEN else (4, 3) if code == SOLDIER else (-1, 0 if code == GOLD else 5)
+    for code in range(NUM_CODES)
+)
+"""The ``line_counts`` entry a card adds one to, face down and face up (-1: none)."""
 
 
 def _omen_chance(deck: list[int]) -> int:
