@@ -179,6 +179,8 @@ CARD_READER = SCHEMA.reader(
 )
 SAINT_READER = SCHEMA.reader(["terrain", ("stopped", 1)])
 OFFSETS = [LAYOUT.segment_of(decision).offset for decision in Decision]
+MARKET_SLOTS = int(Buy.GOLD)
+"""``buy`` options below this buy the Champion in that market slot."""
 
 
 class ValiantWarsHeuristicAgent(SeededAgent):
@@ -244,7 +246,7 @@ class ValiantWarsHeuristicAgent(SeededAgent):
 
     # ----- buying -----------------------------------------------------------------------
     def _buy(self, vector: np.ndarray, options: list[int]) -> int:
-        slots = [o for o in options if o < Buy.GOLD]
+        slots = [o for o in options if o < MARKET_SLOTS]
         best = best_champion(Seen(MARKET_READER, vector), slots) if slots else None
         if best is not None:
             return best
@@ -449,23 +451,21 @@ class Owned:
 
     def swords(self, kind: int) -> float:
         """The Swords a Champion's ongoing text adds in such a line."""
-        if kind == K.ARCHER:
-            return 3.0 * min(1.0, self.locations)
-        if kind == K.BRIGAND:
-            return min(1.0, self.rogues)
-        if kind == K.GUARD:
-            return 2.0 * min(1.0, self.rogues)
-        if kind == K.MERCENARY:
-            return min(float(MERCENARY_CAP), self.gold_cards)
-        if kind == K.PALADIN:
-            return 2.0 * self.rogues
-        if kind == K.RETAINER:
-            return 2.0 * self.mystics
-        if kind == K.SENTINEL:
-            return 2.0 * self.locations
-        if kind == K.WING_KNIGHT:
-            return self.mystics
-        return 0.0
+        ongoing = ONGOING_SWORDS.get(kind)
+        return 0.0 if ongoing is None else ongoing(self)
+
+
+ONGOING_SWORDS: dict[int, Callable[[Owned], float]] = {
+    K.ARCHER: lambda owned: 3.0 * min(1.0, owned.locations),
+    K.BRIGAND: lambda owned: min(1.0, owned.rogues),
+    K.GUARD: lambda owned: 2.0 * min(1.0, owned.rogues),
+    K.MERCENARY: lambda owned: min(float(MERCENARY_CAP), owned.gold_cards),
+    K.PALADIN: lambda owned: 2.0 * owned.rogues,
+    K.RETAINER: lambda owned: 2.0 * owned.mystics,
+    K.SENTINEL: lambda owned: 2.0 * owned.locations,
+    K.WING_KNIGHT: lambda owned: owned.mystics,
+}
+"""The Champions whose ongoing text adds Swords, and how many in a typical line."""
 
 
 def text_value(owned: Owned, kind: int) -> float:
