@@ -138,6 +138,10 @@ def _argmax(row: list[int]) -> int:
     return row.index(max(row))
 
 
+WIDTHS = SCHEMA.widths
+"""Each observation field's row length."""
+
+
 class Seen:
     """The fields of the bot's observation that one decision reads, as Python ints."""
 
@@ -153,7 +157,7 @@ class Seen:
 
     def row(self, name: str, row: int = 0) -> list[int]:
         """Row ``row`` of field ``name`` (the whole field if it is one-dimensional)."""
-        width = SCHEMA.widths[name]
+        width = WIDTHS[name]
         start = self.at[name] + row * width
         return self.values[start : start + width]
 
@@ -270,7 +274,7 @@ def _head(vector: np.ndarray) -> tuple[int, bool]:
     from the vector itself (cheaper than any decoding); a wrong shape is a ValueError."""
     if vector.shape != (SCHEMA.size,):
         raise ValueError(f"observation has shape {vector.shape}, expected ({SCHEMA.size},)")
-    return _argmax(vector[:DECISIONS].tolist()), vector[AT_RISK] > 0.5
+    return _argmax(vector[:DECISIONS].tolist()), vector.item(AT_RISK) > 0.5
 
 
 def best_champion(seen: Seen, slots: list[int]) -> int | None:
@@ -293,12 +297,15 @@ def omens_up(seen: Seen, seat: int) -> int:
 
 def unused_saints(seen: Seen, seat: int) -> int:
     """Face-up Saints (or Dancers copying one) of ``seat``'s line that ignored no Omen yet."""
-    rows = (seen.row(name, seat) for name in ("line_champions", "line_champion_copy"))
+    kinds = seen.row("line_champions", seat)
+    saint, dancer = K.SAINT + 1, K.DANCER + 1
+    if saint not in kinds and dancer not in kinds:
+        return 0
+    copies = seen.row("line_champion_copy", seat)
     flags = (seen.row(name, seat) for name in ("line_champion_up", "line_saint_used"))
-    saint = K.SAINT + 1
     return sum(
-        up == 1 and used == 0 and (kind == saint or (kind == K.DANCER + 1 and copied == saint))
-        for kind, copied, up, used in zip(*rows, *flags, strict=True)
+        up == 1 and used == 0 and (kind == saint or (kind == dancer and copied == saint))
+        for kind, copied, up, used in zip(kinds, copies, *flags, strict=True)
     )
 
 
