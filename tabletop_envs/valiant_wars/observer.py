@@ -298,17 +298,23 @@ def _keep_margins(values: np.ndarray, n: int) -> None:
     values[_MARGINS : _MARGINS + 2 * n] = margins
 
 
+_TARGETING = (int(Decision.CHOOSE_PLAYER), int(Decision.CHOOSE_CARD))
+_IGNORE_OMEN = int(Decision.IGNORE_OMEN)
+"""Decision kinds as plain ints for the per-step path (an enum member read costs many times
+a constant's)."""
+
+
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
     """The decision ``player`` faces and its context, or what its purchase has spent."""
     if game.decision >= 0:
         out[_AT["decision"] + game.decision] = 1.0
-    if game.decision in (Decision.CHOOSE_PLAYER, Decision.CHOOSE_CARD):
+    if game.decision in _TARGETING:
         effect, subject, _, _, amount = game.pending
         out[_AT["effect"] + effect] = 1.0
         if subject >= 0:
             out[_AT["subject"] + (subject - player) % game.num_players] = 1.0
         out[_AT["draw_amount"]] = min(amount, SLOTS)
-    elif game.decision == Decision.IGNORE_OMEN:
+    elif game.decision == _IGNORE_OMEN:
         out[_AT["effect"] + Kind.SAINT] = 1.0
     if game.phase == BUYING:
         purchase = _AT["purchase"]
