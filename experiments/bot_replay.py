@@ -1,113 +1,127 @@
-"""Replay every decision of the Vaalbara bot's seeded games with other versions of the bot.
+"""A heuristic bot's cost per choice on recorded decisions, against an older copy of its module.
 
-The games are those of ``python -m benchmarks.heuristic_choices`` (seeded bots at every seat;
-even seeds follow them, odd seeds play random legal moves). Each decision (observation, seat,
-the bot's generator state, the choice) is recorded with the current bot, then answered again
-by each given module, a copy of ``agents/vaalbara_bot.py`` from some commit, e.g.::
+    git show c46f8ad:agents/valiant_wars_bot.py > old_bot.py
+    python -m experiments.bot_replay valiant_wars --players 2 --old old_bot.py
+    python -m experiments.bot_replay valiant_wars --players 2 --old old_bot.py --bots none
 
-    git show c46f8ad:agents/vaalbara_bot.py > /tmp/bot_old.py
-    python -m experiments.bot_replay --players 2 3 4 5 /tmp/bot_old.py agents/vaalbara_bot.py
-
-Every module must make the recorded choice at every decision (a different one fails), and
-each one's CPU ms per decision (the best of ``--repeats`` passes, modules alternating) is
-printed. ``--once`` answers every decision once with the first module and prints nothing: the
-body for an instruction count (``valgrind --tool=callgrind``), with ``--none`` the same run
-answering nothing, to subtract.
+The decisions of ``--seeds`` seeded games are recorded first (through ``env()``, as
+``benchmarks.heuristic_choices`` plays them: even seeds follow the bot, the old one if given,
+odd seeds play random legal actions). Then each bot (``current``, and ``old``: the module
+file given by ``--old``) answers every recorded decision, ``--rounds`` times in alternation;
+the CPU ms per choice (the minimum over rounds) is printed, and the run fails if the two bots
+ever choose differently. With ``--bots none`` only the recording runs: counted in
+instructions (valgrind callgrind) and subtracted from a run with ``--bots current`` or
+``--bots old`` (the same ``--old``, ``--seeds`` and ``--rounds``), it gives a bot's own cost.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import sys
 import time
 from collections.abc import Sequence
-from types import ModuleType
 
 import numpy as np
+from tabletop_envs.agents.base import Agent
+from tabletop_envs.agents.heuristics import heuristic_agent
 
 import tabletop_envs
+from tabletop_envs.cli import OneLineParser, positive_int
 
-Decision = tuple[dict[str, np.ndarray], str, dict, int]
-"""(observation, seat name, the bot's generator state, its choice)."""
-
-
-def load(path: str, name: str) -> ModuleType:
-    """The bot module at ``path``, imported under ``name``."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"bot_replay: cannot import {path!r}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+Decision = tuple[dict[str, np.ndarray], str, dict | None]
+"""(observation, agent, the recording bot's generator state when the decision came up)."""
 
 
-def record(bot: ModuleType, players: int, seeds: int) -> list[Decision]:
-    """Every decision of ``seeds`` games, as ``benchmarks.heuristic_choices`` plays them."""
-    decisions = []
+def generator_state(bot: Agent) -> dict | None:
+    """The bot's random generator state (None for a bot without one)."""
+    rng = getattr(bot, "rng", None)
+    return None if rng is None else rng.bit_generator.state
+
+
+def record(name: str, players: int, seeds: int, bot: Agent) -> list[Decision]:
+    """Every decision of ``seeds`` seeded games (observation, agent), even seeds following
+    ``bot``."""
+    decisions: list[Decision] = []
     for seed in range(seeds):
-        env = tabletop_envs.make("vaalbara_v1", num_players=players)
+        env = tabletop_envs.make(name, num_players=players)
         env.reset(seed=seed)
-        bots = {
-            agent: bot.VaalbaraHeuristicAgent(seed=seed * 100 + i)
-            for i, agent in enumerate(env.agents)
-        }
         rng = np.random.default_rng(seed)
         for agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            state = bots[agent].rng.bit_generator.state
-            observation = {key: value.copy() for key, value in observation.items()}
-            choice = bots[agent].act(observation, agent)
-            decisions.append((observation, agent, state, choice))
-            if seed % 2:
+            copied = {key: value.copy() for key, value in observation.items()}
+            decisions.append((copied, agent, generator_state(bot)))
+            if seed % 2 == 0:
+                choice = bot.act(observation, agent)
+            else:
                 choice = int(rng.choice(np.flatnonzero(observation["action_mask"])))
             env.step(choice)
     return decisions
 
 
-def replay(bot: ModuleType, decisions: list[Decision]) -> float:
-    """Answer every decision again; CPU seconds. A different choice is an error."""
-    agent = bot.VaalbaraHeuristicAgent(seed=0)
-    seconds = 0.0
-    for at, (observation, name, state, choice) in enumerate(decisions):
-        agent.rng.bit_generator.state = state
+def old_bot(path: str, name: str) -> Agent:
+    """The heuristic agent class of the module file at ``path``, built like the current one."""
+    spec = importlib.util.spec_from_file_location("old_bot", path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"cannot load a module from {path!r}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["old_bot"] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    current = type(heuristic_agent(name, seed=0))
+    return getattr(module, current.__name__)(seed=0)
+
+
+def answer(bot: Agent, decisions: list[Decision]) -> tuple[list[int], float]:
+    """The bot's choice at every decision, its generator set as the recording bot's was
+    (a bot that draws differently on the way still meets each decision as recorded), and the
+    CPU seconds the choices took."""
+    choices, seconds = [], 0.0
+    for observation, agent, state in decisions:
+        if state is not None:
+            bot.rng.bit_generator.state = state
         start = time.process_time()
-        again = agent.act(observation, name)
+        choices.append(bot.act(observation, agent))
         seconds += time.process_time() - start
-        if again != choice:
-            raise SystemExit(f"bot_replay: {bot.__name__} chose {again}, not {choice} at {at}")
-    return seconds
+    return choices, seconds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.bot_replay")
-    parser.add_argument("modules", nargs="+", help="bot modules (copies of vaalbara_bot.py)")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
-    parser.add_argument("--seeds", type=int, default=16, help="games per player count")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--once", action="store_true", help="one pass of the first module")
-    parser.add_argument("--none", action="store_true", help="with --once: answer nothing")
+    parser = OneLineParser(prog="python -m experiments.bot_replay", description=__doc__)
+    parser.add_argument("game")
+    parser.add_argument("--players", type=positive_int, default=2)
+    parser.add_argument("--seeds", type=positive_int, default=8)
+    parser.add_argument("--rounds", type=positive_int, default=3)
+    parser.add_argument("--old", default=None, help="an older copy of the bot's module file")
+    parser.add_argument("--bots", choices=("both", "current", "old", "none"), default="both")
     args = parser.parse_args(argv)
-    current = load("agents/vaalbara_bot.py", "bot_replay_current")
-    bots = [load(path, f"bot_replay_{i}") for i, path in enumerate(args.modules)]
-    for players in args.players:
-        decisions = record(current, players, args.seeds)
-        if args.once:
-            if not args.none:
-                replay(bots[0], decisions)
-            continue
-        best = [float("inf")] * len(bots)
-        for _ in range(args.repeats):
-            for i, bot in enumerate(bots):
-                best[i] = min(best[i], replay(bot, decisions))
-        figures = " ".join(f"{1000 * seconds / len(decisions):.3f}" for seconds in best)
-        print(f"{players}p decisions {len(decisions)} ms/decision {figures}", flush=True)
+    name = tabletop_envs.resolve_name(args.game)
+    if args.old is None and args.bots in ("both", "old"):
+        parser.error("--old is needed for --bots both/old")
+    old = old_bot(args.old, name) if args.old else None
+    current = heuristic_agent(name, seed=0)
+    decisions = record(name, args.players, args.seeds, old or current)
+    bots: dict[str, Agent] = {}
+    if args.bots in ("both", "current"):
+        bots["current"] = current
+    if old is not None and args.bots in ("both", "old"):
+        bots["old"] = old
+    best: dict[str, float] = {label: float("inf") for label in bots}
+    answers: dict[str, list[int]] = {}
+    for _ in range(args.rounds if bots else 0):
+        for label, bot in bots.items():
+            answers[label], seconds = answer(bot, decisions)
+            best[label] = min(best[label], seconds)
+    for label in bots:
+        per_choice = 1000 * best[label] / len(decisions)
+        print(f"{name} {args.players}p {label}: {per_choice:.4f} ms/choice")
+    if len(answers) == 2 and answers["current"] != answers["old"]:
+        print("the bots chose differently", file=sys.stderr)
+        return 1
+    print(f"{len(decisions)} decisions" + (", the same choices" if len(answers) == 2 else ""))
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tabletop_envs.core import encoding
 from tabletop_envs.core.encoding import (
     OTHERS,
     SEATS,
@@ -70,6 +71,32 @@ def test_rounded_and_flat_decoding_lay_out_the_fields_as_decode_gives_them() -> 
     assert SCHEMA.rounded(vector).tolist() == laid_out.tolist() == SCHEMA.decode_flat(vector)
     with pytest.raises(ValueError, match="expected"):
         SCHEMA.rounded(vector[:-1])
+
+
+@pytest.mark.parametrize("few", [0, encoding.FEW_ENTRIES])
+@pytest.mark.parametrize("fields", [["score", "round"], [("score", 2), "hand_sizes"]])
+def test_a_field_reader_gives_the_decoded_values_of_its_fields(
+    fields: list, few: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(encoding, "FEW_ENTRIES", few)  # numpy's rounding, then Python's
+    vector = SCHEMA.scale(stored(3)[TABLE.gather(3, 1)])
+    vector[SCHEMA.offset("score")] -= 0.04  # off the grid: rounded (up) as decode rounds it
+    full = SCHEMA.decode(vector)
+    reader = SCHEMA.reader(fields)
+    values = reader.read(vector)
+    expected: list[int] = []
+    for item in fields:
+        name, rows = (item, None) if isinstance(item, str) else item
+        assert reader.at[name] == len(expected)
+        expected += full[name][:rows].ravel().tolist()
+    assert values == expected and all(type(value) is int for value in values)
+
+
+def test_a_field_reader_refuses_an_unknown_field_and_a_wrong_shape() -> None:
+    with pytest.raises(ValueError, match="no observation field 'scores'; fields: "):
+        SCHEMA.reader(["scores"])
+    with pytest.raises(ValueError, match=r"shape \(3,\), expected \(10,\)"):
+        SCHEMA.reader(["round"]).read(np.zeros(3, dtype=np.float32))
 
 
 def test_view_of_gives_the_fields_of_a_copied_vector() -> None:

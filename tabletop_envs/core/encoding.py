@@ -85,6 +85,45 @@ class LazyFields(dict):
         return field
 
 
+class FieldReader:
+    """Some fields of a schema's vectors read as one flat list of Python ints (the values of
+    :meth:`ObservationSchema.decode`): for a bot that reads a few fields per decision, where
+    decoding the whole vector costs more than its reading (:meth:`ObservationSchema.reader`)."""
+
+    def __init__(self, schema: ObservationSchema, fields: Sequence[str | tuple[str, int]]) -> None:
+        self.at: dict[str, int] = {}
+        """Where each field starts in the list :meth:`read` returns."""
+        positions: list[int] = []
+        for item in fields:
+            name, rows = (item, None) if isinstance(item, str) else item
+            if name not in schema.slices:
+                raise ValueError(f"no observation field {name!r}; fields: {sorted(schema.slices)}")
+            at, shape = schema.slices[name], schema.shapes[name]
+            stop = at.stop if rows is None else min(at.stop, at.start + rows * prod(shape[1:]))
+            self.at[name] = len(positions)
+            positions += range(at.start, stop)
+        self._positions = np.array(positions, dtype=np.intp)
+        self._unscales = schema._unscales[self._positions]
+        self._few = len(positions) <= FEW_ENTRIES
+        self._unscale_list = self._unscales.tolist()
+        self._size = schema.size
+
+    def read(self, vector: np.ndarray) -> list[int]:
+        """The chosen fields' values, rounded to ints; a wrong shape is a ValueError."""
+        vector = np.asarray(vector)
+        if vector.shape != (self._size,):
+            raise ValueError(f"observation has shape {vector.shape}, expected ({self._size},)")
+        if self._few:  # the same float64 products, rounded half to even as np.rint does
+            entries = vector.take(self._positions).tolist()
+            return [round(x * scale) for x, scale in zip(entries, self._unscale_list, strict=True)]
+        return np.rint(vector.take(self._positions) * self._unscales).astype(np.int64).tolist()
+
+
+FEW_ENTRIES = 24
+"""Up to this many entries a :class:`FieldReader` rounds them in Python (cheaper than the
+numpy calls' overhead)."""
+
+
 class ObservationSchema:
     """An ordered list of fields laid end to end in one float32 vector."""
 
@@ -109,6 +148,9 @@ class ObservationSchema:
         ]
         """(name, slice, shape) per field; shape None where the slice has it already."""
         self._field_at = {name: (at, shape) for name, at, shape in self._decoded_shapes}
+        self.shapes = {f.name: f.shape for f in fields}
+        self.widths = {f.name: f.shape[-1] if f.shape else 1 for f in fields}
+        """Each field's row length (its last axis)."""
 
     def new_view(self) -> FieldView:
         """An all-zero view to fill in place; :meth:`encode` then only scales its buffer."""
@@ -182,6 +224,11 @@ class ObservationSchema:
         """The values of :meth:`decode` as one int array laid out as the schema: for bots
         that read it with their own array arithmetic."""
         return self._rounded(vector)
+
+    def reader(self, fields: Sequence[str | tuple[str, int]]) -> FieldReader:
+        """A :class:`FieldReader` of ``fields``: a name, or (name, count) for the first
+        ``count`` rows (the first entries of a one-dimensional field)."""
+        return FieldReader(self, fields)
 
     def _rounded(self, vector: np.ndarray) -> np.ndarray:
         """The unscaled vector rounded to ints; a wrong shape is a ValueError."""

@@ -159,11 +159,14 @@ TABLE = TableLayout(
 one write) are written after. ``sword_margin`` is written whenever a seat's block is;
 ``drawing`` is a block of its own (it changes with the phase, when nothing else of a seat
 need change)."""
-ROUND_BLOCK, MARKET_BLOCK, CHAMPION_DECK_BLOCK, LOCATION_BLOCK, DRAWING_BLOCK = range(P, P + 5)
-BLOCKS = P + 5
+ROUND_BLOCK, MARKET_BLOCK, SUPPLY_BLOCK, CHAMPION_DECK_BLOCK, LOCATION_BLOCK, DRAWING_BLOCK = range(
+    P, P + 6
+)
+BLOCKS = P + 6
 _SEAT_POSITIONS = tuple(TABLE.positions(SEAT_FIELDS, seat) for seat in range(P))
 _ROUND_POSITIONS = TABLE.positions(ROUND_FIELDS)
-_MARKET_POSITIONS = TABLE.positions(MARKET_FIELDS)
+_MARKET_POSITIONS = TABLE.positions(["market"])
+_SUPPLY_POSITIONS = TABLE.positions(["supply"])
 _CHAMPION_DECK_POSITIONS = TABLE.positions(["champion_deck"])
 _LOCATION_POSITIONS = TABLE.positions(LOCATION_FIELDS)
 _SEAT_AT = tuple({name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(P))
@@ -223,8 +226,11 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     n = game.num_players
     location_deck = game.location_deck
     terrain = LOCATIONS[location_deck[-1]].terrain if location_deck else Terrain.PLAIN
-    changed = [_keep_seat(game, kept, seat, terrain) for seat in range(n)]
-    if any(changed):
+    changed = False
+    for seat, key in enumerate(_seat_keys(game, terrain)):
+        if kept.keys[seat] != key:
+            changed = _keep_seat(game, kept, seat, key) or changed
+    if changed:
         _keep_margins(kept.values, n)
     revealing = game.phase == REVEALING
     if kept.stale(DRAWING_BLOCK, (revealing, game.stopped, game.out), _DRAWING_POSITIONS):
@@ -237,7 +243,7 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     _keep_location(game, kept)
     if kept.stale(CHAMPION_DECK_BLOCK, game.champion_deck, _CHAMPION_DECK_POSITIONS):
         _keep_counts(game.champion_deck, _STORED_AT["champion_deck"], NUM_KINDS, kept.values)
-    out = kept.observed(TABLE, n, player)
+    out = _facing(kept.values, n, player)
     decider = game.decider
     if decider >= 0:
         out[_AT["to_move"] + (decider - player) % n] = 1.0
@@ -249,6 +255,15 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     if game.known_top[player]:
         _put_known_omen(deck[-1] == OMEN, out)
     return out
+
+
+def _facing(values: np.ndarray, n: int, player: int) -> np.ndarray:
+    """The kept store turned to face ``player`` (a copy): seat 0's is the store itself, as
+    the store keeps every field in observation order and never writes the rows of seats
+    past the player count; another seat's is one gather."""
+    if player == 0:
+        return values[: SCHEMA.size].copy()
+    return values.take(TABLE.gather(n, player))
 
 
 def _put_known_omen(omen_next: bool, out: np.ndarray) -> None:
@@ -283,17 +298,23 @@ def _keep_margins(values: np.ndarray, n: int) -> None:
     values[_MARGINS : _MARGINS + 2 * n] = margins
 
 
+_TARGETING = (int(Decision.CHOOSE_PLAYER), int(Decision.CHOOSE_CARD))
+_IGNORE_OMEN = int(Decision.IGNORE_OMEN)
+"""Decision kinds as plain ints for the per-step path (an enum member read costs many times
+a constant's)."""
+
+
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
     """The decision ``player`` faces and its context, or what its purchase has spent."""
     if game.decision >= 0:
         out[_AT["decision"] + game.decision] = 1.0
-    if game.decision in (Decision.CHOOSE_PLAYER, Decision.CHOOSE_CARD):
+    if game.decision in _TARGETING:
         effect, subject, _, _, amount = game.pending
         out[_AT["effect"] + effect] = 1.0
         if subject >= 0:
             out[_AT["subject"] + (subject - player) % game.num_players] = 1.0
         out[_AT["draw_amount"]] = min(amount, SLOTS)
-    elif game.decision == Decision.IGNORE_OMEN:
+    elif game.decision == _IGNORE_OMEN:
         out[_AT["effect"] + Kind.SAINT] = 1.0
     if game.phase == BUYING:
         purchase = _AT["purchase"]
@@ -302,39 +323,45 @@ def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
         out[purchase + 2] = game.took_soldier
 
 
-def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain: int) -> bool:
-    """Encode what everyone sees of ``seat`` again if it changed (``terrain`` sets its
-    Sword total); whether its Swords or OUT may have (the margins then want updating). A
-    change to the deck alone, or to the stop alone, rewrites only the entries it moves."""
-    line, deck = game.lines[seat], game.decks[seat]
-    vp, stopped, out = game.vp[seat], game.stopped[seat], game.out[seat]
-    stop_step, known_top = game.stop_step[seat], game.known_top[seat]
-    stop_gold = game.stop_gold[seat]
-    face_up, copies, used = game.face_up[seat], game.copies[seat], game.used[seat]
-    key = (
-        vp,
-        stopped,
-        out,
-        stop_step,
-        stop_gold,
-        known_top,
-        terrain,
-        line,
-        face_up,
-        copies,
-        used,
-        deck,
-    )
-    if kept.keys[seat] == key:
-        return False
+def _seat_keys(game: ValiantWarsGame, terrain: int) -> list[tuple]:
+    """Each seat's key: the state its block shows (``terrain`` sets its Sword total), its
+    lists compared as they are and copied only when a changed key is kept."""
+    return [
+        (vp, stopped, out, stop_step, stop_gold, known_top, terrain, line, up, copies, used, deck)
+        for vp, stopped, out, stop_step, stop_gold, known_top, line, up, copies, used, deck in zip(
+            game.vp,
+            game.stopped,
+            game.out,
+            game.stop_step,
+            game.stop_gold,
+            game.known_top,
+            game.lines,
+            game.face_up,
+            game.copies,
+            game.used,
+            game.decks,
+            strict=True,
+        )
+    ]
+
+
+def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, key: tuple) -> bool:
+    """Encode what everyone sees of ``seat`` again, its ``key`` (:func:`_seat_keys`) having
+    changed; whether its Swords or OUT may have (the margins then want updating). A change
+    to the deck alone, or to the stop alone, rewrites only the entries it moves; a line one
+    card longer, only that card and what it moves."""
+    vp, stopped, out, stop_step, stop_gold, known_top, _, line, face_up, copies, used, deck = key
     previous = kept.restamp(seat, key)
     if type(previous) is tuple:
         if previous[:DECK_AT] == key[:DECK_AT]:  # a purchase, or another change to the deck alone
-            _put_deck(deck, kept.values, _SEAT_AT[seat])
+            _put_deck(deck, previous[DECK_AT], kept.values, _SEAT_AT[seat])
             return False
         if previous[STOP_PARTS] == key[STOP_PARTS] and previous[LATER] == key[LATER]:
             _put_stop(game, seat, kept.values)
             return False
+        if previous[:LINE_AT] == key[:LINE_AT] and _one_card_more(previous, key):
+            _put_revealed(game, seat, kept.values)
+            return True
     kept.values[_SEAT_POSITIONS[seat]] = 0.0
     at = _SEAT_AT[seat]
     chance = _omen_chance(deck)
@@ -368,11 +395,71 @@ def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, terrain:
     return True
 
 
-DECK_AT = 11
-"""The deck's place in :func:`_keep_seat`'s key: a key equal before it changed the deck alone."""
+LINE_AT, DECK_AT = 7, 11
+"""The places in :func:`_keep_seat`'s key of the line (then its face-up flags, copies and
+used Saints) and of the deck: a key equal before the deck changed the deck alone."""
 STOP_PARTS, LATER = slice(0, 3, 2), slice(5, None)
 """The key's VP and OUT, and its parts after the stop's: a key equal in both changed the
 stop alone (STOP, its step and the Gold it fixed)."""
+
+
+def _one_card_more(previous: tuple, key: tuple) -> bool:
+    """Whether ``key``'s line is ``previous``'s with the top card of the deck added (the
+    cards before it, and their flags, unchanged)."""
+    cards, deck_before = len(previous[LINE_AT]), previous[DECK_AT]
+    line = key[LINE_AT]
+    if len(line) != cards + 1 or not deck_before or deck_before[-1] != line[-1]:
+        return False
+    if key[DECK_AT] != deck_before[:-1]:
+        return False
+    return all(key[part][:cards] == previous[part] for part in range(LINE_AT, DECK_AT))
+
+
+def _put_revealed(game: ValiantWarsGame, seat: int, values: np.ndarray) -> None:
+    """A seat's line one card longer, the top card of its deck (nothing else of the seat
+    changed): that card, the totals, the deck and the risk again."""
+    at = _SEAT_AT[seat]
+    line, deck = game.lines[seat], game.decks[seat]
+    pos = len(line) - 1
+    code, up = line[pos], game.face_up[seat][pos]
+    if CHAMPION_BASE <= code < LOCATION_BASE:
+        slot = sum(map(_IS_CHAMPION.__getitem__, line)) - 1
+        values.put(
+            [at[name] + slot for name in _CHAMPION_ROWS],
+            [code - CHAMPION_BASE + 1, up, game.copies[seat][pos] + 1, game.used[seat][pos]],
+        )
+    else:
+        counted = _LINE_COUNT_OF[code][up]
+        if counted >= 0:
+            values[at["line_counts"] + counted] += 1
+    swords, gold = game.line_totals(seat)
+    if game.stopped[seat] and not game.out[seat]:
+        gold = game.stop_gold[seat]
+    values.put(
+        _SEAT_TOTALS_AT[seat],
+        [
+            min(swords, TOTAL_SCALE),
+            min(gold, TOTAL_SCALE),
+            min(gold, NEAR_SCALE),
+            min(swords, NEAR_SCALE),
+        ],
+    )
+    values[at["deck"] + code] -= 1
+    chance = _omen_chance(deck)
+    at_risk = values[at["line_counts"] + 1] and game.unused_saint(seat) == EMPTY
+    values.put(
+        [at["deck_size"], at["omen_chance"], at["at_risk"], at["out_chance"]],
+        [len(deck), chance, 1.0 if at_risk else 0.0, chance if at_risk else 0],
+    )
+
+
+_IS_CHAMPION = tuple(CHAMPION_BASE <= code < LOCATION_BASE for code in range(NUM_CODES))
+_CHAMPION_ROWS = ("line_champions", "line_champion_up", "line_champion_copy", "line_saint_used")
+_LINE_COUNT_OF = tuple(
+    (2, 1) if code == OMEN else (4, 3) if code == SOLDIER else (-1, 0 if code == GOLD else 5)
+    for code in range(NUM_CODES)
+)
+"""The ``line_counts`` entry a card adds one to, face down and face up (-1: none)."""
 
 
 def _omen_chance(deck: list[int]) -> int:
@@ -380,14 +467,20 @@ def _omen_chance(deck: list[int]) -> int:
     return PERCENT * deck.count(OMEN) // len(deck) if deck else 0
 
 
-def _put_deck(deck: list[int], values: np.ndarray, at: dict[str, int]) -> None:
-    """A seat's deck counts, size and Omen chance again (its risk of going out with them)."""
+def _put_deck(
+    deck: list[int], deck_before: list[int], values: np.ndarray, at: dict[str, int]
+) -> None:
+    """A seat's deck counts, size and Omen chance again (its risk of going out with them);
+    a card put under ``deck_before`` (a purchase) adds one to its count only."""
     start = at["deck"]
-    values[start : start + NUM_CODES] = 0.0
     chance = _omen_chance(deck)
     index = [at["deck_size"], at["omen_chance"]]
     entries = [len(deck), chance]
-    _add_deck_counts(deck, start, index, entries)
+    if deck[1:] == deck_before:
+        values[start + deck[0]] += 1
+    else:
+        values[start : start + NUM_CODES] = 0.0
+        _add_deck_counts(deck, start, index, entries)
     if values[at["at_risk"]]:
         index.append(at["out_chance"])
         entries.append(chance)
@@ -473,17 +566,17 @@ def _keep_round(game: ValiantWarsGame, kept: KeptObservation) -> None:
 
 
 def _keep_market(game: ValiantWarsGame, kept: KeptObservation) -> None:
-    """Encode the market and the supply again if they changed."""
-    key = (game.market, game.supply)
-    if not kept.stale(MARKET_BLOCK, key, _MARKET_POSITIONS):
-        return
-    values, market = kept.values, _STORED_AT["market"]
-    for slot, kind in enumerate(game.market):
-        if kind >= 0:
-            values[market + slot * NUM_KINDS + kind] = 1.0
-    supply = _STORED_AT["supply"]
-    for pile, left in enumerate(game.supply):
-        values[supply + pile] = left
+    """Encode the market, and the supply, again if they changed (a Gold or a Soldier bought
+    changes the supply alone)."""
+    values = kept.values
+    if kept.stale(MARKET_BLOCK, game.market, _MARKET_POSITIONS):
+        market = _STORED_AT["market"]
+        for slot, kind in enumerate(game.market):
+            if kind >= 0:
+                values[market + slot * NUM_KINDS + kind] = 1.0
+    if kept.stale(SUPPLY_BLOCK, game.supply, _SUPPLY_POSITIONS):
+        supply = _STORED_AT["supply"]
+        values[supply : supply + len(game.supply)] = game.supply
 
 
 def _keep_location(game: ValiantWarsGame, kept: KeptObservation) -> None:

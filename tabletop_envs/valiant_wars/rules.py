@@ -10,7 +10,8 @@ observer (``observer.py``) and the text (``text.py``) are bound to the class by
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import compress
 from typing import Any, ClassVar
 
 import numpy as np
@@ -87,6 +88,11 @@ SOLDIERS_PILE, GOLD_PILE, OMENS_PILE = range(3)
 SUPPLY_TOTALS = (SUPPLY_SOLDIERS, SUPPLY_GOLD, SUPPLY_OMENS)
 
 WARRIOR, MYSTIC, ROGUE = (int(t) for t in ChampionType)
+REVEAL_OR_STOP, CHOOSE_PLAYER, CHOOSE_CARD, BUY, IGNORE_OMEN = (int(d) for d in Decision)
+PLAIN, MARSH, HAUNTED, GUARDED = (int(t) for t in Terrain)
+BUY_GOLD, BUY_SOLDIER, BUY_DONE = int(Buy.GOLD), int(Buy.SOLDIER), int(Buy.DONE)
+"""The decision kinds, terrains and ``buy`` options as plain ints for the per-step paths (an
+enum member read costs many times a constant's)."""
 HERO, DANCER, SAINT, GENERAL = Kind.HERO, Kind.DANCER, Kind.SAINT, Kind.GENERAL
 HERO_CODE = CHAMPION_BASE + HERO
 PLAYER_EFFECTS = frozenset(
@@ -299,25 +305,30 @@ class ValiantWarsGame(PlainState, GameCore):
         line, up = self.lines[seat], self.face_up[seat]
         if self.out[seat] or not line:
             return 0, 0
-        codes = [code for pos, code in enumerate(line) if up[pos]]
-        types = [CODE_TYPE[code] for code in codes]
+        codes = list(compress(line, up))
+        types = list(map(CODE_TYPE.__getitem__, codes))
         gold_cards, omens = codes.count(GOLD), codes.count(OMEN)
-        locations = sum(code >= LOCATION_BASE for code in codes)
+        locations = sum(map(IS_LOCATION_CODE.__getitem__, codes))
         mystics, rogues = types.count(MYSTIC), types.count(ROGUE)
-        swords = sum([CODE_SWORDS[code] for code in codes])
+        swords = sum(map(CODE_SWORDS.__getitem__, codes))
         gold = gold_cards + omens
-        for pos, code in enumerate(line):
-            if up[pos] and is_champion(code):
-                kind = self.effect_kind(seat, pos)
+        for code, copied in compress(zip(line, self.copies[seat], strict=True), up):
+            kind = code - CHAMPION_BASE
+            if not 0 <= kind < NUM_KINDS:
+                continue
+            if kind == DANCER:
+                kind = copied
+            ongoing = ONGOING_SWORDS.get(kind)
+            if ongoing is not None:
                 others = rogues - (CODE_TYPE[code] == ROGUE)
-                swords += _ongoing_swords(kind, gold_cards, locations, mystics, rogues, others)
-                gold += GOLD_BONUS.get(kind, 0)
-        terrain = LOCATIONS[self.location].terrain if self.location_deck else Terrain.PLAIN
-        if terrain == Terrain.MARSH:
+                swords += ongoing(gold_cards, locations, mystics, rogues, others)
+            gold += GOLD_BONUS.get(kind, 0)
+        terrain = LOCATIONS[self.location].terrain if self.location_deck else PLAIN
+        if terrain == MARSH:
             swords -= types.count(WARRIOR)
-        elif terrain == Terrain.HAUNTED:
+        elif terrain == HAUNTED:
             swords -= 2 * omens
-        elif terrain == Terrain.GUARDED:
+        elif terrain == GUARDED:
             swords -= 2 * rogues
         return max(0, swords), gold
 
@@ -328,7 +339,7 @@ class ValiantWarsGame(PlainState, GameCore):
     def simultaneous_seats(self) -> tuple[int, ...]:
         """A reveal step's REVEAL-or-STOP is simultaneous ("Make sure everyone draws and
         reveals the cards at the same time"): every seat still drawing answers, hidden."""
-        if self.decision == Decision.REVEAL_OR_STOP and self.decider in self.choosers:
+        if self.decision == REVEAL_OR_STOP and self.decider in self.choosers:
             return tuple(self.choosers[self.choosers.index(self.decider) :])
         return ()
 
@@ -357,7 +368,7 @@ class ValiantWarsGame(PlainState, GameCore):
         return list(self.winners_list) if self.is_terminal else []
 
     # ----- the decision loop ------------------------------------------------------------
-    def _decide(self, kind: Decision, seat: int, options: list[int], context: list[int]) -> None:
+    def _decide(self, kind: int, seat: int, options: list[int], context: list[int]) -> None:
         self.decision = int(kind)
         self.decider = seat
         self.pending_options = options
@@ -367,14 +378,14 @@ class ValiantWarsGame(PlainState, GameCore):
         """Resolve the pending decision with ``option`` (legal by construction)."""
         kind, seat, context = self.decision, self.decider, self.pending
         self.decision, self.decider, self.pending, self.pending_options = EMPTY, NO_SEAT, [], []
-        if kind == Decision.REVEAL_OR_STOP:
+        if kind == REVEAL_OR_STOP:
             self._choose_reveal(seat, option)
-        elif kind == Decision.IGNORE_OMEN:
+        elif kind == IGNORE_OMEN:
             if option == IGNORE:
                 self._cancel_omen(seat, context[SAINT_POS], context[OMEN_POS])
-        elif kind == Decision.CHOOSE_PLAYER:
+        elif kind == CHOOSE_PLAYER:
             self._choose_player(seat, option, context)
-        elif kind == Decision.CHOOSE_CARD:
+        elif kind == CHOOSE_CARD:
             self._choose_card(seat, option, context)
         else:
             self._buy(seat, option)
@@ -383,7 +394,7 @@ class ValiantWarsGame(PlainState, GameCore):
         """Advance until a real choice is pending (one-option decisions resolve themselves)."""
         while self.phase != OVER:
             if self.decision != EMPTY:
-                if self.decision == Decision.REVEAL_OR_STOP or len(self.pending_options) > 1:
+                if self.decision == REVEAL_OR_STOP or len(self.pending_options) > 1:
                     return
                 self._answer(self.pending_options[0])
             elif self.tasks:
@@ -437,7 +448,7 @@ class ValiantWarsGame(PlainState, GameCore):
             else:
                 self._stop(seat)
         if self.choosers:
-            self._decide(Decision.REVEAL_OR_STOP, self.choosers[0], [REVEAL, STOP], [])
+            self._decide(REVEAL_OR_STOP, self.choosers[0], [REVEAL, STOP], [])
         else:
             self._start_buying()
 
@@ -451,7 +462,7 @@ class ValiantWarsGame(PlainState, GameCore):
         self.choices[seat] = option
         index = self.choosers.index(seat) + 1
         if index < len(self.choosers):
-            self._decide(Decision.REVEAL_OR_STOP, self.choosers[index], [REVEAL, STOP], [])
+            self._decide(REVEAL_OR_STOP, self.choosers[index], [REVEAL, STOP], [])
         else:
             self._resolve_step()
 
@@ -707,7 +718,7 @@ class ValiantWarsGame(PlainState, GameCore):
             self._battle()
             return
         seat = self.buyers[self.buyer]
-        self._decide(Decision.BUY, seat, self._purchase_options(), [])
+        self._decide(BUY, seat, self._purchase_options(), [])
 
     def _purchase_options(self) -> list[int]:
         options = []
@@ -718,24 +729,24 @@ class ValiantWarsGame(PlainState, GameCore):
                 if kind != NO_CARD and CHAMPIONS[kind].cost <= self.gold_left
             ]
         if self.gold_left >= 1 and self.supply[GOLD_PILE]:
-            options.append(Buy.GOLD)
+            options.append(BUY_GOLD)
         if _below(self.took_soldier, self.options["soldier_limit"]) and self.supply[SOLDIERS_PILE]:
-            options.append(Buy.SOLDIER)
-        options.append(Buy.DONE)
-        return [int(option) for option in options]
+            options.append(BUY_SOLDIER)
+        options.append(BUY_DONE)
+        return options
 
     def _buy(self, seat: int, option: int) -> None:
         """Gains go under the deck (the round's reveals are over; it is shuffled next)."""
         deck = self.decks[seat]
-        if option == Buy.DONE:
+        if option == BUY_DONE:
             self.buyer += 1
             self._begin_purchase()
             return
-        elif option == Buy.GOLD:
+        elif option == BUY_GOLD:
             self.supply[GOLD_PILE] -= 1
             self.gold_left -= 1
             deck.insert(0, GOLD)
-        elif option == Buy.SOLDIER:
+        elif option == BUY_SOLDIER:
             self.supply[SOLDIERS_PILE] -= 1
             self.took_soldier += 1
             deck.insert(0, SOLDIER)
@@ -1256,27 +1267,22 @@ def _options_problems(options: list[int], expected: list[int]) -> Iterator[tuple
         yield "pending_options", "a decision with one option is made automatically"
 
 
-def _ongoing_swords(
-    kind: int, gold_cards: int, locations: int, mystics: int, rogues: int, other_rogues: int
-) -> int:
-    """Swords a face-up Champion's ongoing text adds (``other_rogues`` excludes itself)."""
-    if kind == Kind.ARCHER:
-        return 3 if locations else 0
-    if kind == Kind.BRIGAND:
-        return 1 if other_rogues else 0
-    if kind == Kind.GUARD:
-        return 2 if rogues else 0
-    if kind == Kind.MERCENARY:
-        return min(MERCENARY_CAP, gold_cards)
-    if kind == Kind.PALADIN:
-        return 2 * other_rogues
-    if kind == Kind.RETAINER:
-        return 2 * mystics
-    if kind == Kind.SENTINEL:
-        return 2 * locations
-    if kind == Kind.WING_KNIGHT:
-        return mystics
-    return 0
+IS_LOCATION_CODE = tuple(code >= LOCATION_BASE for code in range(NUM_CODES))
+OngoingSwords = Callable[[int, int, int, int, int], int]
+ONGOING_SWORDS: dict[int, OngoingSwords] = {
+    Kind.ARCHER: lambda gold_cards, locations, mystics, rogues, others: 3 if locations else 0,
+    Kind.BRIGAND: lambda gold_cards, locations, mystics, rogues, others: 1 if others else 0,
+    Kind.GUARD: lambda gold_cards, locations, mystics, rogues, others: 2 if rogues else 0,
+    Kind.MERCENARY: lambda gold_cards, locations, mystics, rogues, others: min(
+        MERCENARY_CAP, gold_cards
+    ),
+    Kind.PALADIN: lambda gold_cards, locations, mystics, rogues, others: 2 * others,
+    Kind.RETAINER: lambda gold_cards, locations, mystics, rogues, others: 2 * mystics,
+    Kind.SENTINEL: lambda gold_cards, locations, mystics, rogues, others: 2 * locations,
+    Kind.WING_KNIGHT: lambda gold_cards, locations, mystics, rogues, others: mystics,
+}
+"""The Swords a face-up Champion's ongoing text adds, by kind, from the line's face-up Gold
+cards, Locations, Mystics, Rogues and Rogues other than itself (the other kinds add none)."""
 
 
 # ----- down effects -------------------------------------------------------------------------

@@ -1,0 +1,46 @@
+"""The measuring scripts behind the bots' and env's speed figures: a bot replayed against an
+older copy of its module, and seeded env() games for instruction counts."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+from tabletop_envs.agents import valiant_wars_bot
+
+from experiments import bot_replay, env_steps
+
+ARGS = ["valiant_wars", "--players", "2", "--seeds", "2", "--rounds", "1"]
+
+
+def test_a_bot_replayed_against_a_copy_of_its_module_makes_the_same_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy = tmp_path / "old_bot.py"
+    copy.write_text(Path(inspect.getfile(valiant_wars_bot)).read_text())
+    assert bot_replay.main([*ARGS, "--old", str(copy)]) == 0
+    out = capsys.readouterr().out
+    assert "2p current:" in out and "2p old:" in out and "the same choices" in out
+
+
+def test_a_module_that_chooses_otherwise_fails_the_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = Path(inspect.getfile(valiant_wars_bot)).read_text()
+    safe_reveal = "            return offset + REVEAL\n"
+    assert source.count(safe_reveal) == 1
+    copy = tmp_path / "old_bot.py"
+    copy.write_text(source.replace(safe_reveal, "            return offset + STOP\n"))
+    assert bot_replay.main([*ARGS, "--old", str(copy)]) == 1
+    assert "the bots chose differently" in capsys.readouterr().err
+
+
+def test_env_steps_plays_the_seeded_games_it_is_asked_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert env_steps.main(["valiant_wars", "--players", "3", "--games", "1"]) == 0
+    assert env_steps.main(["connect_four_v3", "--games", "0"]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert first.startswith("valiant_wars 3p: 1 games, ") and int(first.split()[-2]) > 0
+    assert second == "connect_four_v3 2p: 0 games, 0 steps"
