@@ -7,7 +7,7 @@ import inspect
 from pathlib import Path
 
 import pytest
-from tabletop_envs.agents import valiant_wars_bot
+from tabletop_envs.agents import vaalbara_bot, valiant_wars_bot
 
 from experiments import bot_replay, env_steps
 
@@ -44,3 +44,23 @@ def test_env_steps_plays_the_seeded_games_it_is_asked_for(
     first, second = capsys.readouterr().out.splitlines()
     assert first.startswith("valiant_wars 3p: 1 games, ") and int(first.split()[-2]) > 0
     assert second == "connect_four_v3 2p: 0 games, 0 steps"
+
+
+def test_each_decision_meets_the_generator_as_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A module whose bot draws once more after each choice still makes the same choices:
+    the replay sets the generator before every decision."""
+    extra_draw = (
+        "\n_act = VaalbaraHeuristicAgent.act\n\n"
+        "def _act_then_draw(self, observation, agent):\n"
+        "    choice = _act(self, observation, agent)\n"
+        "    self.rng.random()\n"
+        "    return choice\n\n"
+        "VaalbaraHeuristicAgent.act = _act_then_draw\n"
+    )
+    copy = tmp_path / "old_bot.py"
+    copy.write_text(Path(inspect.getfile(vaalbara_bot)).read_text() + extra_draw)
+    args = ["vaalbara", "--players", "3", "--seeds", "2", "--rounds", "1", "--old", str(copy)]
+    assert bot_replay.main(args) == 0
+    assert "the same choices" in capsys.readouterr().out
