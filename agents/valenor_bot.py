@@ -50,7 +50,7 @@ it read; :func:`placeable_values` is the same rule for many Invaders at once): n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -90,6 +90,9 @@ DEFENDING_KINDS = (S.KIND_DEFENSE, S.KIND_SUPPORT)
 # ----- where the observation keeps what the bot reads ---------------------------------------
 _AT = {name: SCHEMA.offset(name) for name in SCHEMA.slices}
 _SCALE = {field.name: float(field.scale) for field in SCHEMA.fields}
+_DECISIONS = len(Decision)
+_OFFSETS = [LAYOUT.segment_of(decision).offset for decision in range(_DECISIONS)]
+_PLAY_CARD, _PLACE = int(Decision.PLAY_CARD), int(Decision.PLACE)
 _PENDING_END = _AT["card_in_play_value"] + 1
 assert _AT["location_small"] == _AT["location_large"] + S.NUM_LOCATIONS * S.NUM_TERRAINS
 _DEFENSE_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_defense")].shape[1]
@@ -199,7 +202,7 @@ class Table:
 
     @read_once
     def decision(self) -> int:
-        return _argmax(self.pending_fields[: len(Decision)])
+        return _argmax(self.pending_fields[:_DECISIONS])
 
     def _set(self, name: str, count: int) -> list[int]:
         """Which of the first ``count`` entries of field ``name`` are set (from its start)."""
@@ -442,40 +445,32 @@ class ValenorHeuristicAgent(Agent):
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         table = Table(observation["observation"])
         decision = table.decision
-        segment = LAYOUT.segment_of(decision)
-        legal = [
-            a - segment.offset for a in np.asarray(observation["action_mask"]).nonzero()[0].tolist()
-        ]
+        offset = _OFFSETS[decision]
+        legal = [a - offset for a in np.asarray(observation["action_mask"]).nonzero()[0].tolist()]
         if not legal:
             raise ValueError(f"{agent} has no legal action for {Decision(decision).name.lower()}")
         planned, self._planned = self._planned, None
-        if len(legal) == 1 and (decision != Decision.PLAY_CARD or legal[0] == PASS_PLAY):
-            return segment.offset + legal[0]  # nothing to choose, nothing to plan
-        if decision == Decision.PLACE and planned is not None:
+        if len(legal) == 1 and (decision != _PLAY_CARD or legal[0] == PASS_PLAY):
+            return offset + legal[0]  # nothing to choose, nothing to plan
+        if decision == _PLACE and planned is not None:
             kind, value = table.card_in_play_kind, table.card_in_play_value
             if planned[:2] == (kind, value) and planned[2] in legal:
-                return segment.offset + planned[2]
-        choice = self._choose(decision, table, legal)
-        return segment.offset + (choice if choice in legal else legal[0])
+                return offset + planned[2]
+        choice = _CHOOSERS[decision](self, table, legal)
+        return offset + (choice if choice in legal else legal[0])
 
-    def _choose(self, decision: int, table: Table, legal: list[int]) -> int:
-        if decision == Decision.CHOOSE_SPIRIT:
-            return next(s for s in DRAFT_ORDER if s in legal)
-        if decision == Decision.SPIRIT_WINDOW:
-            use = int(1 in legal and self._spirit_plan(table) is not None)
-            messages = {option // 2 for option in legal}
-            return 2 * self._message(table, messages) + use
-        if decision == Decision.PLAY_CARD:
-            return self._play(table, legal)
-        if decision in (Decision.PLACE, Decision.MOVE_TARGET):
-            return self._place(table, legal)
-        if decision == Decision.DEVASTATE:
-            return self._devastate(table, legal)
-        if decision == Decision.MOVE_DEFENSE:
-            plan = self._brom_plan(table)
-            value = plan[0] if plan is not None else -1
-            return next((c for c in legal if S.VALUE[c] == value), legal[0])
-        return self._front(table, legal)  # Decision.BRING_TO_FRONT
+    def _draft(self, table: Table, legal: list[int]) -> int:
+        return next(s for s in DRAFT_ORDER if s in legal)
+
+    def _window(self, table: Table, legal: list[int]) -> int:
+        use = int(1 in legal and self._spirit_plan(table) is not None)
+        messages = {option // 2 for option in legal}
+        return 2 * self._message(table, messages) + use
+
+    def _move_defense(self, table: Table, legal: list[int]) -> int:
+        plan = self._brom_plan(table)
+        value = plan[0] if plan is not None else -1
+        return next((c for c in legal if S.VALUE[c] == value), legal[0])
 
     # ----- plays ---------------------------------------------------------------------
     def _card_value_score(self, table: Table, kind: int, value: int, index: int) -> int:
@@ -492,26 +487,35 @@ class ValenorHeuristicAgent(Agent):
     def _wanted_play(self, table: Table, urgent: int) -> tuple[int, int] | None:
         """(kind, value) of a card worth playing now, or None to keep the hand."""
         best = None
-        blocked = self._blocked_front(table) or urgent
-        for index, (kind, value) in enumerate(table.hand):
-            unblocks = bool(blocked) and kind in DEFENDING_KINDS
-            unblocks = unblocks and self._unblocks(table, value, blocked)
-            if not unblocks and not self._may_be_worth(table, kind, value):
-                continue
+        for index, kind, value, sure in self._candidates(table, urgent):
             score = self._card_value_score(table, kind, value, index)
-            worth = unblocks or score >= DIRECT_HIT or score >= self.threshold
-            if worth and (best is None or score > best[0]):
+            if (sure or score >= self.threshold) and (best is None or score > best[0]):
                 best = (score, kind, value)
         return None if best is None else (best[1], best[2])
 
-    def _may_be_worth(self, table: Table, kind: int, value: int) -> bool:
-        """False only where the card's best use scores below both ``DIRECT_HIT`` and the
-        threshold, so that its score need not be worked out: with the threshold at least
-        ``DIRECT_HIT``, a card scores that much only by a Direct Hit (an Invader landing on
-        Defense of its value; Defense meeting an Invader's need, or readying the shown
-        Invader's landing, less the low-card penalty)."""
+    def _would_play(self, table: Table, urgent: int) -> bool:
+        """Whether :meth:`_wanted_play` finds a card (without scoring where it need not)."""
         if self.threshold < DIRECT_HIT:
-            return True
+            return self._wanted_play(table, urgent) is not None
+        return any(sure for *_, sure in self._candidates(table, urgent))
+
+    def _candidates(self, table: Table, urgent: int) -> Iterator[tuple[int, int, int, bool]]:
+        """(index, kind, value, sure) of each hand card that may be worth playing: ``sure``
+        when it is (it unblocks, or its best use is a Direct Hit); the others only with a
+        threshold below ``DIRECT_HIT``, where their score decides."""
+        blocked = self._blocked_front(table) or urgent
+        for index, (kind, value) in enumerate(table.hand):
+            unblocks = bool(blocked) and kind in DEFENDING_KINDS
+            sure = unblocks and self._unblocks(table, value, blocked)
+            sure = sure or self._direct_hit(table, kind, value)
+            if sure or self.threshold < DIRECT_HIT:
+                yield index, kind, value, sure
+
+    @staticmethod
+    def _direct_hit(table: Table, kind: int, value: int) -> bool:
+        """Whether the card's best use scores at least ``DIRECT_HIT``, which only a Direct Hit
+        does: an Invader landing on Defense of its value; Defense meeting an Invader's need,
+        or readying the shown Invader's landing where the low-card penalty leaves it that."""
         if kind == S.KIND_INVADER:
             return any(table.defense[p] == value for p in table.placements(value))
         if kind == S.KIND_SPIRIT:
@@ -550,16 +554,14 @@ class ValenorHeuristicAgent(Agent):
                 return card
         return PASS_PLAY if PASS_PLAY in legal else legal[0]
 
-    @staticmethod
-    def _place(table: Table, legal: list[int]) -> int:
+    def _place(self, table: Table, legal: list[int]) -> int:
         value = table.card_in_play_value
         if table.card_in_play_kind == S.KIND_INVADER:
             return max(legal, key=lambda i: table.invader_score(value, i))
         spare = table.hand_value_set
         return max(legal, key=lambda i: table.defense_score(value, i, spare))
 
-    @staticmethod
-    def _devastate(table: Table, legal: list[int]) -> int:
+    def _devastate(self, table: Table, legal: list[int]) -> int:
         def cost(position: int) -> tuple[int, int]:
             lost = table.terrains[position][1]
             coming = sum(S.TERRAIN[INVADER_OF_VALUE[v]] == lost for v in table.to_come)
@@ -601,7 +603,7 @@ class ValenorHeuristicAgent(Agent):
         """What our spirit would do now, or None to pass."""
         spirit = table.spirit
         if spirit == S.TONI:
-            return "play" if self._wanted_play(table, table.pending) is not None else None
+            return "play" if self._would_play(table, table.pending) else None
         if spirit == S.BROM:
             return "move" if self._brom_plan(table) is not None else None
         if spirit == S.WISP:
@@ -650,3 +652,16 @@ class ValenorHeuristicAgent(Agent):
             return legal[0]
         kind, value = table.hand[index]
         return next((c for c in legal if S.VALUE[c] == value and S.KIND[c] == kind), legal[0])
+
+
+_CHOOSERS: dict[int, Callable[[ValenorHeuristicAgent, Table, list[int]], int]] = {
+    Decision.CHOOSE_SPIRIT: ValenorHeuristicAgent._draft,
+    Decision.SPIRIT_WINDOW: ValenorHeuristicAgent._window,
+    Decision.PLAY_CARD: ValenorHeuristicAgent._play,
+    Decision.PLACE: ValenorHeuristicAgent._place,
+    Decision.DEVASTATE: ValenorHeuristicAgent._devastate,
+    Decision.MOVE_DEFENSE: ValenorHeuristicAgent._move_defense,
+    Decision.MOVE_TARGET: ValenorHeuristicAgent._place,
+    Decision.BRING_TO_FRONT: ValenorHeuristicAgent._front,
+}
+"""Each decision's chooser: (bot, table, legal options) -> option."""

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.agents.valenor_bot import ValenorHeuristicAgent
 
 import tabletop_envs
 from tabletop_envs.cli import OneLineParser, positive_int
@@ -91,14 +92,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bots", nargs="+", choices=["new", "old", "none"], default=["new"])
     parser.add_argument("--scenario", default=S.DEFAULT_SCENARIO, choices=sorted(S.SCENARIOS))
     parser.add_argument("--signalling", action="store_true", help="table talk on")
+    parser.add_argument("--threshold", type=int, default=None, help="the bots' play threshold")
     args = parser.parse_args(argv)
     options = {"scenario": args.scenario, "signalling": args.signalling}
     games = [record(args.players, seed, **options) for seed in range(args.seeds)]
     count = sum(map(len, games))
-    makers = {
-        "new": lambda: heuristic_agent(NAME),
-        "old": module_at(OLD_COMMIT).ValenorHeuristicAgent,
-    }
+    tuning = {} if args.threshold is None else {"threshold": args.threshold}
+    old = module_at(OLD_COMMIT).ValenorHeuristicAgent
+    makers = {"new": lambda: ValenorHeuristicAgent(**tuning), "old": lambda: old(**tuning)}
     bots = [b for b in args.bots if b != "none"]
     best: dict[str, float] = {}
     answers: dict[str, list[int]] = {}
