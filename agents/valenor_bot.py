@@ -639,12 +639,25 @@ class ValenorHeuristicAgent(Agent):
         """Index of a hand card much better to play first than the frontmost, if any."""
         if len(table.hand) < 2:
             return None
-        scores = [
-            self._card_value_score(table, kind, value, i)
-            for i, (kind, value) in enumerate(table.hand)
-        ]
-        best = max(range(1, len(scores)), key=scores.__getitem__)
-        return best if scores[best] >= scores[0] + 300 else None
+        kind, value = table.hand[0]
+        wanted = self._card_value_score(table, kind, value, 0) + 300
+        best, best_score = None, wanted - 1
+        for index, (kind, value) in enumerate(table.hand[1:], 1):
+            if self._most(table, kind, value) >= wanted:
+                score = self._card_value_score(table, kind, value, index)
+                if score > best_score:
+                    best, best_score = index, score
+        return best
+
+    def _most(self, table: Table, kind: int, value: int) -> int:
+        """An upper bound on the score of the card's best use: short of a Direct Hit, 350 for Defense
+        (a build-up fillable from the hand, or readying an exact landing) and 150 for an
+        Invader (every Invader to come still placeable)."""
+        if kind == S.KIND_SPIRIT:
+            return UNPLACEABLE
+        if self._direct_hit(table, kind, value):
+            return 2 * DIRECT_HIT
+        return BUILD + 150 if kind in DEFENDING_KINDS else PLACEABLE * S.NUM_INVADERS
 
     def _front(self, table: Table, legal: list[int]) -> int:
         index = self._better_front(table)
