@@ -167,11 +167,96 @@ def _argmax(values: list[float]) -> int:
     return values.index(max(values))
 
 
+class Board:
+    """The Locations as an observation shows them (terrains, Invaders, Defense), and what the
+    bot works out from them alone; kept by the bot for the next decisions on the same board."""
+
+    def __init__(self, vector: np.ndarray) -> None:
+        size = S.NUM_LOCATIONS * S.NUM_TERRAINS
+        large, small = [0] * S.NUM_LOCATIONS, {}
+        at = _AT["location_large"]
+        for index in vector[at : at + 2 * size].nonzero()[0].tolist():  # then location_small
+            if index < size:
+                large[index // S.NUM_TERRAINS] = index % S.NUM_TERRAINS
+            else:
+                small[index // S.NUM_TERRAINS - S.NUM_LOCATIONS] = index % S.NUM_TERRAINS
+        self.terrains = [(big, small[i]) if i in small else (big,) for i, big in enumerate(large)]
+        """The terrains each Location still shows: (large, small), or (large,) devastated."""
+        self.invader = _ints(vector, "location_invader", S.NUM_LOCATIONS)
+        """Invader value per Location, 0 if none."""
+        self.defense = _ints(vector, "location_defense_sum", S.NUM_LOCATIONS)
+        self.exact_needs = frozenset(
+            invader - defense
+            for invader, defense in zip(self.invader, self.defense, strict=True)
+            if invader
+        )
+        """The Defense values that would make a Direct Hit on an Invader on the table."""
+        at = _AT["location_defense"]
+        self._counts = vector[at : at + _STACK_FIELDS].tolist()
+        """The Defense counts by value per Location, then the Support counts (scaled)."""
+        self._spots: dict[int, list[int]] = {}
+        self._unblocking: dict[int, list[int]] = {}
+        self._stacks: dict[int, list[int]] = {}
+
+    def placements(self, value: int) -> list[int]:
+        """Legal Locations for the Invader of ``value``."""
+        spots = self._spots.get(value)
+        if spots is None:
+            terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
+            spots = self._spots[value] = invader_spots(self.invader, self.terrains, terrain, value)
+        return spots
+
+    def unblocking_defeats(self, blocked: int) -> list[int]:
+        """Locations whose Invader's defeat would let Invader ``blocked`` be placed."""
+        result = self._unblocking.get(blocked)
+        if result is not None:
+            return result
+        result = self._unblocking[blocked] = []
+        for position, value in enumerate(self.invader):
+            if value:
+                after = self.invader[:]
+                after[position] = 0
+                if placeable_values(after, self.terrains) >> blocked & 1:
+                    result.append(position)
+        return result
+
+    def stack_values(self, position: int) -> list[int]:
+        """The values of the Defense, then the Support, cards above ``position`` (each once)."""
+        values = self._stacks.get(position)
+        if values is None:
+            defense = _DEFENSE_ROW * position
+            support = _DEFENSE_ROW * S.NUM_LOCATIONS + _SUPPORT_ROW * position
+            counts = self._counts
+            blocks = (
+                counts[defense : defense + _DEFENSE_ROW],
+                counts[support : support + _SUPPORT_ROW],
+            )
+            values = [v + 1 for block in blocks for v, count in enumerate(block) if count]
+            self._stacks[position] = values
+        return values
+
+
+def _ints(vector: np.ndarray, name: str, count: int, start: int = 0) -> list[int]:
+    """``count`` unscaled entries of field ``name`` from its entry ``start``."""
+    scale, at = _SCALE[name], _AT[name] + start
+    return [round(x * scale) for x in vector[at : at + count].tolist()]
+
+
+_STACK_FIELDS = (_DEFENSE_ROW + _SUPPORT_ROW) * S.NUM_LOCATIONS
+assert _AT["location_support"] == _AT["location_defense"] + _DEFENSE_ROW * S.NUM_LOCATIONS
+_BOARD_START = _AT["location_large"]
+_BOARD_END = _AT["location_defense_sum"] + S.NUM_LOCATIONS
+"""The Location fields (cards, devastation, Invaders, Defense and Support, sums): one key."""
+_BOARDS_KEPT = 256
+"""How many boards a bot keeps (it forgets them all when it has more)."""
+
+
 class Table:
     """The public table and the bot's own hand, each part read from the observation vector
     when a decision first uses it (the unscaled values of :meth:`ObservationSchema.decode`)."""
 
-    def __init__(self, vector: np.ndarray) -> None:
+    def __init__(self, vector: np.ndarray, boards: dict[bytes, Board] | None = None) -> None:
+        """``boards``: the boards read before, by the bytes of their fields (added to)."""
         vector = np.asarray(vector)
         if vector.shape != (SCHEMA.size,):
             raise ValueError(f"observation has shape {vector.shape}, expected ({SCHEMA.size},)")
@@ -179,8 +264,17 @@ class Table:
         self.pending_fields = vector[:_PENDING_END].tolist()
         """The scaled fields of the pending decision and the card in play (read by every
         decision), as one list."""
-        self._spots: dict[int, list[int]] = {}
-        self._unblocking: dict[int, list[int]] = {}
+        self._boards = {} if boards is None else boards
+
+    @read_once
+    def board(self) -> Board:
+        key = self.vector[_BOARD_START:_BOARD_END].tobytes()
+        board = self._boards.get(key)
+        if board is None:
+            if len(self._boards) >= _BOARDS_KEPT:
+                self._boards.clear()
+            board = self._boards[key] = Board(self.vector)
+        return board
 
     def _floats(self, name: str, start: int, count: int) -> list[float]:
         """``count`` scaled entries of field ``name`` from its entry ``start``."""
@@ -188,9 +282,7 @@ class Table:
         return self.vector[at : at + count].tolist()
 
     def _ints(self, name: str, start: int, count: int) -> list[int]:
-        """``count`` unscaled entries of field ``name`` from its entry ``start``."""
-        scale = _SCALE[name]
-        return [round(x * scale) for x in self._floats(name, start, count)]
+        return _ints(self.vector, name, count, start)
 
     def _int(self, name: str, index: int = 0) -> int:
         return round(float(self.vector[_AT[name] + index]) * _SCALE[name])
@@ -223,24 +315,15 @@ class Table:
 
     @read_once
     def terrains(self) -> list[tuple[int, ...]]:
-        """The terrains each Location still shows: (large, small), or (large,) devastated."""
-        size = S.NUM_LOCATIONS * S.NUM_TERRAINS
-        large, small = [0] * S.NUM_LOCATIONS, {}
-        for at in self._set("location_large", 2 * size):  # location_small follows: one read
-            if at < size:
-                large[at // S.NUM_TERRAINS] = at % S.NUM_TERRAINS
-            else:
-                small[at // S.NUM_TERRAINS - S.NUM_LOCATIONS] = at % S.NUM_TERRAINS
-        return [(big, small[i]) if i in small else (big,) for i, big in enumerate(large)]
+        return self.board.terrains
 
     @read_once
     def invader(self) -> list[int]:
-        """Invader value per Location, 0 if none."""
-        return self._ints("location_invader", 0, S.NUM_LOCATIONS)
+        return self.board.invader
 
     @read_once
     def defense(self) -> list[int]:
-        return self._ints("location_defense_sum", 0, S.NUM_LOCATIONS)
+        return self.board.defense
 
     @read_once
     def to_come(self) -> list[int]:
@@ -299,24 +382,10 @@ class Table:
     def has_plus(self) -> bool:
         return any(self._floats("hand_plus", 0, len(self.hand)))
 
-    def stack_values(self, position: int) -> list[int]:
-        """The values of the Defense, then the Support, cards above ``position`` (each once)."""
-        defense = self._floats("location_defense", _DEFENSE_ROW * position, _DEFENSE_ROW)
-        support = self._floats("location_support", _SUPPORT_ROW * position, _SUPPORT_ROW)
-        return [v + 1 for block in (defense, support) for v, count in enumerate(block) if count]
-
     # ----- derived ------------------------------------------------------------------------
     def placements(self, value: int) -> list[int]:
         """Legal Locations for the Invader of ``value`` on this table."""
-        spots = self._spots.get(value)
-        if spots is None:
-            terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
-            spots = self._spots[value] = invader_spots(self.invader, self.terrains, terrain, value)
-        return spots
-
-    def placeable_after(self, invader: list[int]) -> int:
-        """:func:`placeable_values` of this table with ``invader`` as its Invaders."""
-        return placeable_values(invader, self.terrains)
+        return self.board.placements(value)
 
     @read_once
     def hand_values(self) -> list[int]:
@@ -350,12 +419,7 @@ class Table:
 
     @read_once
     def exact_needs(self) -> frozenset[int]:
-        """The Defense values that would make a Direct Hit on an Invader on the table."""
-        return frozenset(
-            invader - defense
-            for invader, defense in zip(self.invader, self.defense, strict=True)
-            if invader
-        )
+        return self.board.exact_needs
 
     @read_once
     def landing_fills(self) -> frozenset[int]:
@@ -408,7 +472,7 @@ class Table:
         current = self.defense[position]
         after[position] = 0 if current >= value else value
         others = self.to_come_bits & ~(1 << value)
-        score = PLACEABLE * (self.placeable_after(after) & others).bit_count()
+        score = PLACEABLE * (placeable_values(after, self.terrains) & others).bit_count()
         if current == value:
             return score + DIRECT_HIT
         if current > value:
@@ -416,18 +480,7 @@ class Table:
         return score
 
     def unblocking_defeats(self, blocked: int) -> list[int]:
-        """Locations whose Invader's defeat would let Invader ``blocked`` be placed."""
-        result = self._unblocking.get(blocked)
-        if result is not None:
-            return result
-        result = self._unblocking[blocked] = []
-        for position, value in enumerate(self.invader):
-            if value:
-                after = self.invader[:]
-                after[position] = 0
-                if self.placeable_after(after) >> blocked & 1:
-                    result.append(position)
-        return result
+        return self.board.unblocking_defeats(blocked)
 
 
 class ValenorHeuristicAgent(Agent):
@@ -441,9 +494,12 @@ class ValenorHeuristicAgent(Agent):
         self.threshold = threshold
         self._planned: tuple[int, int, int] | None = None
         """(kind, value, Location) of a Toni play readied for a shown Invader."""
+        self._boards: dict[bytes, Board] = {}
+        """The boards of earlier decisions, by their fields' bytes (the table changes less
+        often than the bot is asked)."""
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        table = Table(observation["observation"])
+        table = Table(observation["observation"], self._boards)
         decision = table.decision
         offset = _OFFSETS[decision]
         legal = [a - offset for a in np.asarray(observation["action_mask"]).nonzero()[0].tolist()]
@@ -623,7 +679,7 @@ class ValenorHeuristicAgent(Agent):
         best = None
         for source in sources:
             lose_source = table.invader[source] > 0
-            for value in table.stack_values(source):
+            for value in table.board.stack_values(source):
                 for target in targets:
                     if target == source:
                         continue
@@ -650,9 +706,9 @@ class ValenorHeuristicAgent(Agent):
         return best
 
     def _most(self, table: Table, kind: int, value: int) -> int:
-        """An upper bound on the score of the card's best use: short of a Direct Hit, 350 for Defense
-        (a build-up fillable from the hand, or readying an exact landing) and 150 for an
-        Invader (every Invader to come still placeable)."""
+        """An upper bound on the score of the card's best use: short of a Direct Hit, 350
+        for Defense (a build-up fillable from the hand, or readying an exact landing) and 150
+        for an Invader (every Invader to come still placeable)."""
         if kind == S.KIND_SPIRIT:
             return UNPLACEABLE
         if self._direct_hit(table, kind, value):
