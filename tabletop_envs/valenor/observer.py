@@ -17,6 +17,8 @@ state changed, and writes the pending decision and the viewer's hand into each v
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -334,42 +336,62 @@ def unscaled(game: ValenorGame, player: int) -> np.ndarray:
     again) turned to face ``player``, then the pending decision and ``player``'s hand."""
     kept = KeptObservation.of(game, TABLE, KEPT_BLOCKS)
     values = kept.values
-    locations = _locations_key(game)
+    locations = (game.locations, game.devastated, game.invader_at, *game.defense_at)
     if kept.stale(LOCATIONS, locations, _LOCATIONS_AT):
         _put_locations(locations, values)
-    if kept.stale(DISCARDS, tuple(game.discards), _DISCARDS_AT):
+    if kept.stale(DISCARDS, game.discards, _DISCARDS_AT):
         for card in game.discards:
             values[_DISCARDED[card]] += 1
     decks = _decks_key(game)
     if kept.stale(DECKS, decks, _DECKS_AT):
         _put_decks(decks, values)
+    spirit_of, spirit_out, signals = game.spirit_of, game.spirit_out, game.signals
     for seat, hand in enumerate(game.hands):
-        seen = (tuple(hand), game.spirit_of[seat], game.spirit_out[seat], game.signals[seat])
+        seen = (hand, spirit_of[seat], spirit_out[seat], signals[seat])
         if kept.stale(FIRST_SEAT_BLOCK + seat, seen, _SEAT_AT[seat]):
             _put_seat(seat, seen, values)
     vector = kept.observed(TABLE, game.num_players, player)
     needing = _needing(vector)
     _put_pending(game, player, vector, needing)
-    for slot, card in enumerate(game.hands[player][:HAND_MAX]):
-        for at, value in _HAND[slot][card]:
-            vector[at] = value
-        for position in _exact_at(card, needing):
-            vector[_HAND_EXACT + S.NUM_LOCATIONS * slot + position] = 1
+    hand = game.hands[player]
+    if hand:
+        where, faces = _hand_faces(tuple(hand[:HAND_MAX]))
+        vector[where] = faces
+        if needing:
+            _put_hand_exact(hand, needing, vector)
     return vector
 
 
 _NEEDED = _OFFSET["location_needed"]
 _HAND_EXACT = _OFFSET["hand_exact"]
+_DECISION, _DECIDER, _ACTIVE = _OFFSET["decision"], _OFFSET["decider"], _OFFSET["active"]
+_TURN_STAGE, _WINDOW_REASON = _OFFSET["turn_stage"], _OFFSET["window_reason"]
+_ACTING_SPIRIT, _CARD_IN_PLAY_EXACT = _OFFSET["acting_spirit"], _OFFSET["card_in_play_exact"]
 
 
 def _needing(vector: np.ndarray) -> dict[int, list[int]]:
     """From the unscaled ``location_needed``: each value needed -> the Locations needing it."""
     needing: dict[int, list[int]] = {}
-    for position in range(S.NUM_LOCATIONS):
-        value = int(vector[_NEEDED + position])
+    for position, value in enumerate(vector[_NEEDED : _NEEDED + S.NUM_LOCATIONS].tolist()):
         if value:
-            needing.setdefault(value, []).append(position)
+            needing.setdefault(int(value), []).append(position)
     return needing
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_faces(hand: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(positions, values) of what the observer's ``hand`` shows, front first (a hand seen
+    before is not encoded again)."""
+    entries = [entry for slot, card in enumerate(hand) for entry in _HAND[slot][card]]
+    where, faces = zip(*entries, strict=True)
+    return np.array(where, dtype=np.intp), np.array(faces, dtype=np.float32)
+
+
+def _put_hand_exact(hand: list[int], needing: dict[int, list[int]], vector: np.ndarray) -> None:
+    """``hand_exact``: each Defense or Support card of the hand whose value a Location needs."""
+    for slot, card in enumerate(hand[:HAND_MAX]):
+        for position in _exact_at(card, needing):
+            vector[_HAND_EXACT + S.NUM_LOCATIONS * slot + position] = 1
 
 
 def _exact_at(card: int, needing: dict[int, list[int]]) -> list[int]:
@@ -382,34 +404,31 @@ def _put_pending(
 ) -> None:
     """The decision, who takes it, whose turn it is, and what the frames show (the card in
     play's exact hits among them)."""
-    n, at = game.num_players, _OFFSET
+    n, frames = game.num_players, game.frames
     if game.decision is not None:
-        vector[at["decision"] + game.decision] = 1
-        vector[at["decider"] + (game.decider - player) % n] = 1
-    vector[at["active"] + (game.active - player) % n] = 1
-    vector[at["turn_stage"] + _turn_stage(game.frames)] = 1
-    window, spirit, card = _frame_context(game.frames)
+        vector[_DECISION + game.decision] = 1
+        vector[_DECIDER + (game.decider - player) % n] = 1
+    vector[_ACTIVE + (game.active - player) % n] = 1
+    vector[_TURN_STAGE + _turn_stage(frames)] = 1
+    window, spirit, card = _frame_context(frames)
     if window >= 0:
-        vector[at["window_reason"] + window] = 1
+        vector[_WINDOW_REASON + window] = 1
     if spirit >= 0:
-        vector[at["acting_spirit"] + spirit] = 1
+        vector[_ACTING_SPIRIT + spirit] = 1
     if card >= 0:
         for where, value in _IN_PLAY[card]:
             vector[where] = value
         for position in _exact_at(card, needing):
-            vector[at["card_in_play_exact"] + position] = 1
+            vector[_CARD_IN_PLAY_EXACT + position] = 1
 
 
-def _locations_key(game: ValenorGame) -> tuple[tuple[Any, ...], ...]:
-    """Per field, the Locations left to right: card, devastated, Invader, Defense stack."""
-    stacks = tuple(map(tuple, game.defense_at))
-    return (tuple(game.locations), tuple(game.devastated), tuple(game.invader_at), stacks)
-
-
-def _put_locations(locations: tuple[tuple[Any, ...], ...], values: np.ndarray) -> None:
+def _put_locations(locations: tuple[Sequence[Any], ...], values: np.ndarray) -> None:
     """Each Location's terrains, Invader value, Defense/Support counts and sum, and the value
-    still needed."""
-    for position, (large, devastated, invader, stack) in enumerate(zip(*locations, strict=True)):
+    still needed, from the key (cards, devastated flags, Invaders, then each Defense stack),
+    Locations left to right."""
+    cards, devastated_at, invader_at, *stacks = locations
+    rows = zip(cards, devastated_at, invader_at, stacks, strict=True)
+    for position, (large, devastated, invader, stack) in enumerate(rows):
         for at in _FACES[position][large][devastated]:
             values[at] = 1
         defended = 0
@@ -428,7 +447,7 @@ def _decks_key(game: ValenorGame) -> tuple[Any, ...]:
     invaders = game.invader_deck
     top = _LETTER[invaders[-1]] if invaders else -1
     sizes = (len(game.defense_deck), len(game.support_deck), len(invaders))
-    return (*sizes, top, tuple(invaders[: game.known_bottom]))
+    return (*sizes, top, invaders[: game.known_bottom])
 
 
 def _put_decks(decks: tuple[Any, ...], values: np.ndarray) -> None:
