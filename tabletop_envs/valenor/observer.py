@@ -17,8 +17,6 @@ state changed, and writes the pending decision and the viewer's hand into each v
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -236,10 +234,25 @@ TABLE = TableLayout(SCHEMA, MAX_SEATS, {**dict.fromkeys(SEAT_FIELDS, SEATS), "ha
 """The view stored in table seat order. The pending decision (it changes at nearly every
 step, so keeping it would save nothing) and the observer's own hand are written into each
 observer's vector after the gather."""
-LOCATIONS, DISCARDS, DECKS, FIRST_SEAT_BLOCK = range(4)
-KEPT_BLOCKS = FIRST_SEAT_BLOCK + MAX_SEATS
-"""Blocks: the Locations, the discards, the decks, then each seat's public rows."""
-_LOCATIONS_AT = TABLE.positions(LOCATION_FIELDS)
+LOCATIONS, DISCARDS, DECKS, SEAT_ROWS = range(4)
+KEPT_BLOCKS = 4
+"""Blocks: the Locations, the discards, the decks, the seats' public rows. The Locations and
+the seats are compared with their previous key part by part: only a Location or a seat that
+changed is encoded again."""
+
+
+def _location_positions(position: int) -> np.ndarray:
+    """Where Location ``position``'s entries are stored (its row of every Location field)."""
+    spans = []
+    for name in LOCATION_FIELDS:
+        width = SCHEMA.slices[name].stop - SCHEMA.slices[name].start
+        row = width // S.NUM_LOCATIONS
+        start = TABLE.at(name) + row * position
+        spans.append(np.arange(start, start + row))
+    return np.concatenate(spans).astype(np.intp)
+
+
+_LOCATION_AT = [_location_positions(position) for position in range(S.NUM_LOCATIONS)]
 _DISCARDS_AT = TABLE.positions(DISCARD_FIELDS)
 _DECKS_AT = TABLE.positions(DECK_FIELDS)
 _SEAT_AT = [TABLE.positions(SEAT_FIELDS, seat) for seat in range(MAX_SEATS)]
@@ -297,6 +310,17 @@ _STACKED = [
     for position in range(S.NUM_LOCATIONS)
 ]
 _DISCARDED = [_counted_at("discarded", 0, card) for card in range(S.FIRST_SPIRIT)]
+_HAND_FACES = [
+    [
+        (
+            np.array([at for at, _ in entries], np.intp),
+            np.array([v for _, v in entries], np.float32),
+        )
+        for entries in slot_entries
+    ]
+    for slot_entries in _HAND
+]
+"""_HAND_FACES[slot][card]: (positions, values) of :data:`_HAND`'s entries, one assignment."""
 
 
 def _frame_context(frames: list[tuple[int, ...]]) -> tuple[int, int, int]:
@@ -337,29 +361,45 @@ def unscaled(game: ValenorGame, player: int) -> np.ndarray:
     kept = KeptObservation.of(game, TABLE, KEPT_BLOCKS)
     values = kept.values
     locations = (game.locations, game.devastated, game.invader_at, *game.defense_at)
-    if kept.stale(LOCATIONS, locations, _LOCATIONS_AT):
-        _put_locations(locations, values)
+    if kept.keys[LOCATIONS] != locations:
+        _put_locations(game, kept.restamp(LOCATIONS, locations), values)
     if kept.stale(DISCARDS, game.discards, _DISCARDS_AT):
         for card in game.discards:
             values[_DISCARDED[card]] += 1
     decks = _decks_key(game)
     if kept.stale(DECKS, decks, _DECKS_AT):
         _put_decks(decks, values)
-    spirit_of, spirit_out, signals = game.spirit_of, game.spirit_out, game.signals
-    for seat, hand in enumerate(game.hands):
-        seen = (hand, spirit_of[seat], spirit_out[seat], signals[seat])
-        if kept.stale(FIRST_SEAT_BLOCK + seat, seen, _SEAT_AT[seat]):
-            _put_seat(seat, seen, values)
+    seats = (game.spirit_of, game.spirit_out, game.signals, *game.hands)
+    if kept.keys[SEAT_ROWS] != seats:
+        _put_seats(game, kept.restamp(SEAT_ROWS, seats), values)
     vector = kept.observed(TABLE, game.num_players, player)
     needing = _needing(vector)
     _put_pending(game, player, vector, needing)
-    hand = game.hands[player]
-    if hand:
-        where, faces = _hand_faces(tuple(hand[:HAND_MAX]))
+    for slot, card in enumerate(game.hands[player][:HAND_MAX]):
+        where, faces = _HAND_FACES[slot][card]
         vector[where] = faces
-        if needing:
-            _put_hand_exact(hand, needing, vector)
+    if needing:
+        _put_hand_exact(game.hands[player], needing, vector)
     return vector
+
+
+def _put_seats(game: ValenorGame, previous: object, values: np.ndarray) -> None:
+    """Encode again each seat whose public rows changed since the key ``previous`` (spirits,
+    laid out, signals, then each hand; not a tuple if never encoded)."""
+    spirit_of, spirit_out, signals, hands = (
+        game.spirit_of,
+        game.spirit_out,
+        game.signals,
+        game.hands,
+    )
+    for seat, hand in enumerate(hands):
+        if isinstance(previous, tuple):
+            was_of, was_out, was_said, *was_held = previous
+            seen_before = (was_held[seat], was_of[seat], was_out[seat], was_said[seat])
+            if seen_before == (hand, spirit_of[seat], spirit_out[seat], signals[seat]):
+                continue
+        values[_SEAT_AT[seat]] = 0.0
+        _put_seat(seat, (hand, spirit_of[seat], spirit_out[seat], signals[seat]), values)
 
 
 _NEEDED = _OFFSET["location_needed"]
@@ -376,15 +416,6 @@ def _needing(vector: np.ndarray) -> dict[int, list[int]]:
         if value:
             needing.setdefault(int(value), []).append(position)
     return needing
-
-
-@functools.lru_cache(maxsize=4096)
-def _hand_faces(hand: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(positions, values) of what the observer's ``hand`` shows, front first (a hand seen
-    before is not encoded again)."""
-    entries = [entry for slot, card in enumerate(hand) for entry in _HAND[slot][card]]
-    where, faces = zip(*entries, strict=True)
-    return np.array(where, dtype=np.intp), np.array(faces, dtype=np.float32)
 
 
 def _put_hand_exact(hand: list[int], needing: dict[int, list[int]], vector: np.ndarray) -> None:
@@ -422,13 +453,23 @@ def _put_pending(
             vector[_CARD_IN_PLAY_EXACT + position] = 1
 
 
-def _put_locations(locations: tuple[Sequence[Any], ...], values: np.ndarray) -> None:
-    """Each Location's terrains, Invader value, Defense/Support counts and sum, and the value
-    still needed, from the key (cards, devastated flags, Invaders, then each Defense stack),
-    Locations left to right."""
-    cards, devastated_at, invader_at, *stacks = locations
-    rows = zip(cards, devastated_at, invader_at, stacks, strict=True)
+def _put_locations(game: ValenorGame, previous: object, values: np.ndarray) -> None:
+    """Encode again each Location that changed since the key ``previous`` (cards, devastated
+    flags, Invaders, then each Defense stack; not a tuple if never encoded): its terrains,
+    Invader value, Defense/Support counts and sum, and the value still needed."""
+    rows = zip(game.locations, game.devastated, game.invader_at, game.defense_at, strict=True)
     for position, (large, devastated, invader, stack) in enumerate(rows):
+        if isinstance(previous, tuple):
+            was_card, was_devastated, was_invaded, *was_stacked = previous
+            seen_before = (
+                was_card[position],
+                was_devastated[position],
+                was_invaded[position],
+                was_stacked[position],
+            )
+            if seen_before == (large, devastated, invader, stack):
+                continue
+        values[_LOCATION_AT[position]] = 0.0
         for at in _FACES[position][large][devastated]:
             values[at] = 1
         defended = 0
