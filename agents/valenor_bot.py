@@ -93,12 +93,11 @@ _SCALE = {field.name: float(field.scale) for field in SCHEMA.fields}
 _DECISIONS = len(Decision)
 _OFFSETS = [LAYOUT.segment_of(decision).offset for decision in range(_DECISIONS)]
 _PLAY_CARD, _PLACE = int(Decision.PLAY_CARD), int(Decision.PLACE)
-_DECISION_OF = {
-    np.eye(_DECISIONS, dtype=np.float32)[decision].tobytes(): decision
-    for decision in range(_DECISIONS)
+_ONE_HOT = {
+    size: {row.tobytes(): index for index, row in enumerate(np.eye(size, dtype=np.float32))}
+    for size in {_DECISIONS, 4}
 }
-"""A float32 ``decision`` field's bytes -> the decision it shows (a quicker argmax)."""
-_PENDING_END = _AT["card_in_play_value"] + 1
+"""By size, a float32 one-hot row's bytes -> the index it shows (a quicker argmax)."""
 assert _AT["location_small"] == _AT["location_large"] + S.NUM_LOCATIONS * S.NUM_TERRAINS
 _DEFENSE_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_defense")].shape[1]
 _SUPPORT_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_support")].shape[1]
@@ -202,6 +201,7 @@ class Board:
         self._spots: dict[int, list[int]] = {}
         self._unblocking: dict[int, list[int]] = {}
         self._stacks: dict[int, list[int]] = {}
+        self._after: dict[tuple[int, int], int] = {}
 
     def placements(self, value: int) -> list[int]:
         """Legal Locations for the Invader of ``value``."""
@@ -210,6 +210,26 @@ class Board:
             terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
             spots = self._spots[value] = invader_spots(self.invader, self.terrains, terrain, value)
         return spots
+
+    @read_once
+    def exact_landings(self) -> frozenset[int]:
+        """The Invader values that may land on a Location whose Defense adds up to them."""
+        return frozenset(
+            defense
+            for position, defense in enumerate(self.defense)
+            if defense in INVADER_OF_VALUE and position in self.placements(defense)
+        )
+
+    def placeable_after(self, position: int, value: int) -> int:
+        """:func:`placeable_values` once the Invader of ``value`` is placed at ``position``
+        (defeated at once if the Defense there reaches it)."""
+        key = (position, value)
+        bits = self._after.get(key)
+        if bits is None:
+            after = self.invader[:]
+            after[position] = 0 if self.defense[position] >= value else value
+            bits = self._after[key] = placeable_values(after, self.terrains)
+        return bits
 
     def unblocking_defeats(self, blocked: int) -> list[int]:
         """Locations whose Invader's defeat would let Invader ``blocked`` be placed."""
@@ -269,11 +289,6 @@ class Table:
         self._boards = {} if boards is None else boards
 
     @read_once
-    def pending_fields(self) -> list[float]:
-        """The scaled fields of the pending decision and the card in play, as one list."""
-        return self.vector[:_PENDING_END].tolist()
-
-    @read_once
     def board(self) -> Board:
         key = self.vector[_BOARD_START:_BOARD_END].tobytes()
         board = self._boards.get(key)
@@ -293,17 +308,23 @@ class Table:
         return _ints(self.vector, name, count, start)
 
     def _int(self, name: str, index: int = 0) -> int:
-        return round(float(self.vector[_AT[name] + index]) * _SCALE[name])
+        return round(self.vector.item(_AT[name] + index) * _SCALE[name])
 
     def flag(self, name: str, index: int) -> bool:
-        """Whether entry ``index`` of a pending-decision field (``decision`` to
-        ``card_in_play_value``) is set."""
-        return bool(self.pending_fields[_AT[name] + index])
+        """Whether entry ``index`` of field ``name`` is set."""
+        return bool(self.vector.item(_AT[name] + index))
+
+    def _one_hot(self, name: str, start: int, size: int) -> int:
+        """The index of the set entry among ``size`` entries of field ``name`` from ``start``
+        (the first largest, as ``numpy.argmax``, if they are not one float32 one-hot row)."""
+        at = _AT[name] + start
+        entries = self.vector[at : at + size]
+        index = _ONE_HOT[size].get(entries.tobytes())
+        return _argmax(entries.tolist()) if index is None else index
 
     @read_once
     def decision(self) -> int:
-        decision = _DECISION_OF.get(self.vector[:_DECISIONS].tobytes())
-        return _argmax(self.pending_fields[:_DECISIONS]) if decision is None else decision
+        return self._one_hot("decision", 0, _DECISIONS)
 
     def _set(self, name: str, count: int) -> list[int]:
         """Which of the first ``count`` entries of field ``name`` are set (from its start)."""
@@ -349,13 +370,11 @@ class Table:
 
     @read_once
     def card_in_play_kind(self) -> int:
-        at = _AT["card_in_play_kind"]
-        return _argmax(self.pending_fields[at : at + 4])
+        return self._one_hot("card_in_play_kind", 0, 4)
 
     @read_once
     def card_in_play_value(self) -> int:
-        scaled = self.pending_fields[_AT["card_in_play_value"]]
-        return round(scaled * _SCALE["card_in_play_value"])
+        return self._int("card_in_play_value")
 
     @read_once
     def shown(self) -> int:
@@ -385,7 +404,7 @@ class Table:
     @read_once
     def spirit(self) -> int:
         """Our own spirit."""
-        return _argmax(self._floats("spirit_of", 0, S.NUM_SPIRITS))
+        return self._one_hot("spirit_of", 0, S.NUM_SPIRITS)
 
     @read_once
     def has_plus(self) -> bool:
@@ -477,11 +496,9 @@ class Table:
 
     def invader_score(self, value: int, position: int) -> int:
         """Keep future Invaders placeable; land exactly on Defense; avoid overshoot."""
-        after = self.invader[:]
         current = self.defense[position]
-        after[position] = 0 if current >= value else value
         others = self.to_come_bits & ~(1 << value)
-        score = PLACEABLE * (placeable_values(after, self.terrains) & others).bit_count()
+        score = PLACEABLE * (self.board.placeable_after(position, value) & others).bit_count()
         if current == value:
             return score + DIRECT_HIT
         if current > value:
@@ -582,12 +599,13 @@ class ValenorHeuristicAgent(Agent):
         does: an Invader landing on Defense of its value; Defense meeting an Invader's need,
         or readying the shown Invader's landing where the low-card penalty leaves it that."""
         if kind == S.KIND_INVADER:
-            return any(table.defense[p] == value for p in table.placements(value))
+            return value in table.board.exact_landings
         if kind == S.KIND_SPIRIT:
             return False
         if value in table.exact_needs:
             return True
-        return value in table.landing_fills and table.shown >= _low_penalty(value)
+        shown = table.shown
+        return bool(shown) and value in table.landing_fills and shown >= _low_penalty(value)
 
     @staticmethod
     def _blocked_front(table: Table) -> int:
