@@ -77,7 +77,9 @@ def replay(make: Callable[[], Agent], games: list[list[Decision]]) -> tuple[list
     for decisions in games:
         bots: dict[str, Agent] = {}
         for agent, observation in decisions:
-            bot = bots.setdefault(agent, make())
+            if agent not in bots:
+                bots[agent] = make()
+            bot = bots[agent]
             start = time.process_time()
             choices.append(bot.act(observation, agent))
             seconds += time.process_time() - start
