@@ -103,6 +103,7 @@ _DEFENSE_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_def
 _SUPPORT_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_support")].shape[1]
 
 # ----- Invader placement for many Invaders at once -------------------------------------------
+_ALL_INVADERS = sum(1 << value for value in S.INVADER_VALUES)
 _ABOVE_ALL = max(S.INVADER_VALUES) + 1
 """Above every Invader value: the bound right of the rightmost Invader."""
 _BETWEEN = [
@@ -210,6 +211,11 @@ class Board:
             terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
             spots = self._spots[value] = invader_spots(self.invader, self.terrains, terrain, value)
         return spots
+
+    @read_once
+    def on_table(self) -> int:
+        """Bit v for each Invader value v on the table."""
+        return sum(1 << value for value in self.invader if value)
 
     @read_once
     def exact_landings(self) -> frozenset[int]:
@@ -366,7 +372,11 @@ class Table:
 
     @read_once
     def to_come_bits(self) -> int:
-        return sum(1 << v for v in self.to_come)
+        """Bit v for each value v of :attr:`to_come`."""
+        bits = _ALL_INVADERS & ~self.board.on_table
+        for index in self._set("discarded_invaders", S.NUM_INVADERS):
+            bits &= ~(1 << S.INVADER_VALUES[index])
+        return bits
 
     @read_once
     def card_in_play_kind(self) -> int:
