@@ -42,24 +42,25 @@ at Location k"); the level and terrain of its next Invader; it holds a "+". It l
 message: Defense that is not a Direct Hit is not built at a Location whose Invader a teammate
 said it can defeat (that would spoil the teammate's exact finish).
 
-The bot decodes ``ValenorGame.SCHEMA.decode_lazy(observation)``, reads the action mask and uses
-the public card data (values and terrains of the printed cards) and the rules' placement
-function (``invader_spots``, applied to the table it read): nothing else.
+The bot reads its observation vector (only the entries a decision needs, when it first needs
+them), the action mask and the public card data (values and terrains of the printed cards),
+and places Invaders by the rules' placement function (``invader_spots``, applied to the table
+it read; :func:`placeable_values` is the same rule for many Invaders at once): nothing else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cached_property
+from collections.abc import Callable, Container, Iterator, Mapping
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from tabletop_envs.agents.base import Agent
 
 from tabletop_envs.valenor import spec as S
-from tabletop_envs.valenor.observer import SCHEMA
+from tabletop_envs.valenor.observer import MAX_SEATS, SCHEMA
 from tabletop_envs.valenor.rules import invader_spots
 from tabletop_envs.valenor.spec import (
+    HAND_MAX,
     LAYOUT,
     LEVEL_OF_VALUE,
     PASS_PLAY,
@@ -84,69 +85,391 @@ WASTE_COST = 150
 PLACEABLE = 10
 LOW_CARD = 4
 INVADER_OF_VALUE = {S.VALUE[c]: c for c in S.INVADER_IDS}
+DEFENDING_KINDS = (S.KIND_DEFENSE, S.KIND_SUPPORT)
 
+# ----- where the observation keeps what the bot reads ---------------------------------------
+_AT = {name: SCHEMA.offset(name) for name in SCHEMA.slices}
+_SCALE = {field.name: float(field.scale) for field in SCHEMA.fields}
+_DECISIONS = len(Decision)
+_OFFSETS = [LAYOUT.segment_of(decision).offset for decision in range(_DECISIONS)]
+_PLAY_CARD, _PLACE = int(Decision.PLAY_CARD), int(Decision.PLACE)
+_ONE_HOT = {
+    size: {row.tobytes(): index for index, row in enumerate(np.eye(size, dtype=np.float32))}
+    for size in {_DECISIONS, 4}
+}
+"""By size, a float32 one-hot row's bytes -> the index it shows (a quicker argmax)."""
+assert _AT["location_small"] == _AT["location_large"] + S.NUM_LOCATIONS * S.NUM_TERRAINS
+_DEFENSE_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_defense")].shape[1]
+_SUPPORT_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_support")].shape[1]
 
-@dataclass
-class Table:
-    """The public table and the bot's own hand, read from a decoded observation."""
-
-    terrains: list[tuple[int, ...]]
-    invader: list[int]
-    """Invader value per Location, 0 if none."""
-    defense: list[int]
-    hand: list[tuple[int, int, int]]
-    """(kind, value, terrain) per hand card, front first."""
-    to_come: list[int]
-    """Values of the Invaders neither defeated nor on the table."""
-    shown: int = 0
-    """The value of an Invader face up in the middle, placeable, in a face-up window; else 0."""
-    claimed: frozenset[int] = frozenset()
-    """Locations whose Invader a teammate said it can defeat (table talk)."""
-
-    @classmethod
-    def read(cls, fields: Mapping[str, np.ndarray]) -> Table:
-        large = fields["location_large"].argmax(axis=1).tolist()
-        small = fields["location_small"]
-        terrains = [
-            (shown, other) if has_small else (shown,)
-            for shown, other, has_small in zip(
-                large, small.argmax(axis=1).tolist(), small.any(axis=1).tolist(), strict=True
+# ----- Invader placement for many Invaders at once -------------------------------------------
+_ALL_INVADERS = sum(1 << value for value in S.INVADER_VALUES)
+_ABOVE_ALL = max(S.INVADER_VALUES) + 1
+"""Above every Invader value: the bound right of the rightmost Invader."""
+_BETWEEN = [
+    [
+        [
+            sum(
+                1 << v
+                for v in S.INVADER_VALUES
+                if low < v < high and S.TERRAIN[INVADER_OF_VALUE[v]] == terrain
             )
+            for high in range(_ABOVE_ALL + 1)
         ]
-        invader = fields["location_invader"].tolist()
-        present = fields["hand_kind"].any(axis=1)
-        hand = list(
-            zip(
-                fields["hand_kind"][present].argmax(axis=1).tolist(),
-                fields["hand_value"][present].tolist(),
-                fields["hand_terrain"][present].argmax(axis=1).tolist(),
-                strict=True,
-            )
-        )
-        gone = {S.INVADER_VALUES[i] for i in np.flatnonzero(fields["discarded_invaders"])}
-        to_come = [v for v in S.INVADER_VALUES if v not in gone and v not in invader]
-        defense = fields["location_defense_sum"].tolist()
-        shown = 0
-        if fields["window_reason"][W_FACE_UP] and fields["card_in_play_kind"][S.KIND_INVADER]:
-            shown = int(fields["card_in_play_value"])
-        said = fields["signals"][1:].argmax(axis=1).tolist()
-        claimed = frozenset(
-            m - SAY_DEFEAT_AT for m in said if SAY_DEFEAT_AT <= m < SAY_DEFEAT_AT + 5
-        )
-        return cls(terrains, invader, defense, hand, to_come, shown, claimed)
+        for low in range(_ABOVE_ALL + 1)
+    ]
+    for terrain in range(S.NUM_TERRAINS)
+]
+"""_BETWEEN[terrain][low][high]: bit v for each Invader value v of ``terrain``, low < v < high."""
 
-    def placements(self, value: int, invader: list[int] | None = None) -> list[int]:
-        """Legal Locations for the Invader of ``value`` (optionally on another table)."""
-        invader = self.invader if invader is None else invader
-        return invader_spots(invader, self.terrains, S.TERRAIN[INVADER_OF_VALUE[value]], value)
+
+def placeable_values(invaders: list[int], terrains: list[tuple[int, ...]]) -> int:
+    """Bit v set for each Invader value v that ``invader_spots`` gives a Location on this
+    table: an empty Location showing its terrain, right of every Invader not higher than v
+    and left of every Invader not lower (so v lies strictly between the highest Invader to
+    the Location's left and the lowest to its right)."""
+    lowest_right = []
+    lowest = _ABOVE_ALL
+    for value in reversed(invaders):
+        lowest_right.append(lowest)
+        if value and value < lowest:
+            lowest = value
+    lowest_right.reverse()
+    bits = highest_left = 0
+    for position, value in enumerate(invaders):
+        if value:
+            highest_left = max(highest_left, value)
+        else:
+            high = lowest_right[position]
+            for terrain in terrains[position]:
+                bits |= _BETWEEN[terrain][highest_left][high]
+    return bits
+
+
+_T = TypeVar("_T")
+
+
+class read_once(Generic[_T]):
+    """A :class:`Table` part read from the observation on first use, then kept."""
+
+    def __init__(self, read: Callable[[Any], _T]) -> None:
+        self.read = read
+        self.name = read.__name__
+        self.__doc__ = read.__doc__
+
+    def __get__(self, table: Any, owner: type | None = None) -> _T:
+        value = table.__dict__[self.name] = self.read(table)
+        return value
+
+
+def _low_penalty(value: int) -> int:
+    """What using Defense ``value`` for anything but an exact finish costs (low cards only)."""
+    return 40 * (LOW_CARD + 1 - value) if value <= LOW_CARD else 0
+
+
+def _argmax(values: list[float]) -> int:
+    """The first index of the largest value (``numpy.argmax`` of a list)."""
+    return values.index(max(values))
+
+
+class Board:
+    """The Locations as an observation shows them (terrains, Invaders, Defense), and what the
+    bot works out from them alone; kept by the bot for the next decisions on the same board."""
+
+    def __init__(self, vector: np.ndarray) -> None:
+        size = S.NUM_LOCATIONS * S.NUM_TERRAINS
+        large, small = [0] * S.NUM_LOCATIONS, {}
+        at = _AT["location_large"]
+        for index in vector[at : at + 2 * size].nonzero()[0].tolist():  # then location_small
+            if index < size:
+                large[index // S.NUM_TERRAINS] = index % S.NUM_TERRAINS
+            else:
+                small[index // S.NUM_TERRAINS - S.NUM_LOCATIONS] = index % S.NUM_TERRAINS
+        self.terrains = [(big, small[i]) if i in small else (big,) for i, big in enumerate(large)]
+        """The terrains each Location still shows: (large, small), or (large,) devastated."""
+        self.invader = _ints(vector, "location_invader", S.NUM_LOCATIONS)
+        """Invader value per Location, 0 if none."""
+        self.defense = _ints(vector, "location_defense_sum", S.NUM_LOCATIONS)
+        self.exact_needs = frozenset(
+            invader - defense
+            for invader, defense in zip(self.invader, self.defense, strict=True)
+            if invader
+        )
+        """The Defense values that would make a Direct Hit on an Invader on the table."""
+        at = _AT["location_defense"]
+        self._counts = vector[at : at + _STACK_FIELDS].tolist()
+        """The Defense counts by value per Location, then the Support counts (scaled)."""
+        self._spots: dict[int, list[int]] = {}
+        self._unblocking: dict[int, list[int]] = {}
+        self._stacks: dict[int, list[int]] = {}
+        self._after: dict[tuple[int, int], int] = {}
+
+    def placements(self, value: int) -> list[int]:
+        """Legal Locations for the Invader of ``value``."""
+        spots = self._spots.get(value)
+        if spots is None:
+            terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
+            spots = self._spots[value] = invader_spots(self.invader, self.terrains, terrain, value)
+        return spots
+
+    @read_once
+    def on_table(self) -> int:
+        """Bit v for each Invader value v on the table."""
+        return sum(1 << value for value in self.invader if value)
+
+    @read_once
+    def exact_landings(self) -> frozenset[int]:
+        """The Invader values that may land on a Location whose Defense adds up to them."""
+        return frozenset(
+            defense
+            for position, defense in enumerate(self.defense)
+            if defense in INVADER_OF_VALUE and position in self.placements(defense)
+        )
+
+    def placeable_after(self, position: int, value: int) -> int:
+        """:func:`placeable_values` once the Invader of ``value`` is placed at ``position``
+        (defeated at once if the Defense there reaches it)."""
+        key = (position, value)
+        bits = self._after.get(key)
+        if bits is None:
+            after = self.invader[:]
+            after[position] = 0 if self.defense[position] >= value else value
+            bits = self._after[key] = placeable_values(after, self.terrains)
+        return bits
+
+    def unblocking_defeats(self, blocked: int) -> list[int]:
+        """Locations whose Invader's defeat would let Invader ``blocked`` be placed."""
+        result = self._unblocking.get(blocked)
+        if result is not None:
+            return result
+        result = self._unblocking[blocked] = []
+        for position, value in enumerate(self.invader):
+            if value:
+                after = self.invader[:]
+                after[position] = 0
+                if placeable_values(after, self.terrains) >> blocked & 1:
+                    result.append(position)
+        return result
+
+    def stack_values(self, position: int) -> list[int]:
+        """The values of the Defense, then the Support, cards above ``position`` (each once)."""
+        values = self._stacks.get(position)
+        if values is None:
+            defense = _DEFENSE_ROW * position
+            support = _DEFENSE_ROW * S.NUM_LOCATIONS + _SUPPORT_ROW * position
+            counts = self._counts
+            blocks = (
+                counts[defense : defense + _DEFENSE_ROW],
+                counts[support : support + _SUPPORT_ROW],
+            )
+            values = [v + 1 for block in blocks for v, count in enumerate(block) if count]
+            self._stacks[position] = values
+        return values
+
+
+def _ints(vector: np.ndarray, name: str, count: int, start: int = 0) -> list[int]:
+    """``count`` unscaled entries of field ``name`` from its entry ``start``."""
+    scale, at = _SCALE[name], _AT[name] + start
+    return [round(x * scale) for x in vector[at : at + count].tolist()]
+
+
+_STACK_FIELDS = (_DEFENSE_ROW + _SUPPORT_ROW) * S.NUM_LOCATIONS
+assert _AT["location_support"] == _AT["location_defense"] + _DEFENSE_ROW * S.NUM_LOCATIONS
+_BOARD_START = _AT["location_large"]
+_BOARD_END = _AT["location_defense_sum"] + S.NUM_LOCATIONS
+"""The Location fields (cards, devastation, Invaders, Defense and Support, sums): one key."""
+_BOARDS_KEPT = 256
+"""How many boards a bot keeps (it forgets them all when it has more)."""
+
+
+class Table:
+    """The public table and the bot's own hand, each part read from the observation vector
+    when a decision first uses it (the unscaled values of :meth:`ObservationSchema.decode`)."""
+
+    def __init__(self, vector: np.ndarray, boards: dict[bytes, Board] | None = None) -> None:
+        """``boards``: the boards read before, by the bytes of their fields (added to)."""
+        vector = np.asarray(vector)
+        if vector.shape != (SCHEMA.size,):
+            raise ValueError(f"observation has shape {vector.shape}, expected ({SCHEMA.size},)")
+        self.vector = vector
+        self._boards = {} if boards is None else boards
+
+    @read_once
+    def board(self) -> Board:
+        key = self.vector[_BOARD_START:_BOARD_END].tobytes()
+        board = self._boards.get(key)
+        if board is None:
+            if len(self._boards) >= _BOARDS_KEPT:
+                self._boards.clear()
+            board = self._boards[key] = Board(self.vector)
+        self.terrains, self.invader, self.defense = board.terrains, board.invader, board.defense
+        return board
+
+    def _floats(self, name: str, start: int, count: int) -> list[float]:
+        """``count`` scaled entries of field ``name`` from its entry ``start``."""
+        at = _AT[name] + start
+        return self.vector[at : at + count].tolist()
+
+    def _ints(self, name: str, start: int, count: int) -> list[int]:
+        return _ints(self.vector, name, count, start)
+
+    def _int(self, name: str, index: int = 0) -> int:
+        return round(self.vector.item(_AT[name] + index) * _SCALE[name])
+
+    def flag(self, name: str, index: int) -> bool:
+        """Whether entry ``index`` of field ``name`` is set."""
+        return bool(self.vector.item(_AT[name] + index))
+
+    def _one_hot(self, name: str, start: int, size: int) -> int:
+        """The index of the set entry among ``size`` entries of field ``name`` from ``start``
+        (the first largest, as ``numpy.argmax``, if they are not one float32 one-hot row)."""
+        at = _AT[name] + start
+        entries = self.vector[at : at + size]
+        index = _ONE_HOT[size].get(entries.tobytes())
+        return _argmax(entries.tolist()) if index is None else index
+
+    @read_once
+    def decision(self) -> int:
+        return self._one_hot("decision", 0, _DECISIONS)
+
+    def _set(self, name: str, count: int) -> list[int]:
+        """Which of the first ``count`` entries of field ``name`` are set (from its start)."""
+        at = _AT[name]
+        return self.vector[at : at + count].nonzero()[0].tolist()
+
+    @read_once
+    def hand(self) -> list[tuple[int, int]]:
+        """(kind, value) per hand card, front first."""
+        count = min(self._int("hand_sizes"), HAND_MAX)
+        kinds = [at % 4 for at in self._set("hand_kind", 4 * count)]  # one kind per card
+        return list(zip(kinds, self._ints("hand_value", 0, count), strict=True))
+
+    def hand_terrain(self, slot: int) -> int:
+        """The terrain of the Invader in hand ``slot``."""
+        at = _AT["hand_terrain"] + S.NUM_TERRAINS * slot
+        return _argmax(self.vector[at : at + S.NUM_TERRAINS].tolist())
+
+    @read_once
+    def terrains(self) -> list[tuple[int, ...]]:
+        return self.board.terrains
+
+    @read_once
+    def invader(self) -> list[int]:
+        return self.board.invader
+
+    @read_once
+    def defense(self) -> list[int]:
+        return self.board.defense
+
+    @read_once
+    def to_come(self) -> list[int]:
+        """Values of the Invaders neither defeated nor on the table."""
+        gone = self._floats("discarded_invaders", 0, S.NUM_INVADERS)
+        invader = self.invader
+        return [
+            v for v, out in zip(S.INVADER_VALUES, gone, strict=True) if not out and v not in invader
+        ]
+
+    @read_once
+    def to_come_bits(self) -> int:
+        """Bit v for each value v of :attr:`to_come`."""
+        bits = _ALL_INVADERS & ~self.board.on_table
+        for index in self._set("discarded_invaders", S.NUM_INVADERS):
+            bits &= ~(1 << S.INVADER_VALUES[index])
+        return bits
+
+    @read_once
+    def card_in_play_kind(self) -> int:
+        return self._one_hot("card_in_play_kind", 0, 4)
+
+    @read_once
+    def card_in_play_value(self) -> int:
+        return self._int("card_in_play_value")
+
+    @read_once
+    def shown(self) -> int:
+        """The value of an Invader face up in the middle, placeable, in a face-up window; else 0."""
+        if self.flag("window_reason", W_FACE_UP) and self.flag("card_in_play_kind", S.KIND_INVADER):
+            return self.card_in_play_value
+        return 0
+
+    @read_once
+    def pending(self) -> int:
+        """The value of an Invader about to devastate (the devastation window), else 0."""
+        if self.flag("window_reason", W_DEVASTATION) and self.flag(
+            "card_in_play_kind", S.KIND_INVADER
+        ):
+            return self.card_in_play_value
+        return 0
+
+    @read_once
+    def claimed(self) -> frozenset[int]:
+        """Locations whose Invader a teammate said it can defeat (table talk)."""
+        at = _AT["signals"] + S.NUM_MESSAGES  # the teammates' rows, one read
+        said = self.vector[at : at + S.NUM_MESSAGES * (MAX_SEATS - 1)].nonzero()[0].tolist()
+        messages = (index % S.NUM_MESSAGES for index in said)
+        return frozenset(
+            m - SAY_DEFEAT_AT for m in messages if 0 <= m - SAY_DEFEAT_AT < S.NUM_LOCATIONS
+        )
+
+    @read_once
+    def spirit(self) -> int:
+        """Our own spirit."""
+        return self._one_hot("spirit_of", 0, S.NUM_SPIRITS)
+
+    @read_once
+    def has_plus(self) -> bool:
+        return any(self._floats("hand_plus", 0, len(self.hand)))
+
+    # ----- derived ------------------------------------------------------------------------
+    def placements(self, value: int) -> list[int]:
+        """Legal Locations for the Invader of ``value`` on this table."""
+        return self.board.placements(value)
+
+    @read_once
+    def hand_values(self) -> list[int]:
+        """Each hand card's value if Defense or Support, else 0."""
+        return [v if k in DEFENDING_KINDS else 0 for k, v in self.hand]
+
+    @read_once
+    def hand_value_set(self) -> frozenset[int]:
+        return frozenset(self.hand_values)
+
+    def spare(self, index: int) -> frozenset[int]:
+        """:attr:`hand_values` of every hand card but the one at ``index``."""
+        value, values = self.hand_values[index], self.hand_values
+        if values.count(value) > 1:
+            return self.hand_value_set
+        return self.hand_value_set - {value}
 
     def hand_defense(self) -> list[int]:
-        return [value for kind, value, _ in self.hand if kind in (S.KIND_DEFENSE, S.KIND_SUPPORT)]
+        return [value for kind, value in self.hand if kind in DEFENDING_KINDS]
 
-    def defense_score(self, value: int, position: int, spare: list[int]) -> int:
+    @read_once
+    def shown_spots(self) -> list[int]:
+        return self.placements(self.shown) if self.shown else []
+
+    @read_once
+    def own_invader_spots(self) -> list[tuple[int, list[int]]]:
+        """(value, legal Locations) of each Invader in our hand, front first."""
+        return [
+            (value, self.placements(value)) for kind, value in self.hand if kind == S.KIND_INVADER
+        ]
+
+    @read_once
+    def exact_needs(self) -> frozenset[int]:
+        return self.board.exact_needs
+
+    @read_once
+    def landing_fills(self) -> frozenset[int]:
+        """The Defense values that would make a Location add up to the shown Invader where it
+        may land."""
+        return frozenset(self.shown - self.defense[p] for p in self.shown_spots)
+
+    def defense_score(self, value: int, position: int, spare: Container[int]) -> int:
         """How good putting Defense ``value`` at ``position`` is (``spare``: other hand cards)."""
         invader, current = self.invader[position], self.defense[position]
-        low_penalty = 40 * (LOW_CARD + 1 - value) if value <= LOW_CARD else 0
+        low_penalty = _low_penalty(value)
         if not invader:
             return self.prebuild_score(value, position) - low_penalty
         need = invader - current
@@ -160,24 +483,17 @@ class Table:
         fillable = 150 if remainder in spare else 30 if remainder <= LOW_CARD else 0
         return BUILD - 5 * remainder + fillable - low_penalty
 
-    @cached_property
-    def own_invader_spots(self) -> dict[int, list[int]]:
-        """Legal Locations of each Invader in our hand, by value."""
-        return {
-            value: self.placements(value) for kind, value, _ in self.hand if kind == S.KIND_INVADER
-        }
-
     def prebuild_score(self, value: int, position: int) -> int:
         """Defense on an empty Location: best when it readies an exact landing for an Invader
         in our own hand that may go there."""
         total = self.defense[position] + value
         score = EMPTY - total
-        if self.shown and position in self.placements(self.shown):
+        if position in self.shown_spots:
             if total == self.shown:  # the shown Invader will land on it: a Direct Hit
                 return DIRECT_HIT + self.shown
             if total > self.shown:
                 score -= WASTE_COST * (total - self.shown)
-        for invader, spots in self.own_invader_spots.items():
+        for invader, spots in self.own_invader_spots:
             if position in spots:
                 if total == invader:
                     score = max(score, BUILD + 150)
@@ -185,19 +501,15 @@ class Table:
                     score = max(score, EMPTY + 50 - (invader - total))
         return score
 
-    def best_defense(self, value: int, spare: list[int]) -> tuple[int, int]:
+    def best_defense(self, value: int, spare: Container[int]) -> tuple[int, int]:
         """(score, position) of the best place for Defense ``value``."""
         return max((self.defense_score(value, i, spare), i) for i in range(S.NUM_LOCATIONS))
 
     def invader_score(self, value: int, position: int) -> int:
         """Keep future Invaders placeable; land exactly on Defense; avoid overshoot."""
-        after = self.invader[:]
-        after[position] = value
         current = self.defense[position]
-        if current >= value:
-            after[position] = 0
-        others = [v for v in self.to_come if v != value]
-        score = PLACEABLE * sum(bool(self.placements(v, after)) for v in others)
+        others = self.to_come_bits & ~(1 << value)
+        score = PLACEABLE * (self.board.placeable_after(position, value) & others).bit_count()
         if current == value:
             return score + DIRECT_HIT
         if current > value:
@@ -205,15 +517,7 @@ class Table:
         return score
 
     def unblocking_defeats(self, blocked: int) -> list[int]:
-        """Locations whose Invader's defeat would let Invader ``blocked`` be placed."""
-        result = []
-        for position, value in enumerate(self.invader):
-            if value:
-                after = self.invader[:]
-                after[position] = 0
-                if self.placements(blocked, after):
-                    result.append(position)
-        return result
+        return self.board.unblocking_defeats(blocked)
 
 
 class ValenorHeuristicAgent(Agent):
@@ -227,48 +531,39 @@ class ValenorHeuristicAgent(Agent):
         self.threshold = threshold
         self._planned: tuple[int, int, int] | None = None
         """(kind, value, Location) of a Toni play readied for a shown Invader."""
+        self._boards: dict[bytes, Board] = {}
+        """The boards of earlier decisions, by their fields' bytes (the table changes less
+        often than the bot is asked)."""
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        mask = observation["action_mask"]
-        fields = SCHEMA.decode_lazy(observation["observation"])
-        decision = int(fields["decision"].argmax())
-        segment = LAYOUT.segment_of(decision)
-        legal = [int(a) - segment.offset for a in np.flatnonzero(mask)]
+        table = Table(observation["observation"], self._boards)
+        decision = table.decision
+        offset = _OFFSETS[decision]
+        legal = [a - offset for a in np.asarray(observation["action_mask"]).nonzero()[0].tolist()]
         if not legal:
             raise ValueError(f"{agent} has no legal action for {Decision(decision).name.lower()}")
         planned, self._planned = self._planned, None
-        if decision == Decision.PLACE and planned is not None:
-            kind, value = (
-                int(fields["card_in_play_kind"].argmax()),
-                int(fields["card_in_play_value"]),
-            )
+        if len(legal) == 1 and (decision != _PLAY_CARD or legal[0] == PASS_PLAY):
+            return offset + legal[0]  # nothing to choose, nothing to plan
+        if decision == _PLACE and planned is not None:
+            kind, value = table.card_in_play_kind, table.card_in_play_value
             if planned[:2] == (kind, value) and planned[2] in legal:
-                return segment.offset + planned[2]
-        choice = self._choose(decision, fields, Table.read(fields), legal)
-        return segment.offset + (choice if choice in legal else legal[0])
+                return offset + planned[2]
+        choice = _CHOOSERS[decision](self, table, legal)
+        return offset + (choice if choice in legal else legal[0])
 
-    def _choose(
-        self, decision: int, fields: Mapping[str, np.ndarray], table: Table, legal: list[int]
-    ) -> int:
-        if decision == Decision.CHOOSE_SPIRIT:
-            return next(s for s in DRAFT_ORDER if s in legal)
-        if decision == Decision.SPIRIT_WINDOW:
-            use = int(self._spirit_plan(fields, table) is not None and 1 in legal)
-            messages = {option // 2 for option in legal}
-            return 2 * self._message(fields, table, messages) + use
-        if decision == Decision.PLAY_CARD:
-            return self._play(fields, table, legal)
-        if decision == Decision.PLACE:
-            return self._place(fields, table, legal)
-        if decision == Decision.DEVASTATE:
-            return self._devastate(table, legal)
-        if decision == Decision.MOVE_DEFENSE:
-            plan = self._brom_plan(table, fields)
-            value = plan[0] if plan is not None else -1
-            return next((c for c in legal if S.VALUE[c] == value), legal[0])
-        if decision == Decision.MOVE_TARGET:
-            return self._place(fields, table, legal)
-        return self._front(table, legal)  # Decision.BRING_TO_FRONT
+    def _draft(self, table: Table, legal: list[int]) -> int:
+        return next(s for s in DRAFT_ORDER if s in legal)
+
+    def _window(self, table: Table, legal: list[int]) -> int:
+        use = int(1 in legal and self._spirit_plan(table) is not None)
+        messages = {option // 2 for option in legal}
+        return 2 * self._message(table, messages) + use
+
+    def _move_defense(self, table: Table, legal: list[int]) -> int:
+        plan = self._brom_plan(table)
+        value = plan[0] if plan is not None else -1
+        return next((c for c in legal if S.VALUE[c] == value), legal[0])
 
     # ----- plays ---------------------------------------------------------------------
     def _card_value_score(self, table: Table, kind: int, value: int, index: int) -> int:
@@ -280,27 +575,51 @@ class ValenorHeuristicAgent(Agent):
             if not options:
                 return UNPLACEABLE
             return max(table.invader_score(value, i) for i in options)
-        spare = [v for j, v in enumerate(self._hand_values(table)) if j != index]
-        return table.best_defense(value, spare)[0]
+        return table.best_defense(value, table.spare(index))[0]
 
-    @staticmethod
-    def _hand_values(table: Table) -> list[int]:
-        return [v if k in (S.KIND_DEFENSE, S.KIND_SUPPORT) else 0 for k, v, _ in table.hand]
-
-    def _wanted_play(self, table: Table, urgent: bool) -> tuple[int, int] | None:
+    def _wanted_play(self, table: Table, urgent: int) -> tuple[int, int] | None:
         """(kind, value) of a card worth playing now, or None to keep the hand."""
         best = None
-        blocked_front = self._blocked_front(table)
-        for index, (kind, value, _) in enumerate(table.hand):
+        for index, kind, value, sure in self._candidates(table, urgent):
             score = self._card_value_score(table, kind, value, index)
-            worth = score >= DIRECT_HIT or score >= self.threshold
-            if kind in (S.KIND_DEFENSE, S.KIND_SUPPORT) and (urgent or blocked_front):
-                worth = worth or self._unblocks(table, value, blocked_front or urgent)
-            if worth and (best is None or score > best[0]):
+            if (sure or score >= self.threshold) and (best is None or score > best[0]):
                 best = (score, kind, value)
         return None if best is None else (best[1], best[2])
 
-    def _blocked_front(self, table: Table) -> int:
+    def _would_play(self, table: Table, urgent: int) -> bool:
+        """Whether :meth:`_wanted_play` finds a card (without scoring where it need not)."""
+        if self.threshold < DIRECT_HIT:
+            return self._wanted_play(table, urgent) is not None
+        return any(sure for *_, sure in self._candidates(table, urgent))
+
+    def _candidates(self, table: Table, urgent: int) -> Iterator[tuple[int, int, int, bool]]:
+        """(index, kind, value, sure) of each hand card that may be worth playing: ``sure``
+        when it is (it unblocks, or its best use is a Direct Hit); the others only with a
+        threshold below ``DIRECT_HIT``, where their score decides."""
+        blocked = self._blocked_front(table) or urgent
+        for index, (kind, value) in enumerate(table.hand):
+            unblocks = bool(blocked) and kind in DEFENDING_KINDS
+            sure = unblocks and self._unblocks(table, value, blocked)
+            sure = sure or self._direct_hit(table, kind, value)
+            if sure or self.threshold < DIRECT_HIT:
+                yield index, kind, value, sure
+
+    @staticmethod
+    def _direct_hit(table: Table, kind: int, value: int) -> bool:
+        """Whether the card's best use scores at least ``DIRECT_HIT``, which only a Direct Hit
+        does: an Invader landing on Defense of its value; Defense meeting an Invader's need,
+        or readying the shown Invader's landing where the low-card penalty leaves it that."""
+        if kind == S.KIND_INVADER:
+            return value in table.board.exact_landings
+        if kind == S.KIND_SPIRIT:
+            return False
+        if value in table.exact_needs:
+            return True
+        shown = table.shown
+        return bool(shown) and value in table.landing_fills and shown >= _low_penalty(value)
+
+    @staticmethod
+    def _blocked_front(table: Table) -> int:
         """The value of the frontmost card if it is an Invader with no legal place, else 0."""
         if table.hand and table.hand[0][0] == S.KIND_INVADER:
             value = table.hand[0][1]
@@ -316,33 +635,24 @@ class ValenorHeuristicAgent(Agent):
             for p in table.unblocking_defeats(blocked)
         )
 
-    def _play(self, fields: Mapping[str, np.ndarray], table: Table, legal: list[int]) -> int:
-        urgent = self._devastation_pending(fields)
-        wanted = self._wanted_play(table, urgent)
+    def _play(self, table: Table, legal: list[int]) -> int:
+        wanted = self._wanted_play(table, table.pending)
         if wanted is None:
             return PASS_PLAY if PASS_PLAY in legal else legal[0]
         kind, value = wanted
         for card in legal:
             if card != PASS_PLAY and S.VALUE[card] == value and S.KIND[card] == kind:
                 if table.shown and kind != S.KIND_INVADER:
-                    position = table.best_defense(value, self._hand_values(table))[1]
+                    position = table.best_defense(value, table.hand_value_set)[1]
                     self._planned = (kind, value, position)
                 return card
         return PASS_PLAY if PASS_PLAY in legal else legal[0]
 
-    @staticmethod
-    def _devastation_pending(fields: Mapping[str, np.ndarray]) -> int:
-        """The value of an Invader about to devastate (the devastation window), else 0."""
-        if fields["window_reason"][W_DEVASTATION] and fields["card_in_play_kind"][2]:
-            return int(fields["card_in_play_value"])
-        return 0
-
-    def _place(self, fields: Mapping[str, np.ndarray], table: Table, legal: list[int]) -> int:
-        kind = int(fields["card_in_play_kind"].argmax())
-        value = int(fields["card_in_play_value"])
-        if kind == S.KIND_INVADER:
+    def _place(self, table: Table, legal: list[int]) -> int:
+        value = table.card_in_play_value
+        if table.card_in_play_kind == S.KIND_INVADER:
             return max(legal, key=lambda i: table.invader_score(value, i))
-        spare = self._hand_values(table)
+        spare = table.hand_value_set
         return max(legal, key=lambda i: table.defense_score(value, i, spare))
 
     def _devastate(self, table: Table, legal: list[int]) -> int:
@@ -356,7 +666,7 @@ class ValenorHeuristicAgent(Agent):
 
     # ----- table talk ----------------------------------------------------------------
     @staticmethod
-    def _message(fields: Mapping[str, np.ndarray], table: Table, allowed: set[int]) -> int:
+    def _message(table: Table, allowed: set[int]) -> int:
         """An honest message about our hand: we can defeat the shown Invader; we can make a
         Direct Hit at a Location (said as "I can defeat the Invader at Location k"); our next
         Invader's level and terrain; we hold a "+"; else nothing."""
@@ -364,9 +674,7 @@ class ValenorHeuristicAgent(Agent):
             return SAY_NOTHING
         defense = table.hand_defense()
         if table.shown and any(
-            table.defense[p] + v >= table.shown
-            for p in table.placements(table.shown)
-            for v in defense
+            table.defense[p] + v >= table.shown for p in table.shown_spots for v in defense
         ):
             return SAY_SHOWN
         hits = [
@@ -376,43 +684,45 @@ class ValenorHeuristicAgent(Agent):
         ]
         if hits:
             return SAY_DEFEAT_AT + max(hits)[1]
-        for kind, value, terrain in table.hand:
+        for slot, (kind, value) in enumerate(table.hand):
             if kind == S.KIND_INVADER:
+                terrain = table.hand_terrain(slot)
                 return SAY_INVADER + S.NUM_TERRAINS * LEVEL_OF_VALUE[value] + terrain
-        if fields["hand_plus"].any():
+        if table.has_plus:
             return SAY_PLUS
         return SAY_NOTHING
 
     # ----- spirits -------------------------------------------------------------------
-    def _spirit_plan(self, fields: Mapping[str, np.ndarray], table: Table) -> str | None:
+    def _spirit_plan(self, table: Table) -> str | None:
         """What our spirit would do now, or None to pass."""
-        spirit = int(fields["spirit_of"][0].argmax())
-        pending = self._devastation_pending(fields)
+        spirit = table.spirit
         if spirit == S.TONI:
-            return "play" if self._wanted_play(table, pending) is not None else None
+            return "play" if self._would_play(table, table.pending) else None
         if spirit == S.BROM:
-            return "move" if self._brom_plan(table, fields) is not None else None
+            return "move" if self._brom_plan(table) is not None else None
         if spirit == S.WISP:
-            my_turn = fields["active"][0] and fields["window_reason"][W_STEP1]
+            my_turn = table.flag("active", 0) and table.flag("window_reason", W_STEP1)
             return "front" if my_turn and self._better_front(table) is not None else None
-        has_defense = bool(table.hand_defense())
-        return "draw" if not has_defense else None
+        return "draw" if not table.hand_defense() else None
 
-    def _brom_plan(self, table: Table, fields: Mapping[str, np.ndarray]) -> tuple[int, int] | None:
+    @staticmethod
+    def _brom_plan(table: Table) -> tuple[int, int] | None:
         """(card value, target) of a move making a Direct Hit or an unblocking defeat."""
-        pending = self._devastation_pending(fields)
+        targets = [t for t in range(S.NUM_LOCATIONS) if table.invader[t]]
+        sources = [s for s in range(S.NUM_LOCATIONS) if table.defense[s]]
+        if not targets or not sources:
+            return None
+        pending = table.pending
         unblock = table.unblocking_defeats(pending) if pending else []
-        counts = fields["location_defense"].tolist(), fields["location_support"].tolist()
         best = None
-        for source in range(S.NUM_LOCATIONS):
-            values = [v + 1 for block in counts for v, count in enumerate(block[source]) if count]
-            for value in values:
-                for target in range(S.NUM_LOCATIONS):
-                    invader = table.invader[target]
-                    if target == source or not invader:
+        for source in sources:
+            lose_source = table.invader[source] > 0
+            for value in table.board.stack_values(source):
+                for target in targets:
+                    if target == source:
                         continue
+                    invader = table.invader[target]
                     total = table.defense[target] + value
-                    lose_source = table.invader[source] > 0
                     if total == invader or (target in unblock and total >= invader):
                         score = invader - 100 * lose_source - (total - invader)
                         if best is None or score > best[0]:
@@ -421,18 +731,44 @@ class ValenorHeuristicAgent(Agent):
 
     def _better_front(self, table: Table) -> int | None:
         """Index of a hand card much better to play first than the frontmost, if any."""
-        scores = [
-            self._card_value_score(table, kind, value, i)
-            for i, (kind, value, _) in enumerate(table.hand)
-        ]
-        if len(scores) < 2:
+        if len(table.hand) < 2:
             return None
-        best = max(range(1, len(scores)), key=scores.__getitem__)
-        return best if scores[best] >= scores[0] + 300 else None
+        kind, value = table.hand[0]
+        wanted = self._card_value_score(table, kind, value, 0) + 300
+        best, best_score = None, wanted - 1
+        for index, (kind, value) in enumerate(table.hand[1:], 1):
+            if self._most(table, kind, value) >= wanted:
+                score = self._card_value_score(table, kind, value, index)
+                if score > best_score:
+                    best, best_score = index, score
+        return best
+
+    def _most(self, table: Table, kind: int, value: int) -> int:
+        """An upper bound on the score of the card's best use: short of a Direct Hit, 350
+        for Defense (a build-up fillable from the hand, or readying an exact landing) and 150
+        for an Invader (every Invader to come still placeable)."""
+        if kind == S.KIND_SPIRIT:
+            return UNPLACEABLE
+        if self._direct_hit(table, kind, value):
+            return 2 * DIRECT_HIT
+        return BUILD + 150 if kind in DEFENDING_KINDS else PLACEABLE * S.NUM_INVADERS
 
     def _front(self, table: Table, legal: list[int]) -> int:
         index = self._better_front(table)
         if index is None:
             return legal[0]
-        kind, value, _ = table.hand[index]
+        kind, value = table.hand[index]
         return next((c for c in legal if S.VALUE[c] == value and S.KIND[c] == kind), legal[0])
+
+
+_CHOOSERS: dict[int, Callable[[ValenorHeuristicAgent, Table, list[int]], int]] = {
+    Decision.CHOOSE_SPIRIT: ValenorHeuristicAgent._draft,
+    Decision.SPIRIT_WINDOW: ValenorHeuristicAgent._window,
+    Decision.PLAY_CARD: ValenorHeuristicAgent._play,
+    Decision.PLACE: ValenorHeuristicAgent._place,
+    Decision.DEVASTATE: ValenorHeuristicAgent._devastate,
+    Decision.MOVE_DEFENSE: ValenorHeuristicAgent._move_defense,
+    Decision.MOVE_TARGET: ValenorHeuristicAgent._place,
+    Decision.BRING_TO_FRONT: ValenorHeuristicAgent._front,
+}
+"""Each decision's chooser: (bot, table, legal options) -> option."""

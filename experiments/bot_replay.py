@@ -3,6 +3,7 @@
     git show c46f8ad:agents/valiant_wars_bot.py > old_bot.py
     python -m experiments.bot_replay valiant_wars --players 2 --old old_bot.py
     python -m experiments.bot_replay valiant_wars --players 2 --old old_bot.py --bots none
+    python -m experiments.bot_replay valenor --players 3 --old old_bot.py --option signalling=true
 
 The decisions of ``--seeds`` seeded games are recorded first (through ``env()``, as
 ``benchmarks.heuristic_choices`` plays them: even seeds follow the bot, the old one if given,
@@ -20,13 +21,15 @@ import importlib.util
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from tabletop_envs.agents.base import Agent
 from tabletop_envs.agents.heuristics import heuristic_agent
+from tabletop_envs.tools.evaluate import parse_options
 
 import tabletop_envs
-from tabletop_envs.cli import OneLineParser, positive_int
+from tabletop_envs.cli import OneLineParser, UsageError, positive_int
 
 Decision = tuple[dict[str, np.ndarray], str, dict | None]
 """(observation, agent, the recording bot's generator state when the decision came up)."""
@@ -38,12 +41,14 @@ def generator_state(bot: Agent) -> dict | None:
     return None if rng is None else rng.bit_generator.state
 
 
-def record(name: str, players: int, seeds: int, bot: Agent) -> list[Decision]:
+def record(
+    name: str, players: int, seeds: int, bot: Agent, options: dict[str, Any] | None = None
+) -> list[Decision]:
     """Every decision of ``seeds`` seeded games (observation, agent), even seeds following
-    ``bot``."""
+    ``bot``; ``options``: the game's (``--option KEY=VALUE``)."""
     decisions: list[Decision] = []
     for seed in range(seeds):
-        env = tabletop_envs.make(name, num_players=players)
+        env = tabletop_envs.make(name, num_players=players, **(options or {}))
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         for agent in env.agent_iter():
@@ -95,13 +100,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=positive_int, default=3)
     parser.add_argument("--old", default=None, help="an older copy of the bot's module file")
     parser.add_argument("--bots", choices=("both", "current", "old", "none"), default="both")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option"
+    )
     args = parser.parse_args(argv)
     name = tabletop_envs.resolve_name(args.game)
     if args.old is None and args.bots in ("both", "old"):
         parser.error("--old is needed for --bots both/old")
     old = old_bot(args.old, name) if args.old else None
     current = heuristic_agent(name, seed=0)
-    decisions = record(name, args.players, args.seeds, old or current)
+    try:
+        options = dict(parse_options(tabletop_envs.game_module(name).Game, args.option))
+    except UsageError as error:
+        parser.error(str(error))
+    decisions = record(name, args.players, args.seeds, old or current, options)
     bots: dict[str, Agent] = {}
     if args.bots in ("both", "current"):
         bots["current"] = current

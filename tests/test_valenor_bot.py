@@ -6,11 +6,12 @@ from collections.abc import Callable
 
 import numpy as np
 from tabletop_envs.agents.base import Agent, RandomAgent
-from tabletop_envs.agents.valenor_bot import ValenorHeuristicAgent
+from tabletop_envs.agents.valenor_bot import ValenorHeuristicAgent, placeable_values
 
+from benchmarks import heuristic_choices
 from tabletop_envs import valenor_v2
 from tabletop_envs.valenor import spec as S
-from tabletop_envs.valenor.rules import ValenorGame
+from tabletop_envs.valenor.rules import ValenorGame, invader_spots
 
 GAMES = 200
 
@@ -83,3 +84,31 @@ def test_bot_keeps_low_defense_instead_of_wasting_it() -> None:
     bots_play_until(game, lambda g: g.active != 0)
     assert game.defense_at[1] == [d(9)[0]], "9 toward 13 leaves 4 for an exact finish"
     assert d(2)[0] in game.hands[0] and d(11)[0] in game.hands[0], "nothing else is wasted"
+
+
+def test_placeable_values_agree_with_the_rules_placement() -> None:
+    rng = np.random.default_rng(0)
+    values = [0, *S.INVADER_VALUES]
+    for _ in range(3000):
+        invaders = [int(rng.choice(values)) if rng.random() < 0.5 else 0 for _ in range(5)]
+        terrains = [
+            tuple(
+                int(t) for t in rng.choice(S.NUM_TERRAINS, size=rng.integers(1, 3), replace=False)
+            )
+            for _ in range(5)
+        ]
+        bits = placeable_values(invaders, terrains)
+        for value in S.INVADER_VALUES:
+            spots = invader_spots(invaders, terrains, S.TERRAIN[S.invader_id(value)], value)
+            assert bool(bits >> value & 1) == bool(spots), (invaders, terrains, value)
+
+
+CHOICES_AT_C46F8AD = {2: "315d1ba262430901", 3: "2ebe2217dd05e2ed", 4: "09c89b2ea1fdbb99"}
+"""``heuristic_choices.fingerprint("valenor_v2", players, 4)`` of the bot before its speed work
+(commit ``c46f8ad``): a faster bot must make the same choices."""
+
+
+def test_the_bot_makes_the_choices_it_made_before_its_speed_work() -> None:
+    for players, digest in CHOICES_AT_C46F8AD.items():
+        fingerprint = heuristic_choices.fingerprint("valenor_v2", players, 4)
+        assert fingerprint.digest.hexdigest()[:16] == digest, players

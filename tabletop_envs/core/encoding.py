@@ -392,5 +392,6 @@ class KeptObservation:
         return previous
 
     def observed(self, layout: TableLayout, num_players: int, player: int) -> np.ndarray:
-        """``player``'s unscaled vector; the core adds its own fields, then scales it."""
-        return self.values[layout.gather(num_players, player)]
+        """``player``'s unscaled vector; the core adds its own fields, then scales it (``take``:
+        the same gather as indexing, about a quarter quicker on a kept view's size)."""
+        return self.values.take(layout.gather(num_players, player))

@@ -234,10 +234,25 @@ TABLE = TableLayout(SCHEMA, MAX_SEATS, {**dict.fromkeys(SEAT_FIELDS, SEATS), "ha
 """The view stored in table seat order. The pending decision (it changes at nearly every
 step, so keeping it would save nothing) and the observer's own hand are written into each
 observer's vector after the gather."""
-LOCATIONS, DISCARDS, DECKS, FIRST_SEAT_BLOCK = range(4)
-KEPT_BLOCKS = FIRST_SEAT_BLOCK + MAX_SEATS
-"""Blocks: the Locations, the discards, the decks, then each seat's public rows."""
-_LOCATIONS_AT = TABLE.positions(LOCATION_FIELDS)
+LOCATIONS, DISCARDS, DECKS, SEAT_ROWS = range(4)
+KEPT_BLOCKS = 4
+"""Blocks: the Locations, the discards, the decks, the seats' public rows. The Locations and
+the seats are compared with their previous key part by part: only a Location or a seat that
+changed is encoded again."""
+
+
+def _location_positions(position: int) -> np.ndarray:
+    """Where Location ``position``'s entries are stored (its row of every Location field)."""
+    spans = []
+    for name in LOCATION_FIELDS:
+        width = SCHEMA.slices[name].stop - SCHEMA.slices[name].start
+        row = width // S.NUM_LOCATIONS
+        start = TABLE.at(name) + row * position
+        spans.append(np.arange(start, start + row))
+    return np.concatenate(spans).astype(np.intp)
+
+
+_LOCATION_AT = [_location_positions(position) for position in range(S.NUM_LOCATIONS)]
 _DISCARDS_AT = TABLE.positions(DISCARD_FIELDS)
 _DECKS_AT = TABLE.positions(DECK_FIELDS)
 _SEAT_AT = [TABLE.positions(SEAT_FIELDS, seat) for seat in range(MAX_SEATS)]
@@ -295,6 +310,17 @@ _STACKED = [
     for position in range(S.NUM_LOCATIONS)
 ]
 _DISCARDED = [_counted_at("discarded", 0, card) for card in range(S.FIRST_SPIRIT)]
+_HAND_FACES = [
+    [
+        (
+            np.array([at for at, _ in entries], np.intp),
+            np.array([v for _, v in entries], np.float32),
+        )
+        for entries in slot_entries
+    ]
+    for slot_entries in _HAND
+]
+"""_HAND_FACES[slot][card]: (positions, values) of :data:`_HAND`'s entries, one assignment."""
 
 
 def _frame_context(frames: list[tuple[int, ...]]) -> tuple[int, int, int]:
@@ -334,42 +360,69 @@ def unscaled(game: ValenorGame, player: int) -> np.ndarray:
     again) turned to face ``player``, then the pending decision and ``player``'s hand."""
     kept = KeptObservation.of(game, TABLE, KEPT_BLOCKS)
     values = kept.values
-    locations = _locations_key(game)
-    if kept.stale(LOCATIONS, locations, _LOCATIONS_AT):
-        _put_locations(locations, values)
-    if kept.stale(DISCARDS, tuple(game.discards), _DISCARDS_AT):
+    locations = (game.locations, game.devastated, game.invader_at, *game.defense_at)
+    if kept.keys[LOCATIONS] != locations:
+        _put_locations(game, kept.restamp(LOCATIONS, locations), values)
+    if kept.stale(DISCARDS, game.discards, _DISCARDS_AT):
         for card in game.discards:
             values[_DISCARDED[card]] += 1
     decks = _decks_key(game)
     if kept.stale(DECKS, decks, _DECKS_AT):
         _put_decks(decks, values)
-    for seat, hand in enumerate(game.hands):
-        seen = (tuple(hand), game.spirit_of[seat], game.spirit_out[seat], game.signals[seat])
-        if kept.stale(FIRST_SEAT_BLOCK + seat, seen, _SEAT_AT[seat]):
-            _put_seat(seat, seen, values)
+    seats = (game.spirit_of, game.spirit_out, game.signals, *game.hands)
+    if kept.keys[SEAT_ROWS] != seats:
+        _put_seats(game, kept.restamp(SEAT_ROWS, seats), values)
     vector = kept.observed(TABLE, game.num_players, player)
     needing = _needing(vector)
     _put_pending(game, player, vector, needing)
     for slot, card in enumerate(game.hands[player][:HAND_MAX]):
-        for at, value in _HAND[slot][card]:
-            vector[at] = value
-        for position in _exact_at(card, needing):
-            vector[_HAND_EXACT + S.NUM_LOCATIONS * slot + position] = 1
+        where, faces = _HAND_FACES[slot][card]
+        vector[where] = faces
+    if needing:
+        _put_hand_exact(game.hands[player], needing, vector)
     return vector
+
+
+def _put_seats(game: ValenorGame, previous: object, values: np.ndarray) -> None:
+    """Encode again each seat whose public rows changed since the key ``previous`` (spirits,
+    laid out, signals, then each hand; not a tuple if never encoded)."""
+    spirit_of, spirit_out, signals, hands = (
+        game.spirit_of,
+        game.spirit_out,
+        game.signals,
+        game.hands,
+    )
+    for seat, hand in enumerate(hands):
+        if isinstance(previous, tuple):
+            was_of, was_out, was_said, *was_held = previous
+            seen_before = (was_held[seat], was_of[seat], was_out[seat], was_said[seat])
+            if seen_before == (hand, spirit_of[seat], spirit_out[seat], signals[seat]):
+                continue
+        values[_SEAT_AT[seat]] = 0.0
+        _put_seat(seat, (hand, spirit_of[seat], spirit_out[seat], signals[seat]), values)
 
 
 _NEEDED = _OFFSET["location_needed"]
 _HAND_EXACT = _OFFSET["hand_exact"]
+_DECISION, _DECIDER, _ACTIVE = _OFFSET["decision"], _OFFSET["decider"], _OFFSET["active"]
+_TURN_STAGE, _WINDOW_REASON = _OFFSET["turn_stage"], _OFFSET["window_reason"]
+_ACTING_SPIRIT, _CARD_IN_PLAY_EXACT = _OFFSET["acting_spirit"], _OFFSET["card_in_play_exact"]
 
 
 def _needing(vector: np.ndarray) -> dict[int, list[int]]:
     """From the unscaled ``location_needed``: each value needed -> the Locations needing it."""
     needing: dict[int, list[int]] = {}
-    for position in range(S.NUM_LOCATIONS):
-        value = int(vector[_NEEDED + position])
+    for position, value in enumerate(vector[_NEEDED : _NEEDED + S.NUM_LOCATIONS].tolist()):
         if value:
-            needing.setdefault(value, []).append(position)
+            needing.setdefault(int(value), []).append(position)
     return needing
+
+
+def _put_hand_exact(hand: list[int], needing: dict[int, list[int]], vector: np.ndarray) -> None:
+    """``hand_exact``: each Defense or Support card of the hand whose value a Location needs."""
+    for slot, card in enumerate(hand[:HAND_MAX]):
+        for position in _exact_at(card, needing):
+            vector[_HAND_EXACT + S.NUM_LOCATIONS * slot + position] = 1
 
 
 def _exact_at(card: int, needing: dict[int, list[int]]) -> list[int]:
@@ -382,34 +435,41 @@ def _put_pending(
 ) -> None:
     """The decision, who takes it, whose turn it is, and what the frames show (the card in
     play's exact hits among them)."""
-    n, at = game.num_players, _OFFSET
+    n, frames = game.num_players, game.frames
     if game.decision is not None:
-        vector[at["decision"] + game.decision] = 1
-        vector[at["decider"] + (game.decider - player) % n] = 1
-    vector[at["active"] + (game.active - player) % n] = 1
-    vector[at["turn_stage"] + _turn_stage(game.frames)] = 1
-    window, spirit, card = _frame_context(game.frames)
+        vector[_DECISION + game.decision] = 1
+        vector[_DECIDER + (game.decider - player) % n] = 1
+    vector[_ACTIVE + (game.active - player) % n] = 1
+    vector[_TURN_STAGE + _turn_stage(frames)] = 1
+    window, spirit, card = _frame_context(frames)
     if window >= 0:
-        vector[at["window_reason"] + window] = 1
+        vector[_WINDOW_REASON + window] = 1
     if spirit >= 0:
-        vector[at["acting_spirit"] + spirit] = 1
+        vector[_ACTING_SPIRIT + spirit] = 1
     if card >= 0:
         for where, value in _IN_PLAY[card]:
             vector[where] = value
         for position in _exact_at(card, needing):
-            vector[at["card_in_play_exact"] + position] = 1
+            vector[_CARD_IN_PLAY_EXACT + position] = 1
 
 
-def _locations_key(game: ValenorGame) -> tuple[tuple[Any, ...], ...]:
-    """Per field, the Locations left to right: card, devastated, Invader, Defense stack."""
-    stacks = tuple(map(tuple, game.defense_at))
-    return (tuple(game.locations), tuple(game.devastated), tuple(game.invader_at), stacks)
-
-
-def _put_locations(locations: tuple[tuple[Any, ...], ...], values: np.ndarray) -> None:
-    """Each Location's terrains, Invader value, Defense/Support counts and sum, and the value
-    still needed."""
-    for position, (large, devastated, invader, stack) in enumerate(zip(*locations, strict=True)):
+def _put_locations(game: ValenorGame, previous: object, values: np.ndarray) -> None:
+    """Encode again each Location that changed since the key ``previous`` (cards, devastated
+    flags, Invaders, then each Defense stack; not a tuple if never encoded): its terrains,
+    Invader value, Defense/Support counts and sum, and the value still needed."""
+    rows = zip(game.locations, game.devastated, game.invader_at, game.defense_at, strict=True)
+    for position, (large, devastated, invader, stack) in enumerate(rows):
+        if isinstance(previous, tuple):
+            was_card, was_devastated, was_invaded, *was_stacked = previous
+            seen_before = (
+                was_card[position],
+                was_devastated[position],
+                was_invaded[position],
+                was_stacked[position],
+            )
+            if seen_before == (large, devastated, invader, stack):
+                continue
+        values[_LOCATION_AT[position]] = 0.0
         for at in _FACES[position][large][devastated]:
             values[at] = 1
         defended = 0
@@ -428,7 +488,7 @@ def _decks_key(game: ValenorGame) -> tuple[Any, ...]:
     invaders = game.invader_deck
     top = _LETTER[invaders[-1]] if invaders else -1
     sizes = (len(game.defense_deck), len(game.support_deck), len(invaders))
-    return (*sizes, top, tuple(invaders[: game.known_bottom]))
+    return (*sizes, top, invaders[: game.known_bottom])
 
 
 def _put_decks(decks: tuple[Any, ...], values: np.ndarray) -> None:

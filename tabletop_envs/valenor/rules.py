@@ -60,6 +60,15 @@ TURN_STEPS = {
 EFFECT, EFFECT_TARGET, EFFECT_DONE = range(3)
 """Spirit effect stages: ``(F_SPIRIT, player, spirit, stage, picked)``."""
 FRAME_SIZE = {F_DRAFT: 1, F_TURN: 4, F_WINDOW: 3, F_PLAY: 5, F_SPIRIT: 5}
+_CHOOSE_SPIRIT, _SPIRIT_WINDOW = int(Decision.CHOOSE_SPIRIT), int(Decision.SPIRIT_WINDOW)
+_PLAY_CARD, _PLACE, _DEVASTATE = (
+    int(Decision.PLAY_CARD),
+    int(Decision.PLACE),
+    int(Decision.DEVASTATE),
+)
+_MOVE_DEFENSE, _MOVE_TARGET = int(Decision.MOVE_DEFENSE), int(Decision.MOVE_TARGET)
+_BRING_TO_FRONT = int(Decision.BRING_TO_FRONT)
+"""The decisions as plain ints (an enum member costs an attribute lookup at every ask)."""
 
 TOTAL_INVADER_VALUE = sum(S.INVADER_VALUES)
 TOTAL_DEFENSE_VALUE = {
@@ -421,8 +430,9 @@ class ValenorGame(PlainState, GameCore):
             self._draw(player, self.support_deck)
 
     # ----- the automatic part ------------------------------------------------------------
-    def _ask(self, decision: Decision, decider: int) -> bool:
-        self.decision, self.decider = int(decision), decider  # a plain int: saves hold no enum
+    def _ask(self, decision: int, decider: int) -> bool:
+        """Pose ``decision`` (a plain int, as saves hold it) to ``decider``."""
+        self.decision, self.decider = decision, decider
         return True
 
     def _advance(self) -> None:
@@ -434,12 +444,15 @@ class ValenorGame(PlainState, GameCore):
                 return
 
     def _check_end(self) -> bool:
-        if self.outcome == ONGOING:
-            if self.invaders_left == 0:
-                self.outcome = WON
-            elif self._defense_short():
-                self._lose("defense")
-        return self.outcome != ONGOING
+        if self.outcome != ONGOING:
+            return True
+        if self.invaders_left == 0:
+            self.outcome = WON
+            return True
+        if self._defense_short():
+            self._lose("defense")
+            return True
+        return False
 
     def _defense_short(self) -> bool:
         """Whether the Defense and Support left cannot add up to the Invaders left."""
@@ -452,7 +465,7 @@ class ValenorGame(PlainState, GameCore):
 
     def _step_draft(self, frame: tuple[int, ...]) -> bool:
         if -1 in self.spirit_of:
-            return self._ask(Decision.CHOOSE_SPIRIT, self.spirit_of.index(-1))
+            return self._ask(_CHOOSE_SPIRIT, self.spirit_of.index(-1))
         self._deal()
         self.frames[-1] = (F_TURN, TURN_START, 1, 0)
         return False
@@ -515,7 +528,7 @@ class ValenorGame(PlainState, GameCore):
 
     def _turn_optional_decide(self, step: int, extra: int) -> bool:
         if self.has_playable(self.active):
-            return self._ask(Decision.PLAY_CARD, self.active)
+            return self._ask(_PLAY_CARD, self.active)
         self._finish_optional(step)
         return False
 
@@ -546,7 +559,7 @@ class ValenorGame(PlainState, GameCore):
             offset += 1
             if self.options["signalling"] or self.can_use_spirit(seat):
                 self.frames[-1] = (F_WINDOW, reason, offset)
-                return self._ask(Decision.SPIRIT_WINDOW, seat)
+                return self._ask(_SPIRIT_WINDOW, seat)
         self.frames.pop()
         return False
 
@@ -560,9 +573,9 @@ class ValenorGame(PlainState, GameCore):
             self.frames.append((F_WINDOW, W_FACE_UP if placeable else W_DEVASTATION, 0))
             return False
         if placeable:
-            return self._ask(Decision.PLACE, player)
+            return self._ask(_PLACE, player)
         if self.devastation_choices(S.TERRAIN[card]):
-            return self._ask(Decision.DEVASTATE, player)
+            return self._ask(_DEVASTATE, player)
         self._lose("terrain")
         return True
 
@@ -573,13 +586,13 @@ class ValenorGame(PlainState, GameCore):
             self.hands[player].append(S.spirit_card(spirit))
             self._settle_front(player)
         elif stage == EFFECT_TARGET:
-            return self._ask(Decision.MOVE_TARGET, player)
+            return self._ask(_MOVE_TARGET, player)
         elif spirit == S.TONI:
-            return self._ask(Decision.PLAY_CARD, player)
+            return self._ask(_PLAY_CARD, player)
         elif spirit == S.BROM:
-            return self._ask(Decision.MOVE_DEFENSE, player)
+            return self._ask(_MOVE_DEFENSE, player)
         elif spirit == S.WISP:
-            return self._ask(Decision.BRING_TO_FRONT, player)
+            return self._ask(_BRING_TO_FRONT, player)
         else:  # Fenna
             self._draw(player, self.defense_deck)
             self.frames[-1] = (F_SPIRIT, player, spirit, EFFECT_DONE, -1)
