@@ -17,7 +17,8 @@ target alike, and every figure is also given as a ratio to ``connect_four_v3`` f
 same run.
 
 The table replaces the ``throughput`` section of benchmarks/RESULTS.md (``--no-write``: print
-only); the full report goes to ``--out`` as JSON.
+only); the full report goes to ``--out`` as JSON (by default benchmarks/throughput.json,
+which ``--no-write`` leaves alone unless ``--out`` names a file).
 
     python -m benchmarks.throughput [--games vaalbara valenor] [--repeats 3] [--seconds 1]
 """
@@ -50,6 +51,7 @@ from tabletop_envs.core.env import TabletopAECEnv, env_metadata, wrap
 from tabletop_envs.core.game import NO_SEAT, GameCore
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 
+REPORT_JSON = Path(__file__).with_name("throughput.json")
 REFERENCE = "connect_four_v3"
 REFERENCE_MODULES = {REFERENCE: connect_four_v3, "texas_holdem_v4": texas_holdem_v4}
 REFERENCE_PLAYERS = {REFERENCE: (2,), "texas_holdem_v4": (2, 4)}
@@ -516,13 +518,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="cpu: rates per CPU-second of this process (default; steady when other jobs "
         "share the machine); wall: per elapsed second",
     )
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/throughput.json"))
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"the JSON report (default: {REPORT_JSON}, not written under --no-write)",
+    )
     parser.add_argument(
         "--no-write",
         "--no-append",
         dest="no_write",
         action="store_true",
-        help=f"print the table only; RESULTS.md's {SECTION!r} section stays as it is",
+        help=f"print the table only; RESULTS.md's {SECTION!r} section and the default JSON "
+        "report stay as they are",
     )
     parser.add_argument("--no-harness", action="store_true", help="skip the worker scaling")
     return parser.parse_args(argv)
@@ -532,7 +540,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         targets = choose_targets(args.games, args.players)
-        check_output_file(args.out, "--out")
+        report_json = args.out or (None if args.no_write else REPORT_JSON)
+        if report_json is not None:
+            check_output_file(report_json, "--out")
         if not args.no_write:
             check_output_file(RESULTS_MD, "RESULTS.md")
     except ValueError as error:
@@ -543,8 +553,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = run(targets, args.repeats, budget, harness=not args.no_harness)
     command = "python -m benchmarks.throughput " + " ".join(sys.argv[1:] if argv is None else argv)
     text = markdown(report, measured_at(command.strip(), start))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(args.out, json.dumps(report, indent=2) + "\n")
+    if report_json is not None:
+        report_json.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(report_json, json.dumps(report, indent=2) + "\n")
     publish(SECTION, text, RESULTS_MD, write=not args.no_write)
     return 0
 

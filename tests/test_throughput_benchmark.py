@@ -81,6 +81,14 @@ def test_a_run_rewrites_its_own_section_of_the_page(tmp_path, monkeypatch) -> No
     assert page.read_text() == text
 
 
+def test_no_write_leaves_the_default_report_alone(tmp_path, monkeypatch) -> None:
+    report = tmp_path / "throughput.json"
+    monkeypatch.setattr(throughput, "REPORT_JSON", report)
+    flags = ["--games", "vaalbara", "--players", "2", "--repeats", "1", "--seconds", "0.01"]
+    assert throughput.main([*flags, "--no-harness", "--no-write"]) == 0
+    assert not report.exists()
+
+
 def test_bad_flags_exit_with_a_clear_error(capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         throughput.parse_args(["--seconds", "0"])
