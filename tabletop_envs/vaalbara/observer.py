@@ -29,6 +29,7 @@ from tabletop_envs.core.encoding import (
     TableLayout,
 )
 from tabletop_envs.vaalbara.spec import (
+    CARDS_IN,
     CHARACTER_COUNT,
     EMPTY,
     KIND_OF,
@@ -249,20 +250,18 @@ def unscaled(game: VaalbaraGame, player: int) -> np.ndarray:
     )
     if kept.stale(LAND, land, _LAND_AT):
         _put_land(land, n, values)
+    keys = kept.keys
     rows = (game.rows[0], game.rows[1])
-    before = kept.restamp(ROWS, rows)
-    if before != rows:
-        _put_rows(rows, before, values)
+    if keys[ROWS] != rows:
+        _put_rows(rows, kept.restamp(ROWS, rows), values)
     order = (game.picks, game.turn_order, game.turn) if game.revealed else (game.picks,)
-    before = kept.restamp(ORDER, order)
-    if before != order:
-        _put_order(order, before, values)
+    if keys[ORDER] != order:
+        _put_order(order, kept.restamp(ORDER, order), values)
     realms = [tuple(realm) for realm in game.realms]
     decks = [len(deck) for deck in game.clan_decks]
     seats = (game.discards, game.known_in_hand, game.hands, decks, realms)
-    before = kept.restamp(SEATS_BLOCK, seats)
-    if before != seats:
-        _put_seats(seats, before, values)
+    if keys[SEATS_BLOCK] != seats:
+        _put_seats(seats, kept.restamp(SEATS_BLOCK, seats), values)
     vector = kept.observed(TABLE, n, player)
     _put_own(game, player, realms, vector)
     return vector
@@ -379,7 +378,8 @@ def _put_own(
     turn_order = game.turn_order
     if game.turn < len(turn_order):
         vector[_ACTIVE_AT + (turn_order[game.turn] - player) % n] = 1
-    vector[_HAND_AT : _HAND_AT + CHARACTER_COUNT] = _MASK_ROWS[game.hands[player]]
+    for card in CARDS_IN[game.hands[player]]:
+        vector[_HAND_AT + card] = 1
     pick = game.picks[player]
     if pick != EMPTY:
         vector[_MY_PICK_AT + pick] = 1

@@ -187,8 +187,7 @@ class VaalbaraGame(PlainState, GameCore):
 
     def neighbours(self, seat: int) -> list[int]:
         """Left and right neighbours (one with two players)."""
-        n = self.num_players
-        return sorted({(seat - 1) % n, (seat + 1) % n})
+        return list(_NEIGHBOURS[self.num_players][seat])
 
     def top_back(self) -> int:
         return self.back_of[self.land_deck[-1]]
@@ -211,7 +210,7 @@ class VaalbaraGame(PlainState, GameCore):
     def realm_kinds(self, seat: int) -> list[int]:
         return [int(LAND_CARDS[card][0]) for card in self.realms[seat]]
 
-    def count_type(self, seat: int, land_type: LandType) -> int:
+    def count_type(self, seat: int, land_type: int) -> int:
         return [TYPE_OF[card] for card in self.realms[seat]].count(land_type)
 
     def land_types(self, seat: int) -> int:
@@ -257,6 +256,17 @@ class VaalbaraGame(PlainState, GameCore):
         if kind == Decision.RIDER_SECOND:
             return self._filled(1)
         return sorted(set(self.realm_kinds(seat)))
+
+    def legal_mask(self) -> np.ndarray:
+        """:meth:`GameCore.legal_mask`, kept by the decision and its legal options (a copy
+        is handed out)."""
+        if self.decider == NO_SEAT:
+            return super().legal_mask()
+        key = (self.decision, *self.legal_options())
+        mask = _MASKS.get(key)
+        if mask is None:
+            mask = _MASKS[key] = super().legal_mask()
+        return mask.copy()
 
     def _filled(self, row: int) -> list[int]:
         return [slot for slot, card in enumerate(self.rows[row]) if card != EMPTY]
@@ -621,7 +631,7 @@ class VaalbaraGame(PlainState, GameCore):
         return counts
 
     def neighbour_meadows(self, seat: int) -> int:
-        return sum(self.count_type(n, LandType.MEADOW) for n in self.neighbours(seat))
+        return sum(self.count_type(n, _MEADOW) for n in _NEIGHBOURS[self.num_players][seat])
 
     def land_reward(self, seat: int, card: int, initiative: int) -> int:
         """VP for ``card``, already in ``seat``'s realm, taken with ``initiative``."""
@@ -747,6 +757,15 @@ _CHARACTER_OF = {
     Decision.PIONEER: C.PIONEER,
 }
 """The character whose action each decision belongs to (the land pick's is any)."""
+
+_NEIGHBOURS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(sorted({(seat - 1) % n, (seat + 1) % n})) for seat in range(n))
+    for n in range(MAX_PLAYERS + 1)
+)
+"""_NEIGHBOURS[num_players][seat]: the left and right neighbours (one with two players)."""
+_MEADOW = int(LandType.MEADOW)
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+"""Legal masks by (decision, legal options): at most a few thousand (one per hand)."""
 
 _HANDLERS = {
     Decision.SELECT: VaalbaraGame._select,

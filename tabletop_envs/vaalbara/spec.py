@@ -282,4 +282,11 @@ def bit(card: int) -> int:
 
 def cards_in(mask: int) -> list[int]:
     """The characters whose bits are set in ``mask``, lowest first."""
-    return [card for card in range(CHARACTER_COUNT) if mask >> card & 1]
+    return list(CARDS_IN[mask & (1 << CHARACTER_COUNT) - 1])
+
+
+CARDS_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(card for card in range(CHARACTER_COUNT) if mask >> card & 1)
+    for mask in range(1 << CHARACTER_COUNT)
+)
+"""CARDS_IN[mask]: :func:`cards_in` of a 12-bit mask, looked up."""
