@@ -229,14 +229,29 @@ _REALMS: dict[tuple[int, ...], tuple[Any, ...]] = {}
 """Realm summaries by the realm's cards: a realm changes a few times a game."""
 
 
+def _scaled(name: str, top: int) -> list[float]:
+    """Field ``name``'s values 0..``top`` as :meth:`ObservationSchema.scale` leaves them."""
+    rows = np.zeros((top + 1, SCHEMA.size), dtype=np.float32)
+    rows[:, _AT[name]] = np.arange(top + 1)
+    return SCHEMA.scale(rows)[:, _AT[name]].tolist()
+
+
+_MY_VP, _HAND_SIZES, _DECK_SIZES, _REALM_COUNTS, _LAND_DECK_SIZES, _LAND_VALUES = (
+    _scaled("my_vp", VP_SCALE),
+    _scaled("hand_sizes", CHARACTER_COUNT),
+    _scaled("clan_deck_sizes", CHARACTER_COUNT),
+    _scaled("realms", len(LAND_CARDS)),
+    _scaled("land_deck_size", len(LAND_CARDS)),
+    _scaled("land_values", VALUE_SCALE),
+)
+"""The scaled fields' values, by the unscaled value, as the observation holds them (every
+other field's scale is 1)."""
+
+
 def observation(game: VaalbaraGame, player: int) -> np.ndarray:
-    """``SCHEMA.encode(view(game, player))``, gathered from the kept view."""
-    return SCHEMA.scale(unscaled(game, player))
-
-
-def unscaled(game: VaalbaraGame, player: int) -> np.ndarray:
-    """``player``'s observation before scaling: the kept view (what changed encoded again)
-    turned to face ``player``, then what only ``player`` sees or depends on it."""
+    """``SCHEMA.encode(view(game, player))``: the kept view (what changed encoded again)
+    turned to face ``player``, then what only ``player`` sees or depends on it. Values are
+    written already scaled (:func:`_scaled`), so the vector needs no scaling pass."""
     kept = KeptObservation.of(game, TABLE, KEPT_BLOCKS)
     values, n = kept.values, game.num_players
     deck, known = game.land_deck, game.deck_known
@@ -280,7 +295,7 @@ def _put_land(land: tuple[int, ...], n: int, values: np.ndarray) -> None:
         values[_KEPT["deck_top_known"][0] + top] = 1
     if bottom != EMPTY:
         values[_KEPT["deck_bottom_known"][0] + bottom] = 1
-    values[_KEPT["land_deck_size"][0]] = deck_size
+    values[_KEPT["land_deck_size"][0]] = _LAND_DECK_SIZES[deck_size]
     if rider_slot != EMPTY:
         values[_KEPT["rider_slot"][0] + rider_slot] = 1
 
@@ -350,11 +365,11 @@ def _put_known(seat: int, mask: int, values: np.ndarray) -> None:
 
 
 def _put_hand_size(seat: int, mask: int, values: np.ndarray) -> None:
-    values[_KEPT["hand_sizes"][seat]] = mask.bit_count()
+    values[_KEPT["hand_sizes"][seat]] = _HAND_SIZES[mask.bit_count()]
 
 
 def _put_deck_size(seat: int, size: int, values: np.ndarray) -> None:
-    values[_KEPT["clan_deck_sizes"][seat]] = size
+    values[_KEPT["clan_deck_sizes"][seat]] = _DECK_SIZES[size]
 
 
 def _put_realm(seat: int, realm: tuple[int, ...], values: np.ndarray) -> None:
@@ -383,7 +398,7 @@ def _put_own(
     pick = game.picks[player]
     if pick != EMPTY:
         vector[_MY_PICK_AT + pick] = 1
-    vector[_MY_VP_AT] = min(game.vp[player], VP_SCALE)
+    vector[_MY_VP_AT] = _MY_VP[min(game.vp[player], VP_SCALE)]
     meadows = _realm_summary(realms[(player + 1) % n])[1]
     if n > 2:
         meadows += _realm_summary(realms[player - 1])[1]
@@ -415,7 +430,7 @@ def _land_values(
     for row_at, cards in zip(_LAND_VALUES_AT, game.rows, strict=True):
         for at, card in enumerate(cards, row_at):
             if card != EMPTY:
-                vector[at] = worth[KIND_OF[card]]
+                vector[at] = _LAND_VALUES[worth[KIND_OF[card]]]
 
 
 def _realm_summary(realm: tuple[int, ...]) -> tuple[Any, ...]:
@@ -430,7 +445,7 @@ def _realm_summary(realm: tuple[int, ...]) -> tuple[Any, ...]:
 
 @lru_cache(maxsize=KINDS_CACHE_SIZE)
 def _kinds_summary(kinds: tuple[int, ...]) -> tuple[Any, ...]:
-    """(the count of each land kind as a row, the Meadows, the :func:`land_reward` of one
+    """(the count of each land kind as a row, scaled, the Meadows, the :func:`land_reward` of one
     more land by kind with no neighbour Meadows at initiative 1) of a realm holding lands
     of ``kinds`` (sorted)."""
     types = [KIND_TYPE_INDEX[kind] for kind in kinds]
@@ -439,7 +454,9 @@ def _kinds_summary(kinds: tuple[int, ...]) -> tuple[Any, ...]:
         land_reward(kind, _plus_one(counts, KIND_TYPE_INDEX[kind]), 0, 1)
         for kind in range(LAND_KINDS)
     )
-    row = np.array([kinds.count(kind) for kind in range(LAND_KINDS)], dtype=np.float32)
+    row = np.array(
+        [_REALM_COUNTS[kinds.count(kind)] for kind in range(LAND_KINDS)], dtype=np.float32
+    )
     return row, counts[LandType.MEADOW], rewards
 
 
