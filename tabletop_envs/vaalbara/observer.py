@@ -222,11 +222,14 @@ _ROW_AT = tuple(
 )
 _LAND_VALUES_AT = (_AT["land_values"], _AT["land_values"] + P)
 _MEADOW, _RIVER, _FARMER = int(LandKind.MEADOW), int(LandKind.RIVER), int(Character.FARMER)
-REALM_CACHE_SIZE = 1 << 14
+REALM_CACHE_SIZE = WORTH_CACHE_SIZE = 1 << 14
 KINDS_CACHE_SIZE = 1 << 13
-"""Realm summaries are kept for this many realms (by cards) and land kind multisets."""
+"""Realm summaries are kept for this many realms (by cards) and land kind multisets, land
+worths for this many (realm rewards, neighbour Meadows, pick)."""
 _REALMS: dict[tuple[int, ...], tuple[Any, ...]] = {}
 """Realm summaries by the realm's cards: a realm changes a few times a game."""
+_WORTH: dict[tuple[Any, ...], tuple[float, ...]] = {}
+"""Scaled land worths by kind, by (realm rewards, neighbour Meadows, pick)."""
 
 
 def _scaled(name: str, top: int) -> list[float]:
@@ -413,8 +416,23 @@ _DECISION_AT, _DECIDER_AT, _ACTIVE_AT, _HAND_AT, _MY_PICK_AT, _MY_VP_AT = (
 def _land_values(
     game: VaalbaraGame, pick: int, rewards: tuple[int, ...], meadows: int, vector: np.ndarray
 ) -> None:
-    """VP the observer would score taking each row land now: with its pick's initiative and
-    Farmer doubling once picked, else at the River cap (public realms and own pick only).
+    """VP the observer would score taking each row land now (:func:`_worth`), by the kind of
+    each row card."""
+    key = (rewards, meadows, pick)
+    worth = _WORTH.get(key)
+    if worth is None:
+        if len(_WORTH) >= WORTH_CACHE_SIZE:
+            _WORTH.clear()
+        worth = _WORTH[key] = _worth(rewards, meadows, pick)
+    for row_at, cards in zip(_LAND_VALUES_AT, game.rows, strict=True):
+        for at, card in enumerate(cards, row_at):
+            if card != EMPTY:
+                vector[at] = worth[KIND_OF[card]]
+
+
+def _worth(rewards: tuple[int, ...], meadows: int, pick: int) -> tuple[float, ...]:
+    """A land's worth by kind, scaled: with the pick's initiative and Farmer doubling once
+    picked, else at the River cap (public realms and own pick only), clipped to the scale.
 
     ``rewards`` are the realm's :func:`land_reward` by kind with no neighbour Meadows at
     initiative 1: a Meadow's reward adds the neighbours' Meadows, a River's is multiplied by
@@ -425,12 +443,7 @@ def _land_values(
     worth[_RIVER] *= initiative
     if pick == _FARMER:
         worth = [2 * value for value in worth]
-    if max(worth) > VALUE_SCALE:
-        worth = [min(value, VALUE_SCALE) for value in worth]
-    for row_at, cards in zip(_LAND_VALUES_AT, game.rows, strict=True):
-        for at, card in enumerate(cards, row_at):
-            if card != EMPTY:
-                vector[at] = _LAND_VALUES[worth[KIND_OF[card]]]
+    return tuple(_LAND_VALUES[min(value, VALUE_SCALE)] for value in worth)
 
 
 def _realm_summary(realm: tuple[int, ...]) -> tuple[Any, ...]:

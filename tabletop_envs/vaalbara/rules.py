@@ -208,7 +208,7 @@ class VaalbaraGame(PlainState, GameCore):
         return self.omen_rank(a) < self.omen_rank(b)
 
     def realm_kinds(self, seat: int) -> list[int]:
-        return [int(LAND_CARDS[card][0]) for card in self.realms[seat]]
+        return [KIND_OF[card] for card in self.realms[seat]]
 
     def count_type(self, seat: int, land_type: int) -> int:
         return [TYPE_OF[card] for card in self.realms[seat]].count(land_type)
@@ -679,7 +679,7 @@ class VaalbaraGame(PlainState, GameCore):
 
     def _refill_hand(self, seat: int) -> None:
         deck = self.clan_decks[seat]
-        while deck and bin(self.hands[seat]).count("1") < HAND_SIZE:
+        while deck and self.hands[seat].bit_count() < HAND_SIZE:
             self.hands[seat] |= bit(deck.pop())
 
     # ----- hidden information ---------------------------------------------------------
