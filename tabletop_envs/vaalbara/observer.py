@@ -183,11 +183,6 @@ OMEN_ORDERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 """OMEN_ORDERS[num_players][back]: :func:`omen_order`, looked up."""
 
-_MASK_ROWS = np.array(
-    [[mask >> card & 1 for card in range(CHARACTER_COUNT)] for mask in range(1 << CHARACTER_COUNT)],
-    dtype=np.float32,
-)
-"""_MASK_ROWS[mask]: a 12-bit character mask as a row of ones and zeros."""
 
 SEAT_FIELDS = ("discards", "known_in_hand", "hand_sizes", "clan_deck_sizes", "realms")
 """What everyone sees of each seat's cards: written again field by field, seat by seat."""
@@ -344,38 +339,43 @@ def _put_order(order: tuple[Any, ...], before: object, values: np.ndarray) -> No
 
 
 def _put_seats(seats: tuple[list[Any], ...], before: object, values: np.ndarray) -> None:
-    """Each seat field again for the seats where it differs from ``before`` (every seat if
-    ``before`` is not a seats key): the discards, the characters known in hand, the hand
-    and clan deck sizes, the realm."""
-    fresh = not isinstance(before, tuple)
-    for write, items, items_before in zip(
-        _SEAT_WRITERS, seats, before if not fresh else seats, strict=True
-    ):
-        if fresh or items != items_before:
-            for seat, item in enumerate(items):
-                if fresh or item != items_before[seat]:
-                    write(seat, item, values)
+    """Each seat field again for the seats where it differs from ``before``: the discards,
+    the characters known in hand (only the cards that changed), the hand and clan deck
+    sizes, the realm. A ``before`` that is not a seats key stands for a view with nothing
+    written yet (all zeros)."""
+    if not isinstance(before, tuple):
+        nothing = [None] * len(seats[0])
+        before = ([0] * len(nothing), [0] * len(nothing), nothing, nothing, nothing)
+    for write, items, items_before in zip(_SEAT_WRITERS, seats, before, strict=True):
+        if items != items_before:
+            for seat, (item, was) in enumerate(zip(items, items_before, strict=True)):
+                if item != was:
+                    write(seat, item, was, values)
 
 
-def _put_discards(seat: int, mask: int, values: np.ndarray) -> None:
-    at = _KEPT["discards"][seat]
-    values[at : at + CHARACTER_COUNT] = _MASK_ROWS[mask]
+def _put_discards(seat: int, mask: int, was: int, values: np.ndarray) -> None:
+    _put_cards(_KEPT["discards"][seat], mask, was, values)
 
 
-def _put_known(seat: int, mask: int, values: np.ndarray) -> None:
-    at = _KEPT["known_in_hand"][seat]
-    values[at : at + CHARACTER_COUNT] = _MASK_ROWS[mask]
+def _put_known(seat: int, mask: int, was: int, values: np.ndarray) -> None:
+    _put_cards(_KEPT["known_in_hand"][seat], mask, was, values)
 
 
-def _put_hand_size(seat: int, mask: int, values: np.ndarray) -> None:
+def _put_cards(at: int, mask: int, was: int, values: np.ndarray) -> None:
+    """A character mask's row from ``at``, where it differs from the mask ``was``."""
+    for card in CARDS_IN[mask ^ was]:
+        values[at + card] = mask >> card & 1
+
+
+def _put_hand_size(seat: int, mask: int, _was: object, values: np.ndarray) -> None:
     values[_KEPT["hand_sizes"][seat]] = _HAND_SIZES[mask.bit_count()]
 
 
-def _put_deck_size(seat: int, size: int, values: np.ndarray) -> None:
+def _put_deck_size(seat: int, size: int, _was: object, values: np.ndarray) -> None:
     values[_KEPT["clan_deck_sizes"][seat]] = _DECK_SIZES[size]
 
 
-def _put_realm(seat: int, realm: tuple[int, ...], values: np.ndarray) -> None:
+def _put_realm(seat: int, realm: tuple[int, ...], _was: object, values: np.ndarray) -> None:
     at = _KEPT["realms"][seat]
     values[at : at + LAND_KINDS] = _realm_summary(realm)[0]
 
