@@ -210,18 +210,20 @@ _STORED_AT = {
 """Where each table field starts in the store."""
 _AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
 """Where the observer's own fields start in its vector."""
+_SCALES = np.concatenate(
+    [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in SCHEMA.fields]
+)
+_SCALE = _SCALES.tolist()
+"""Each observation entry's scale, as :meth:`ObservationSchema.scale` applies it: the store
+is kept unscaled and scaled as it is turned to face the observer, so the observer's own
+fields are written after as ``value * _SCALE[at]`` (two float32 numbers' product is exact
+in a Python float, so it rounds to the float32 that scaling the written value gives)."""
 
 
 def observation(game: ValiantWarsGame, player: int) -> np.ndarray:
     """``player``'s observation vector, ``SCHEMA.encode(view(game, player))`` (the per-step
-    path: the kept table view turned to face ``player``, then scaled)."""
-    return SCHEMA.scale(unscaled_view(game, player))
-
-
-def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
-    """``player``'s view laid out as :data:`SCHEMA`, before scaling: the kept table view
-    turned to face ``player``, then whose move it is, its pending decision, its purchase
-    and the top cards it knows."""
+    path: the kept table view turned to face ``player`` and scaled, then whose move it is,
+    its pending decision, its purchase and the top cards it knows, written scaled)."""
     kept = KeptObservation.of(game, TABLE, BLOCKS)
     n = game.num_players
     location_deck = game.location_deck
@@ -246,32 +248,33 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     out = _facing(kept.values, n, player)
     decider = game.decider
     if decider >= 0:
-        out[_AT["to_move"] + (decider - player) % n] = 1.0
+        out[_AT["to_move"] + (decider - player) % n] = _SCALE[_AT["to_move"]]
     if decider == player:
         _own_decision(game, player, out)
     deck, my_top = game.decks[player], _AT["my_top"]
     for depth in range(game.known_top[player]):
-        out[my_top + depth * NUM_CODES + deck[-1 - depth]] = 1.0
+        out[my_top + depth * NUM_CODES + deck[-1 - depth]] = _SCALE[my_top]
     if game.known_top[player]:
         _put_known_omen(deck[-1] == OMEN, out)
     return out
 
 
 def _facing(values: np.ndarray, n: int, player: int) -> np.ndarray:
-    """The kept store turned to face ``player`` (a copy): seat 0's is the store itself, as
-    the store keeps every field in observation order and never writes the rows of seats
-    past the player count; another seat's is one gather."""
+    """The kept store turned to face ``player`` and scaled (a new vector): seat 0's is the
+    store itself, as the store keeps every field in observation order and never writes the
+    rows of seats past the player count (scaled in one pass, no copy first); another seat's
+    is one gather."""
     if player == 0:
-        return values[: SCHEMA.size].copy()
-    return values.take(TABLE.gather(n, player))
+        return np.multiply(values[: SCHEMA.size], _SCALES)
+    return SCHEMA.scale(values.take(TABLE.gather(n, player)))
 
 
 def _put_known_omen(omen_next: bool, out: np.ndarray) -> None:
     """The observer's own next-card chance once its Oracle showed the top card."""
     chance = PERCENT if omen_next else 0
-    out[_AT["omen_chance"]] = chance
+    out[_AT["omen_chance"]] = chance * _SCALE[_AT["omen_chance"]]
     if out[_AT["at_risk"]]:
-        out[_AT["out_chance"]] = chance
+        out[_AT["out_chance"]] = chance * _SCALE[_AT["out_chance"]]
 
 
 def _keep_margins(values: np.ndarray, n: int) -> None:
@@ -307,34 +310,35 @@ a constant's)."""
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
     """The decision ``player`` faces and its context, or what its purchase has spent."""
     if game.decision >= 0:
-        out[_AT["decision"] + game.decision] = 1.0
+        out[_AT["decision"] + game.decision] = _SCALE[_AT["decision"]]
     if game.decision in _TARGETING:
         effect, subject, _, _, amount = game.pending
-        out[_AT["effect"] + effect] = 1.0
+        out[_AT["effect"] + effect] = _SCALE[_AT["effect"]]
         if subject >= 0:
-            out[_AT["subject"] + (subject - player) % game.num_players] = 1.0
-        out[_AT["draw_amount"]] = min(amount, SLOTS)
+            out[_AT["subject"] + (subject - player) % game.num_players] = _SCALE[_AT["subject"]]
+        out[_AT["draw_amount"]] = min(amount, SLOTS) * _SCALE[_AT["draw_amount"]]
     elif game.decision == _IGNORE_OMEN:
-        out[_AT["effect"] + Kind.SAINT] = 1.0
+        out[_AT["effect"] + Kind.SAINT] = _SCALE[_AT["effect"]]
     if game.phase == BUYING:
-        purchase = _AT["purchase"]
-        out[purchase] = min(game.gold_left, TOTAL_SCALE)
-        out[purchase + 1] = game.bought_champion
-        out[purchase + 2] = game.took_soldier
+        purchase, scale = _AT["purchase"], _SCALE[_AT["purchase"]]
+        out[purchase] = min(game.gold_left, TOTAL_SCALE) * scale
+        out[purchase + 1] = game.bought_champion * scale
+        out[purchase + 2] = game.took_soldier * scale
 
 
 def _seat_keys(game: ValiantWarsGame, terrain: int) -> list[tuple]:
     """Each seat's key: the state its block shows (``terrain`` sets its Sword total), its
-    lists compared as they are and copied only when a changed key is kept."""
-    return [
-        (vp, stopped, out, stop_step, stop_gold, known_top, terrain, line, up, copies, used, deck)
-        for vp, stopped, out, stop_step, stop_gold, known_top, line, up, copies, used, deck in zip(
+    lists compared as they are and copied only when a changed key is kept (``zip`` makes
+    the tuples; every per-seat list holds one entry a seat)."""
+    return list(
+        zip(
             game.vp,
             game.stopped,
             game.out,
             game.stop_step,
             game.stop_gold,
             game.known_top,
+            [terrain] * game.num_players,
             game.lines,
             game.face_up,
             game.copies,
@@ -342,7 +346,7 @@ def _seat_keys(game: ValiantWarsGame, terrain: int) -> list[tuple]:
             game.decks,
             strict=True,
         )
-    ]
+    )
 
 
 def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, key: tuple) -> bool:
