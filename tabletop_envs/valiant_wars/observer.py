@@ -164,7 +164,6 @@ ROUND_BLOCK, MARKET_BLOCK, SUPPLY_BLOCK, CHAMPION_DECK_BLOCK, LOCATION_BLOCK, DR
 )
 BLOCKS = P + 6
 _SEAT_POSITIONS = tuple(TABLE.positions(SEAT_FIELDS, seat) for seat in range(P))
-_ROUND_POSITIONS = TABLE.positions(ROUND_FIELDS)
 _MARKET_POSITIONS = TABLE.positions(["market"])
 _SUPPLY_POSITIONS = TABLE.positions(["supply"])
 _CHAMPION_DECK_POSITIONS = TABLE.positions(["champion_deck"])
@@ -172,6 +171,9 @@ _LOCATION_POSITIONS = TABLE.positions(LOCATION_FIELDS)
 _SEAT_AT = tuple({name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(P))
 """Where each field of a seat's block starts in the store."""
 _FIRST_AT = tuple(TABLE.at("first_player", seat) for seat in range(P))
+_ROUND_AT = np.array([*_FIRST_AT, *(TABLE.at(name) for name in ROUND_FIELDS[1:])], dtype=np.intp)
+"""The round block's entries: each seat's first-player flag, then the round, the reveal
+step, the buying flag and the VP target."""
 _SEAT_SCALARS_AT = tuple(
     tuple(
         TABLE.at(name, seat)
@@ -202,7 +204,6 @@ _SWORDS, _OUT, _MARGINS = TABLE.at("swords"), TABLE.at("out"), TABLE.at("sword_m
 _DRAWING = TABLE.at("drawing")
 """Each seat field keeps its rows in seat order: these start the Swords, OUT, margins and
 drawing flags."""
-_DRAWING_POSITIONS = TABLE.positions(["drawing"])
 _STORED_AT = {
     name: TABLE.at(name)
     for name in (*ROUND_FIELDS[1:], *MARKET_FIELDS, "champion_deck", *LOCATION_FIELDS)
@@ -235,7 +236,8 @@ def observation(game: ValiantWarsGame, player: int) -> np.ndarray:
     if changed:
         _keep_margins(kept.values, n)
     revealing = game.phase == REVEALING
-    if kept.stale(DRAWING_BLOCK, (revealing, game.stopped, game.out), _DRAWING_POSITIONS):
+    if kept.keys[DRAWING_BLOCK] != (revealing, game.stopped, game.out):
+        kept.keys[DRAWING_BLOCK] = (revealing, game.stopped[:], game.out[:])
         kept.values[_DRAWING : _DRAWING + n] = [
             revealing and not stopped and not out
             for stopped, out in zip(game.stopped, game.out, strict=True)
@@ -557,16 +559,16 @@ def _put_line(
 
 
 def _keep_round(game: ValiantWarsGame, kept: KeptObservation) -> None:
-    """Encode the first player, the round, the reveal step and the phase again if changed."""
+    """Encode the first player, the round, the reveal step and the phase again if changed
+    (one write of the whole block, the first-player flags of every seat among it)."""
     key = (game.first, game.round, game.step, game.phase, game.target)
-    if not kept.stale(ROUND_BLOCK, key, _ROUND_POSITIONS):
+    if kept.keys[ROUND_BLOCK] == key:
         return
-    values = kept.values
-    values[_FIRST_AT[game.first]] = 1.0
-    values[_STORED_AT["round"]] = game.round
-    values[_STORED_AT["step"]] = min(game.step, ALL_CARDS)
-    values[_STORED_AT["buying"]] = game.phase == BUYING
-    values[_STORED_AT["target_vp"]] = game.target
+    kept.keys[ROUND_BLOCK] = key
+    entries = [0.0] * P
+    entries[game.first] = 1.0
+    entries += (game.round, min(game.step, ALL_CARDS), game.phase == BUYING, game.target)
+    kept.values.put(_ROUND_AT, entries)
 
 
 def _keep_market(game: ValiantWarsGame, kept: KeptObservation) -> None:
