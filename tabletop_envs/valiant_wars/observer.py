@@ -265,10 +265,11 @@ def _facing(values: np.ndarray, n: int, player: int) -> np.ndarray:
     """The kept store turned to face ``player`` and scaled (a new vector): seat 0's is the
     store itself, as the store keeps every field in observation order and never writes the
     rows of seats past the player count (scaled in one pass, no copy first); another seat's
-    is one gather."""
+    is one gather (``mode="wrap"``: every index is in range, so it gathers the same entries,
+    and numpy's wrapping loop runs a fifth to a quarter quicker than its checked one)."""
     if player == 0:
         return np.multiply(values[: SCHEMA.size], _SCALES)
-    return SCHEMA.scale(values.take(TABLE.gather(n, player)))
+    return SCHEMA.scale(values.take(TABLE.gather(n, player), mode="wrap"))
 
 
 def _put_known_omen(omen_next: bool, out: np.ndarray) -> None:
