@@ -375,7 +375,7 @@ class ValiantWarsGame(PlainState, GameCore):
         self.decision = int(kind)
         self.decider = seat
         self.pending_options = options
-        self.pending = [int(value) for value in context]
+        self.pending = list(map(int, context))
 
     def _answer(self, option: int) -> None:
         """Resolve the pending decision with ``option`` (legal by construction)."""
