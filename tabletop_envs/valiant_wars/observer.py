@@ -164,7 +164,6 @@ ROUND_BLOCK, MARKET_BLOCK, SUPPLY_BLOCK, CHAMPION_DECK_BLOCK, LOCATION_BLOCK, DR
 )
 BLOCKS = P + 6
 _SEAT_POSITIONS = tuple(TABLE.positions(SEAT_FIELDS, seat) for seat in range(P))
-_ROUND_POSITIONS = TABLE.positions(ROUND_FIELDS)
 _MARKET_POSITIONS = TABLE.positions(["market"])
 _SUPPLY_POSITIONS = TABLE.positions(["supply"])
 _CHAMPION_DECK_POSITIONS = TABLE.positions(["champion_deck"])
@@ -172,6 +171,9 @@ _LOCATION_POSITIONS = TABLE.positions(LOCATION_FIELDS)
 _SEAT_AT = tuple({name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(P))
 """Where each field of a seat's block starts in the store."""
 _FIRST_AT = tuple(TABLE.at("first_player", seat) for seat in range(P))
+_ROUND_AT = np.array([*_FIRST_AT, *(TABLE.at(name) for name in ROUND_FIELDS[1:])], dtype=np.intp)
+"""The round block's entries: each seat's first-player flag, then the round, the reveal
+step, the buying flag and the VP target."""
 _SEAT_SCALARS_AT = tuple(
     tuple(
         TABLE.at(name, seat)
@@ -202,7 +204,6 @@ _SWORDS, _OUT, _MARGINS = TABLE.at("swords"), TABLE.at("out"), TABLE.at("sword_m
 _DRAWING = TABLE.at("drawing")
 """Each seat field keeps its rows in seat order: these start the Swords, OUT, margins and
 drawing flags."""
-_DRAWING_POSITIONS = TABLE.positions(["drawing"])
 _STORED_AT = {
     name: TABLE.at(name)
     for name in (*ROUND_FIELDS[1:], *MARKET_FIELDS, "champion_deck", *LOCATION_FIELDS)
@@ -210,18 +211,20 @@ _STORED_AT = {
 """Where each table field starts in the store."""
 _AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
 """Where the observer's own fields start in its vector."""
+_SCALES = np.concatenate(
+    [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in SCHEMA.fields]
+)
+_SCALE = _SCALES.tolist()
+"""Each observation entry's scale, as :meth:`ObservationSchema.scale` applies it: the store
+is kept unscaled and scaled as it is turned to face the observer, so the observer's own
+fields are written after as ``value * _SCALE[at]`` (two float32 numbers' product is exact
+in a Python float, so it rounds to the float32 that scaling the written value gives)."""
 
 
 def observation(game: ValiantWarsGame, player: int) -> np.ndarray:
     """``player``'s observation vector, ``SCHEMA.encode(view(game, player))`` (the per-step
-    path: the kept table view turned to face ``player``, then scaled)."""
-    return SCHEMA.scale(unscaled_view(game, player))
-
-
-def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
-    """``player``'s view laid out as :data:`SCHEMA`, before scaling: the kept table view
-    turned to face ``player``, then whose move it is, its pending decision, its purchase
-    and the top cards it knows."""
+    path: the kept table view turned to face ``player`` and scaled, then whose move it is,
+    its pending decision, its purchase and the top cards it knows, written scaled)."""
     kept = KeptObservation.of(game, TABLE, BLOCKS)
     n = game.num_players
     location_deck = game.location_deck
@@ -233,7 +236,8 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     if changed:
         _keep_margins(kept.values, n)
     revealing = game.phase == REVEALING
-    if kept.stale(DRAWING_BLOCK, (revealing, game.stopped, game.out), _DRAWING_POSITIONS):
+    if kept.keys[DRAWING_BLOCK] != (revealing, game.stopped, game.out):
+        kept.keys[DRAWING_BLOCK] = (revealing, game.stopped[:], game.out[:])
         kept.values[_DRAWING : _DRAWING + n] = [
             revealing and not stopped and not out
             for stopped, out in zip(game.stopped, game.out, strict=True)
@@ -246,32 +250,34 @@ def unscaled_view(game: ValiantWarsGame, player: int) -> np.ndarray:
     out = _facing(kept.values, n, player)
     decider = game.decider
     if decider >= 0:
-        out[_AT["to_move"] + (decider - player) % n] = 1.0
+        out[_AT["to_move"] + (decider - player) % n] = _SCALE[_AT["to_move"]]
     if decider == player:
         _own_decision(game, player, out)
     deck, my_top = game.decks[player], _AT["my_top"]
     for depth in range(game.known_top[player]):
-        out[my_top + depth * NUM_CODES + deck[-1 - depth]] = 1.0
+        out[my_top + depth * NUM_CODES + deck[-1 - depth]] = _SCALE[my_top]
     if game.known_top[player]:
         _put_known_omen(deck[-1] == OMEN, out)
     return out
 
 
 def _facing(values: np.ndarray, n: int, player: int) -> np.ndarray:
-    """The kept store turned to face ``player`` (a copy): seat 0's is the store itself, as
-    the store keeps every field in observation order and never writes the rows of seats
-    past the player count; another seat's is one gather."""
+    """The kept store turned to face ``player`` and scaled (a new vector): seat 0's is the
+    store itself, as the store keeps every field in observation order and never writes the
+    rows of seats past the player count (scaled in one pass, no copy first); another seat's
+    is one gather (``mode="wrap"``: every index is in range, so it gathers the same entries,
+    and numpy's wrapping loop runs a fifth to a quarter quicker than its checked one)."""
     if player == 0:
-        return values[: SCHEMA.size].copy()
-    return values.take(TABLE.gather(n, player))
+        return np.multiply(values[: SCHEMA.size], _SCALES)
+    return SCHEMA.scale(values.take(TABLE.gather(n, player), mode="wrap"))
 
 
 def _put_known_omen(omen_next: bool, out: np.ndarray) -> None:
     """The observer's own next-card chance once its Oracle showed the top card."""
     chance = PERCENT if omen_next else 0
-    out[_AT["omen_chance"]] = chance
+    out[_AT["omen_chance"]] = chance * _SCALE[_AT["omen_chance"]]
     if out[_AT["at_risk"]]:
-        out[_AT["out_chance"]] = chance
+        out[_AT["out_chance"]] = chance * _SCALE[_AT["out_chance"]]
 
 
 def _keep_margins(values: np.ndarray, n: int) -> None:
@@ -307,34 +313,35 @@ a constant's)."""
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
     """The decision ``player`` faces and its context, or what its purchase has spent."""
     if game.decision >= 0:
-        out[_AT["decision"] + game.decision] = 1.0
+        out[_AT["decision"] + game.decision] = _SCALE[_AT["decision"]]
     if game.decision in _TARGETING:
         effect, subject, _, _, amount = game.pending
-        out[_AT["effect"] + effect] = 1.0
+        out[_AT["effect"] + effect] = _SCALE[_AT["effect"]]
         if subject >= 0:
-            out[_AT["subject"] + (subject - player) % game.num_players] = 1.0
-        out[_AT["draw_amount"]] = min(amount, SLOTS)
+            out[_AT["subject"] + (subject - player) % game.num_players] = _SCALE[_AT["subject"]]
+        out[_AT["draw_amount"]] = min(amount, SLOTS) * _SCALE[_AT["draw_amount"]]
     elif game.decision == _IGNORE_OMEN:
-        out[_AT["effect"] + Kind.SAINT] = 1.0
+        out[_AT["effect"] + Kind.SAINT] = _SCALE[_AT["effect"]]
     if game.phase == BUYING:
-        purchase = _AT["purchase"]
-        out[purchase] = min(game.gold_left, TOTAL_SCALE)
-        out[purchase + 1] = game.bought_champion
-        out[purchase + 2] = game.took_soldier
+        purchase, scale = _AT["purchase"], _SCALE[_AT["purchase"]]
+        out[purchase] = min(game.gold_left, TOTAL_SCALE) * scale
+        out[purchase + 1] = game.bought_champion * scale
+        out[purchase + 2] = game.took_soldier * scale
 
 
 def _seat_keys(game: ValiantWarsGame, terrain: int) -> list[tuple]:
     """Each seat's key: the state its block shows (``terrain`` sets its Sword total), its
-    lists compared as they are and copied only when a changed key is kept."""
-    return [
-        (vp, stopped, out, stop_step, stop_gold, known_top, terrain, line, up, copies, used, deck)
-        for vp, stopped, out, stop_step, stop_gold, known_top, line, up, copies, used, deck in zip(
+    lists compared as they are and copied only when a changed key is kept (``zip`` makes
+    the tuples; every per-seat list holds one entry a seat)."""
+    return list(
+        zip(
             game.vp,
             game.stopped,
             game.out,
             game.stop_step,
             game.stop_gold,
             game.known_top,
+            [terrain] * game.num_players,
             game.lines,
             game.face_up,
             game.copies,
@@ -342,7 +349,7 @@ def _seat_keys(game: ValiantWarsGame, terrain: int) -> list[tuple]:
             game.decks,
             strict=True,
         )
-    ]
+    )
 
 
 def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, key: tuple) -> bool:
@@ -553,16 +560,16 @@ def _put_line(
 
 
 def _keep_round(game: ValiantWarsGame, kept: KeptObservation) -> None:
-    """Encode the first player, the round, the reveal step and the phase again if changed."""
+    """Encode the first player, the round, the reveal step and the phase again if changed
+    (one write of the whole block, the first-player flags of every seat among it)."""
     key = (game.first, game.round, game.step, game.phase, game.target)
-    if not kept.stale(ROUND_BLOCK, key, _ROUND_POSITIONS):
+    if kept.keys[ROUND_BLOCK] == key:
         return
-    values = kept.values
-    values[_FIRST_AT[game.first]] = 1.0
-    values[_STORED_AT["round"]] = game.round
-    values[_STORED_AT["step"]] = min(game.step, ALL_CARDS)
-    values[_STORED_AT["buying"]] = game.phase == BUYING
-    values[_STORED_AT["target_vp"]] = game.target
+    kept.keys[ROUND_BLOCK] = key
+    entries = [0.0] * P
+    entries[game.first] = 1.0
+    entries += (game.round, min(game.step, ALL_CARDS), game.phase == BUYING, game.target)
+    kept.values.put(_ROUND_AT, entries)
 
 
 def _keep_market(game: ValiantWarsGame, kept: KeptObservation) -> None:

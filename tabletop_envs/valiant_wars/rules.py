@@ -301,35 +301,38 @@ class ValiantWarsGame(PlainState, GameCore):
         return self.line_totals(seat)[1]
 
     def line_totals(self, seat: int) -> tuple[int, int]:
-        """:meth:`swords` and :meth:`gold` of ``seat``, from one pass over its line."""
-        line, up = self.lines[seat], self.face_up[seat]
+        """:meth:`swords` and :meth:`gold` of ``seat``, from one pass over its line (the
+        face-up cards' counts summed as :data:`LINE_TALLY` packs them)."""
+        line = self.lines[seat]
         if self.out[seat] or not line:
             return 0, 0
-        codes = list(compress(line, up))
-        types = list(map(CODE_TYPE.__getitem__, codes))
-        gold_cards, omens = codes.count(GOLD), codes.count(OMEN)
-        locations = sum(map(IS_LOCATION_CODE.__getitem__, codes))
-        mystics, rogues = types.count(MYSTIC), types.count(ROGUE)
-        swords = sum(map(CODE_SWORDS.__getitem__, codes))
-        gold = gold_cards + omens
-        for code, copied in compress(zip(line, self.copies[seat], strict=True), up):
-            kind = code - CHAMPION_BASE
-            if not 0 <= kind < NUM_KINDS:
-                continue
-            if kind == DANCER:
-                kind = copied
-            ongoing = ONGOING_SWORDS.get(kind)
-            if ongoing is not None:
-                others = rogues - (CODE_TYPE[code] == ROGUE)
-                swords += ongoing(gold_cards, locations, mystics, rogues, others)
-            gold += GOLD_BONUS.get(kind, 0)
-        terrain = LOCATIONS[self.location].terrain if self.location_deck else PLAIN
-        if terrain == MARSH:
-            swords -= types.count(WARRIOR)
-        elif terrain == HAUNTED:
-            swords -= 2 * omens
-        elif terrain == GUARDED:
-            swords -= 2 * rogues
+        up = self.face_up[seat]
+        tally = sum(map(LINE_TALLY.__getitem__, compress(line, up)))
+        gold_cards, omens = tally & TALLY_MASK, tally >> OMENS_AT & TALLY_MASK
+        rogues = tally >> ROGUES_AT & TALLY_MASK
+        swords, gold = tally >> SWORDS_AT, gold_cards + omens
+        if tally >> EFFECTS_AT & TALLY_MASK:
+            locations = tally >> LOCATIONS_AT & TALLY_MASK
+            mystics = tally >> MYSTICS_AT & TALLY_MASK
+            for code, copied in compress(zip(line, self.copies[seat], strict=True), up):
+                kind = code - CHAMPION_BASE
+                if not 0 <= kind < NUM_KINDS:
+                    continue
+                if kind == DANCER:
+                    kind = copied
+                ongoing = ONGOING_SWORDS.get(kind)
+                if ongoing is not None:
+                    others = rogues - (CODE_TYPE[code] == ROGUE)
+                    swords += ongoing(gold_cards, locations, mystics, rogues, others)
+                gold += GOLD_BONUS.get(kind, 0)
+        if self.location_deck:
+            terrain = LOCATIONS[self.location].terrain
+            if terrain == MARSH:
+                swords -= tally >> WARRIORS_AT & TALLY_MASK
+            elif terrain == HAUNTED:
+                swords -= 2 * omens
+            elif terrain == GUARDED:
+                swords -= 2 * rogues
         return max(0, swords), gold
 
     # ----- the contract -----------------------------------------------------------------
@@ -372,7 +375,7 @@ class ValiantWarsGame(PlainState, GameCore):
         self.decision = int(kind)
         self.decider = seat
         self.pending_options = options
-        self.pending = [int(value) for value in context]
+        self.pending = list(map(int, context))
 
     def _answer(self, option: int) -> None:
         """Resolve the pending decision with ``option`` (legal by construction)."""
@@ -1267,7 +1270,6 @@ def _options_problems(options: list[int], expected: list[int]) -> Iterator[tuple
         yield "pending_options", "a decision with one option is made automatically"
 
 
-IS_LOCATION_CODE = tuple(code >= LOCATION_BASE for code in range(NUM_CODES))
 OngoingSwords = Callable[[int, int, int, int, int], int]
 ONGOING_SWORDS: dict[int, OngoingSwords] = {
     Kind.ARCHER: lambda gold_cards, locations, mystics, rogues, others: 3 if locations else 0,
@@ -1283,6 +1285,40 @@ ONGOING_SWORDS: dict[int, OngoingSwords] = {
 }
 """The Swords a face-up Champion's ongoing text adds, by kind, from the line's face-up Gold
 cards, Locations, Mystics, Rogues and Rogues other than itself (the other kinds add none)."""
+
+TALLY_MASK = 255
+OMENS_AT, LOCATIONS_AT, MYSTICS_AT, ROGUES_AT, WARRIORS_AT, EFFECTS_AT, SWORDS_AT = range(8, 64, 8)
+"""Where each count sits in a :data:`LINE_TALLY` number (eight bits each from the Gold cards
+up: a line holds at most the ``ALL_CARDS`` cards of the game, fewer than 256; the printed
+Swords on top, unbounded)."""
+assert ALL_CARDS <= TALLY_MASK
+
+
+def _tally(code: int) -> int:
+    """What a face-up ``code`` adds to its line's counts, packed: a Gold card, a Dark Omen, a
+    Location, a Mystic, a Rogue, a Warrior (Soldiers are), a Champion whose text may add
+    Swords or Gold (a Dancer among them), and its printed Swords."""
+    kind, card_type = code - CHAMPION_BASE, CODE_TYPE[code]
+    has_effect = 0 <= kind < NUM_KINDS and (
+        kind in ONGOING_SWORDS or kind in GOLD_BONUS or kind == DANCER
+    )
+    counts = (
+        code == GOLD,
+        code == OMEN,
+        code >= LOCATION_BASE,
+        card_type == MYSTIC,
+        card_type == ROGUE,
+        card_type == WARRIOR,
+        has_effect,
+    )
+    return (
+        sum(int(count) << (8 * i) for i, count in enumerate(counts))
+        | CODE_SWORDS[code] << SWORDS_AT
+    )
+
+
+LINE_TALLY = tuple(_tally(code) for code in range(NUM_CODES))
+"""Each card code's :func:`_tally`: a line's face-up tallies summed give all its counts at once."""
 
 
 # ----- down effects -------------------------------------------------------------------------
