@@ -167,3 +167,10 @@ def test_bad_seat_fields_are_named() -> None:
         TableLayout(SCHEMA, MAX_PLAYERS, {"score": "mine"})
     with pytest.raises(ValueError, match="seat rows"):
         TableLayout(SCHEMA, MAX_PLAYERS, {"score": OTHERS})
+
+
+def test_the_scales_are_what_scale_multiplies_by_and_read_only() -> None:
+    scales = SCHEMA.scales
+    np.testing.assert_array_equal(SCHEMA.scale(np.ones(SCHEMA.size, dtype=np.float32)), scales)
+    with pytest.raises(ValueError):
+        scales[0] = 2.0

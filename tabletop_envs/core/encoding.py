@@ -195,6 +195,13 @@ class ObservationSchema:
         out *= self._scales
         return out
 
+    @property
+    def scales(self) -> np.ndarray:
+        """Each entry's factor as :meth:`scale` multiplies it (float32, read only)."""
+        view = self._scales.view()
+        view.flags.writeable = False
+        return view
+
     def scale(self, vector: np.ndarray) -> np.ndarray:
         """``vector`` (unscaled values laid out as the schema) scaled into [0, 1], in place."""
         vector *= self._scales

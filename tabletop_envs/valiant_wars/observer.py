@@ -211,9 +211,7 @@ _STORED_AT = {
 """Where each table field starts in the store."""
 _AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
 """Where the observer's own fields start in its vector."""
-_SCALES = np.concatenate(
-    [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in SCHEMA.fields]
-)
+_SCALES = SCHEMA.scales
 _SCALE = _SCALES.tolist()
 """Each observation entry's scale, as :meth:`ObservationSchema.scale` applies it: the store
 is kept unscaled and scaled as it is turned to face the observer, so the observer's own
