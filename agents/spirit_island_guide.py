@@ -70,13 +70,14 @@ def value_terms(game: Any) -> dict[str, float]:
     """Each in [0, 1], 1 the better end: ``fear`` (:func:`fear_share`); ``blight``, the Blight
     the game can still take before it is lost (the card's side, and the Blighted Island side
     while the card has not flipped) less :func:`ravage_blight`, as a share of the game's
-    whole Blight budget; ``invaders``, their Damage on the island against ``INVADER_SCALE``
+    whole Blight budget (its own Healthy side, which the difficulty sets, and the Blighted
+    Island side); ``invaders``, their Damage on the island against ``INVADER_SCALE``
     per board; ``presence``, the Presence on the island against ``PRESENCE_SCALE`` per
     Spirit."""
     n = game.num_players
-    per_player = BLIGHT_CARDS[game.blight_card][1]
-    budget = (spec.HEALTHY_PER_PLAYER + 1 + per_player) * n
-    left = game.blight_pool + (0 if game.blighted else per_player * n)
+    blighted_side = BLIGHT_CARDS[game.blight_card][1] * n
+    budget = game.healthy_blight() + blighted_side
+    left = game.blight_pool + (0 if game.blighted else blighted_side)
     strength = sum(INVADER_DAMAGE[k] * row[k] for row in game.pieces for k in INVADER_KINDS)
     on_island = sum(map(sum, game.presence))
     return {
