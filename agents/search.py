@@ -15,13 +15,14 @@ shuffle to come) is not known either. Search then runs on the pure core (``clone
 - :class:`PIMCAgent` (perfect-information Monte Carlo): sample N worlds, score each legal
   action by rollouts in each, pick the best total (a tie keeps the rollout policy's move).
 
-Budgets are iterations (or worlds) per move, optionally capped by milliseconds; rollouts are
-uniformly random or a callable policy, played to the end or cut off after ``depth`` decisions
-and valued by :func:`estimate`. With a game's :class:`SearchGuide` (``guide=heuristic``) the bot
-searches only the decisions the guide names (the heuristic bot answers the others), rollouts
-stop where the guide's stage ends and the guide values where they stopped; PIMC then plays
-every action of a world from the same generator state (common random numbers). Reproducible
-under the agent's seed.
+Budgets are iterations (or worlds) per move, optionally capped by milliseconds (ISMCTS stops
+between iterations after the first, PIMC after any rollout once every action has one); rollouts
+are uniformly random or a callable policy (a scripted bot handed the search's generator),
+played to the end or cut off after ``depth`` decisions and valued by :func:`estimate`. With a
+game's :class:`SearchGuide` (``guide=heuristic``) the bot searches only the decisions the guide
+names (the heuristic bot answers the others), rollouts stop where the guide's stage ends and
+the guide values where they stopped; PIMC then plays every action of a world from the same
+generator state (common random numbers). Reproducible under the agent's seed.
 """
 
 from __future__ import annotations
