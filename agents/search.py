@@ -177,11 +177,16 @@ class SearchAgent(SeededAgent):
         return self.rollout_policy(information.sample(self.rng), self.rng)
 
     def _within(self, world: GameCore) -> Within | None:
-        """While rollouts from ``world`` go on: within its guide stage (None: no guide)."""
+        """While rollouts from ``world`` go on (None: no guide): within its guide stage, or,
+        for a guide whose ``stages`` is above 1 (its stages then numbers that rise), within
+        that many stages from ``world``'s."""
         if self.guide is None:
             return None
         stage, guide = self.guide.stage(world), self.guide
-        return lambda game: guide.stage(game) == stage
+        stages = getattr(guide, "stages", 1)
+        if stages == 1:
+            return lambda game: guide.stage(game) == stage
+        return lambda game: guide.stage(game) < stage + stages
 
 
 @dataclass

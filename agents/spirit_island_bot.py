@@ -3,11 +3,11 @@
 Strategy
 --------
 *Reading the island.* The bot decodes ``SCHEMA.decode(observation)`` and the action mask,
-nothing else (in a search's rollouts, :meth:`~SpiritIslandHeuristicAgent.act_in` reads the
-same numbers from the world before they are scaled). The boards in play are recognised from
-the lands' terrains (each board's sequence of 8 terrains is its own), which gives the
-neighbours and distances from the public board data. The Invader cards in the Ravage and Build slots say which lands the Invaders hit
-next.
+nothing else (in a search's rollouts, :meth:`~SpiritIslandHeuristicAgent.act_in` reads the same
+numbers from the world before they are scaled). The boards in play are recognised from the
+lands' terrains (each board's sequence of 8 terrains is its own), which gives the neighbours
+and distances from the public board data. The Invader cards in the Ravage and Build slots say
+which lands the Invaders hit next.
 
 *Planning against the next Invader Phase.* Every land has a *loss*: what the next Invader
 Phase will cost there, played out on the bot's own copy of the land (:meth:`Turn.loss`). A

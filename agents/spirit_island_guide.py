@@ -35,16 +35,21 @@ PRESENCE_SCALE = 12
 
 
 class IslandGuide:
-    """Guides a search team (``guide=heuristic``) one turn ahead.
+    """Guides a search team (``guide=heuristic``) two turns ahead.
 
     It searches growth, Presence placement, card plays and Power targets; the heuristic bot
-    answers every other decision and plays the rollouts, which stop when the turn ends (after
-    its Invader Phase). A position is worth, to every seat alike, the weighted sum
-    (``WEIGHTS``) of :func:`value_terms`: the way to a Fear victory, the Blight left before
-    defeat once the next Ravage has added what it will, the Invaders kept off the island and
-    the Presence grown, scaled to [-0.9, 0.9]; a victory is worth 1 and a defeat -1, beyond
-    every other position.
-    """
+    answers every other decision and plays the rollouts, which stop when the next turn ends
+    (after its Invader Phase: ``stages``). A position is worth, to every seat alike, the
+    weighted sum (``WEIGHTS``) of :func:`value_terms`: the way to a Fear victory, the Blight
+    left before defeat once the next Ravage has added what it will, the Invaders kept off the
+    island and the Presence grown, scaled to [-0.9, 0.9]; a victory is worth 1 and a defeat -1,
+    beyond every other position."""
+
+    stages = 2
+    """Rollouts play out this turn and the next (stages are turns): the next turn's Ravage is
+    the Build card of this one, so a Town or City left standing now shows as Blight then, and
+    the Terror Level's victories come into sight. Measured against rollouts cut at the end
+    of this turn in benchmarks/log/search.md (issue 33)."""
 
     rollouts_per_world = 1
     """A guided PIMC's rollouts per world and action unless its spec sets ``rollouts=``: the
