@@ -22,7 +22,9 @@ class SearchGuide(Protocol):
         ...
 
     def stage(self, game: GameCore) -> Hashable:
-        """The stage of play; rollouts stop when it differs from the searched decision's."""
+        """The stage of play; rollouts stop when it differs from the searched decision's (a
+        guide with a ``stages`` attribute above 1 numbers its stages, and rollouts stop that
+        many stages on)."""
         ...
 
     def value(self, game: GameCore) -> np.ndarray:

@@ -15,13 +15,14 @@ shuffle to come) is not known either. Search then runs on the pure core (``clone
 - :class:`PIMCAgent` (perfect-information Monte Carlo): sample N worlds, score each legal
   action by rollouts in each, pick the best total (a tie keeps the rollout policy's move).
 
-Budgets are iterations (or worlds) per move, optionally capped by milliseconds; rollouts are
-uniformly random or a callable policy, played to the end or cut off after ``depth`` decisions
-and valued by :func:`estimate`. With a game's :class:`SearchGuide` (``guide=heuristic``) the bot
-searches only the decisions the guide names (the heuristic bot answers the others), rollouts
-stop where the guide's stage ends and the guide values where they stopped; PIMC then plays
-every action of a world from the same generator state (common random numbers). Reproducible
-under the agent's seed.
+Budgets are iterations (or worlds) per move, optionally capped by milliseconds (ISMCTS stops
+between iterations after the first, PIMC after any rollout once every action has one); rollouts
+are uniformly random or a callable policy (a scripted bot handed the search's generator),
+played to the end or cut off after ``depth`` decisions and valued by :func:`estimate`. With a
+game's :class:`SearchGuide` (``guide=heuristic``) the bot searches only the decisions the guide
+names (the heuristic bot answers the others), rollouts stop where the guide's stage ends and
+the guide values where they stopped; PIMC then plays every action of a world from the same
+generator state (common random numbers). Reproducible under the agent's seed.
 """
 
 from __future__ import annotations
@@ -104,7 +105,14 @@ class SearchBudget:
     def runs(self) -> range | _Timed:
         if self.milliseconds is None:
             return range(self.iterations)
-        return _Timed(self.iterations, time.perf_counter() + self.milliseconds / 1000)
+        return _Timed(self.iterations, self.milliseconds_from_now())
+
+    def deadline(self) -> float | None:
+        """The ``time.perf_counter()`` at which a search started now must stop (None: none)."""
+        return None if self.milliseconds is None else self.milliseconds_from_now()
+
+    def milliseconds_from_now(self) -> float:
+        return time.perf_counter() + (self.milliseconds or 0.0) / 1000
 
 
 class _Timed:
@@ -169,11 +177,16 @@ class SearchAgent(SeededAgent):
         return self.rollout_policy(information.sample(self.rng), self.rng)
 
     def _within(self, world: GameCore) -> Within | None:
-        """While rollouts from ``world`` go on: within its guide stage (None: no guide)."""
+        """While rollouts from ``world`` go on (None: no guide): within its guide stage, or,
+        for a guide whose ``stages`` is above 1 (its stages then numbers that rise), within
+        that many stages from ``world``'s."""
         if self.guide is None:
             return None
         stage, guide = self.guide.stage(world), self.guide
-        return lambda game: guide.stage(game) == stage
+        stages = getattr(guide, "stages", 1)
+        if stages == 1:
+            return lambda game: guide.stage(game) == stage
+        return lambda game: guide.stage(game) < stage + stages
 
 
 @dataclass
@@ -302,42 +315,55 @@ class PIMCAgent(SearchAgent):
         self.rollouts = checked_setting("rollouts", rollouts)
 
     def search(self, information: InformationSet, legal: list[int]) -> int:
-        if self.guide is not None:
-            return self._guided_search(information, legal)
+        """Rounds of one rollout of every action, ``rollouts`` rounds a world; under ``ms=``
+        the first round always runs and the round under way at the deadline is dropped, so
+        every action is judged on the same rollouts."""
         seat = information.seat
         default = self._policy_move(information)
         totals = dict.fromkeys(legal, 0.0)
-        for _ in self.budget.runs():
-            world = information.sample(self.rng)
-            for action in legal:
-                for _ in range(self.rollouts):
-                    trial = world.clone()
-                    trial.apply_unchecked(action)
-                    returns = rollout(trial, self.rollout_policy, self.rng, self.depth, self.value)
-                    totals[action] += float(returns[seat])
-        return max(legal, key=lambda action: (totals[action], action == default))
-
-    def _guided_search(self, information: InformationSet, legal: list[int]) -> int:
-        """Every action of a world and rollout played from the same generator state (common
-        random numbers, so the totals differ by the actions, not by luck); ties keep the
-        heuristic's move."""
-        seat = information.seat
-        default = self._policy_move(information)
-        totals = dict.fromkeys(legal, 0.0)
-        for _ in self.budget.runs():
+        deadline = self.budget.deadline()
+        rounds = 0
+        for _ in range(self.budget.iterations):
             world = information.sample(self.rng)
             within = self._within(world)
             for _ in range(self.rollouts):
-                seed = int(self.rng.integers(2**63))
-                for action in legal:
-                    trial = world.clone()
-                    trial.rng = make_rng(seed)
-                    trial.apply_unchecked(action)
-                    returns = rollout(
-                        trial, self.rollout_policy, make_rng(seed), self.depth, self.value, within
-                    )
-                    totals[action] += float(returns[seat])
-        return max(legal, key=lambda action: (totals[action], action == default))
+                values = self._round(world, legal, seat, within, deadline if rounds else None)
+                if values is None:
+                    return _best(totals, default)
+                rounds += 1
+                for action, value in values.items():
+                    totals[action] += value
+        return _best(totals, default)
+
+    def _round(
+        self,
+        world: GameCore,
+        legal: list[int],
+        seat: int,
+        within: Within | None,
+        deadline: float | None,
+    ) -> dict[int, float] | None:
+        """``seat``'s value of one rollout of each action in ``world``; None once ``deadline``
+        passes. Guided, every action is played from the same generator state (common random
+        numbers, so the values differ by the actions, not by luck)."""
+        seed = int(self.rng.integers(2**63)) if self.guide is not None else None
+        values = {}
+        for action in legal:
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            trial = world.clone()
+            rng = self.rng
+            if seed is not None:
+                trial.rng, rng = make_rng(seed), make_rng(seed)
+            trial.apply_unchecked(action)
+            returns = rollout(trial, self.rollout_policy, rng, self.depth, self.value, within)
+            values[action] = float(returns[seat])
+        return values
+
+
+def _best(totals: dict[int, float], default: int) -> int:
+    """The action with the best total; a tie keeps the rollout policy's move (``default``)."""
+    return max(totals, key=lambda action: (totals[action], action == default))
 
 
 SEARCH_SPECS = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
@@ -398,13 +424,19 @@ def checked_setting(key: str, value: NumberT) -> NumberT:
 
 
 def heuristic_rollout(game_name: str, seed: int | None) -> RolloutPolicy:
-    """A rollout policy playing the game's scripted bot for every seat."""
+    """A rollout policy playing the game's scripted bot for every seat, drawing from the
+    generator it is handed (the search's own, so a seeded search is reproducible) and reading
+    the world itself where the bot can (``act_in``), else the seat's observation."""
     from tabletop_envs.agents.heuristics import heuristic_agent
 
     bot = heuristic_agent(game_name, seed=seed)
+    act_in = getattr(bot, "act_in", None)
 
     def policy(game: GameCore, rng: np.random.Generator) -> int:
+        bot.rng = rng
         seat = game.current_player
+        if act_in is not None:
+            return act_in(game, seat)
         view = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
         return bot.act(view, f"player_{seat}")
 

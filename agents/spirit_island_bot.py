@@ -3,10 +3,11 @@
 Strategy
 --------
 *Reading the island.* The bot decodes ``SCHEMA.decode(observation)`` and the action mask,
-nothing else. The boards in play are recognised from the lands' terrains (each board's
-sequence of 8 terrains is its own), which gives the neighbours and distances from the public
-board data. The Invader cards in the Ravage and Build slots say which lands the Invaders hit
-next.
+nothing else (in a search's rollouts, :meth:`~SpiritIslandHeuristicAgent.act_in` reads the same
+numbers from the world before they are scaled). The boards in play are recognised from the
+lands' terrains (each board's sequence of 8 terrains is its own), which gives the neighbours
+and distances from the public board data. The Invader cards in the Ravage and Build slots say
+which lands the Invaders hit next.
 
 *Planning against the next Invader Phase.* Every land has a *loss*: what the next Invader
 Phase will cost there, played out on the bot's own copy of the land (:meth:`Turn.loss`). A
@@ -63,7 +64,8 @@ from tabletop_envs.agents.base import SeededAgent
 
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.effect_language import nested_effects
-from tabletop_envs.spirit_island.observer import SCHEMA
+from tabletop_envs.spirit_island.observer import SCHEMA, unscaled_observation
+from tabletop_envs.spirit_island.rules import SpiritIslandGame
 from tabletop_envs.spirit_island.spec import (
     BLIGHT,
     CARDS,
@@ -250,16 +252,27 @@ class SpiritIslandHeuristicAgent(SeededAgent):
     name = "spirit_island_heuristic"
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        mask = observation["action_mask"]
-        f = SCHEMA.decode(observation["observation"])
-        decision = int(f["decision"].argmax())
-        segment = LAYOUT.segment_of(decision)
-        legal = [int(a) - segment.offset for a in np.flatnonzero(mask)]
+        fields = SCHEMA.decode(observation["observation"])
+        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if not legal:
             raise ValueError(f"{agent} has no legal action")
-        me = int(agent.rsplit("_", 1)[1])
-        choice = Turn(f, me).choose(decision, legal)
-        return segment.offset + (choice if choice in legal else legal[0])
+        return answer(fields, legal, int(agent.rsplit("_", 1)[1]))
+
+    def act_in(self, game: SpiritIslandGame, seat: int) -> int:
+        """:meth:`act` for ``seat`` reading ``game`` itself (a search's world): the numbers of
+        its observation before they are scaled, so the same choice without the decoding."""
+        return answer(
+            SCHEMA.decode_unscaled(unscaled_observation(game, seat)), game.legal_actions(), seat
+        )
+
+
+def answer(f: Mapping[str, np.ndarray], legal_actions: list[int], me: int) -> int:
+    """The action seat ``me`` plays, given its view's fields and its legal actions."""
+    decision = int(f["decision"].argmax())
+    segment = LAYOUT.segment_of(decision)
+    legal = [action - segment.offset for action in legal_actions]
+    choice = Turn(f, me).choose(decision, legal)
+    return segment.offset + (choice if choice in legal else legal[0])
 
 
 class Plan:

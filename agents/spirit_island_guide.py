@@ -35,16 +35,21 @@ PRESENCE_SCALE = 12
 
 
 class IslandGuide:
-    """Guides a search team (``guide=heuristic``) one turn ahead.
+    """Guides a search team (``guide=heuristic``) two turns ahead.
 
     It searches growth, Presence placement, card plays and Power targets; the heuristic bot
-    answers every other decision and plays the rollouts, which stop when the turn ends (after
-    its Invader Phase). A position is worth, to every seat alike, the weighted sum
-    (``WEIGHTS``) of :func:`value_terms`: the way to a Fear victory, the Blight left before
-    defeat once the next Ravage has added what it will, the Invaders kept off the island and
-    the Presence grown, scaled to [-0.9, 0.9]; a victory is worth 1 and a defeat -1, beyond
-    every other position.
-    """
+    answers every other decision and plays the rollouts, which stop when the next turn ends
+    (after its Invader Phase: ``stages``). A position is worth, to every seat alike, the
+    weighted sum (``WEIGHTS``) of :func:`value_terms`: the way to a Fear victory, the Blight
+    left before defeat once the next Ravage has added what it will, the Invaders kept off the
+    island and the Presence grown, scaled to [-0.9, 0.9]; a victory is worth 1 and a defeat -1,
+    beyond every other position."""
+
+    stages = 2
+    """Rollouts play out this turn and the next (stages are turns): the next turn's Ravage is
+    the Build card of this one, so a Town or City left standing now shows as Blight then, and
+    the Terror Level's victories come into sight. Measured against rollouts cut at the end
+    of this turn in benchmarks/log/search.md (issue 33)."""
 
     rollouts_per_world = 1
     """A guided PIMC's rollouts per world and action unless its spec sets ``rollouts=``: the
@@ -70,13 +75,14 @@ def value_terms(game: Any) -> dict[str, float]:
     """Each in [0, 1], 1 the better end: ``fear`` (:func:`fear_share`); ``blight``, the Blight
     the game can still take before it is lost (the card's side, and the Blighted Island side
     while the card has not flipped) less :func:`ravage_blight`, as a share of the game's
-    whole Blight budget; ``invaders``, their Damage on the island against ``INVADER_SCALE``
+    whole Blight budget (its own Healthy side, which the difficulty sets, and the Blighted
+    Island side); ``invaders``, their Damage on the island against ``INVADER_SCALE``
     per board; ``presence``, the Presence on the island against ``PRESENCE_SCALE`` per
     Spirit."""
     n = game.num_players
-    per_player = BLIGHT_CARDS[game.blight_card][1]
-    budget = (spec.HEALTHY_PER_PLAYER + 1 + per_player) * n
-    left = game.blight_pool + (0 if game.blighted else per_player * n)
+    blighted_side = BLIGHT_CARDS[game.blight_card][1] * n
+    budget = game.healthy_blight() + blighted_side
+    left = game.blight_pool + (0 if game.blighted else blighted_side)
     strength = sum(INVADER_DAMAGE[k] * row[k] for row in game.pieces for k in INVADER_KINDS)
     on_island = sum(map(sum, game.presence))
     return {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from tabletop_envs.agents.arena import MatchSpec, play_games
@@ -11,6 +13,7 @@ from tabletop_envs.agents.search import (
     ISMCTSAgent,
     PIMCAgent,
     estimate,
+    heuristic_rollout,
     outcome,
     random_rollout,
     rollout,
@@ -228,3 +231,62 @@ def test_a_tie_on_visits_keeps_the_policys_move_over_a_better_mean() -> None:
 
         assert choose(ISMCTSAgent(seed=1, iterations=2, rollout_policy=policy), game) == worse
         assert choose(ISMCTSAgent(seed=1, iterations=60), game) != worse
+
+
+def test_heuristic_rollouts_draw_from_the_generator_they_are_handed() -> None:
+    """Vaalbara's bot samples the other seats' picks: a rollout policy used before plays the
+    same rollout again from the same generator state (the bot's own generator, advanced by
+    the earlier use, must not leak in), so a search reseeded by ``reset`` repeats itself."""
+    policy = heuristic_rollout(resolve_name("vaalbara"), 0)
+    start = make_game("vaalbara", 3, seed=2)
+
+    def played(seed: int) -> list[int]:
+        game, rng, actions = start.clone(), np.random.default_rng(seed), []
+        while not game.is_terminal:
+            actions.append(policy(game, rng))
+            game.apply_unchecked(actions[-1])
+        return actions
+
+    first = played(1)
+    assert played(1) == first
+    assert any(played(seed) != first for seed in range(2, 6)), "the bot's draws matter"
+
+
+class CutAtOnce:
+    """A guide that searches every decision and values every position alike."""
+
+    def searches(self, observation: np.ndarray) -> bool:
+        return True
+
+    def stage(self, game: GameCore) -> int:
+        return 0
+
+    def value(self, game: GameCore) -> np.ndarray:
+        return np.zeros(game.num_players)
+
+
+class CountingRollouts:
+    """A rollout policy that plays the highest action and takes longer than the budget."""
+
+    def __init__(self) -> None:
+        self.first_moves = 0
+
+    def __call__(self, game: GameCore, rng: np.random.Generator) -> int:
+        self.first_moves += 1
+        time.sleep(0.004)
+        return max(game.legal_actions())
+
+
+@pytest.mark.parametrize("guided", [False, True])
+def test_pimc_stops_at_its_deadline_once_every_action_has_a_value(guided: bool) -> None:
+    """``ms=1`` with rollouts slower than that: one round (a rollout of each action) and no
+    more, however many worlds and rollouts a world the budget names."""
+    game = tie_position()
+    policy = CountingRollouts()
+    guide = CutAtOnce() if guided else None
+    bot = PIMCAgent(
+        seed=0, worlds=5, rollouts=3, milliseconds=1.0, rollout_policy=policy, depth=1, guide=guide
+    )
+    legal = game.legal_actions()
+    bot.search(InformationSet(game, game.current_player), legal)
+    assert policy.first_moves == 1 + len(legal)  # the policy's own move, then one a rollout

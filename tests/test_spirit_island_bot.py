@@ -41,3 +41,23 @@ def test_holds_out_longer_than_the_random_team() -> None:
     bot = [play(1, seed, SpiritIslandHeuristicAgent).progress() for seed in range(20)]
     rnd = [play(1, seed, RandomAgent).progress() for seed in range(20)]
     assert np.mean(bot) > np.mean(rnd) + 0.03
+
+
+@pytest.mark.parametrize(("players", "level"), [(1, "base"), (2, "hard"), (3, "easy"), (4, "base")])
+def test_reading_the_game_itself_chooses_as_reading_the_observation(
+    players: int, level: str
+) -> None:
+    """``act_in`` (a search's rollouts: the world itself) against ``act`` (the observation
+    and the mask) at every decision of seeded games, the bot's moves mixed with random ones
+    so positions the bot would avoid are asked too."""
+    bot, rng = SpiritIslandHeuristicAgent(seed=0), np.random.default_rng(players)
+    for seed in range(2):
+        game = SpiritIslandGame(players, seed=seed, difficulty=level)
+        while not game.is_terminal:
+            seat = game.current_player
+            observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
+            action = bot.act(observation, f"player_{seat}")
+            assert bot.act_in(game, seat) == action, game.action_to_str(action)
+            if rng.random() < 0.3:
+                action = int(rng.choice(game.legal_actions()))
+            game.apply(action)

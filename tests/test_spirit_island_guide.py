@@ -4,10 +4,11 @@ makes of a position."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from tabletop_envs.agents.base import InformationSet
 from tabletop_envs.agents.heuristics import search_guide
-from tabletop_envs.agents.search import DEFAULT_ROLLOUTS, PIMCAgent, search_factory
-from tabletop_envs.agents.spirit_island_guide import NON_TERMINAL, ravage_blight
+from tabletop_envs.agents.search import DEFAULT_ROLLOUTS, PIMCAgent, rollout, search_factory
+from tabletop_envs.agents.spirit_island_guide import NON_TERMINAL, ravage_blight, value_terms
 
 import tabletop_envs.spirit_island  # noqa: F401  (binds the observer and the text)
 from tabletop_envs.core.game import GameCore
@@ -148,3 +149,37 @@ def test_the_search_targets_the_land_whose_ravage_it_stops() -> None:
     mask[legal] = 1
     action = search.act({"observation": game.observation(0), "action_mask": mask}, "player_0")
     assert action == mountain + offset
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+@pytest.mark.parametrize("level", ["base", "hard"])
+def test_the_blight_share_is_whole_at_the_start_at_every_difficulty(
+    players: int, level: str
+) -> None:
+    """Before any Blight is added the share left is 1, whatever the Healthy side holds (the
+    ``hard`` level puts less on it than the published one), and one Blight off the card
+    takes one share of the game's own total away."""
+    game = SpiritIslandGame(players, seed=1, difficulty=level)
+    per_player = spec.BLIGHT_CARDS[game.blight_card][1]
+    total = game.healthy_blight() + per_player * players
+    assert ravage_blight(game) == 0
+    assert value_terms(game)["blight"] == 1.0
+    game.blight_pool -= 1
+    assert value_terms(game)["blight"] == pytest.approx(1 - 1 / total)
+
+
+def test_guided_rollouts_play_out_this_turn_and_the_next() -> None:
+    """From a searched position of turn t, a guided PIMC's rollout plays through turn t + 1's
+    Invader Phase and stops as turn t + 2 begins (or at the end of the game)."""
+    search = search_factory("pimc:2,guide=heuristic", "spirit_island_v1")(0)
+    assert isinstance(search, PIMCAgent)
+    stopped_turns = set()
+    for game in positions(1, 5)[::25]:
+        if not GUIDE.searches(game.observation(game.current_player)):
+            continue
+        world = game.clone()
+        within = search._within(world)
+        rollout(world, search.rollout_policy, np.random.default_rng(0), within=within)
+        assert world.is_terminal or world.turn == game.turn + 2
+        stopped_turns.add(world.turn - game.turn)
+    assert 2 in stopped_turns

@@ -209,7 +209,14 @@ class ObservationSchema:
 
     def decode(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The view's fields back from an observation vector (values rounded to ints)."""
-        values = self._rounded(vector)
+        return self._fields(self._rounded(vector))
+
+    def decode_unscaled(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """:meth:`decode` of a vector not yet scaled (the view's whole numbers as laid out, as
+        an observer builds it before :meth:`scale`): nothing to unscale or round."""
+        return self._fields(vector.astype(np.int64))
+
+    def _fields(self, values: np.ndarray) -> dict[str, np.ndarray]:
         return {
             name: values[at] if shape is None else values[at].reshape(shape)
             for name, at, shape in self._decoded_shapes

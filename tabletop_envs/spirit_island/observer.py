@@ -297,6 +297,12 @@ _INVADER_CARD_COUNT = len(INVADER_CARDS)
 
 def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
     """``SCHEMA.encode(view(game, player))``, gathered from the kept view."""
+    return SCHEMA.scale(unscaled_observation(game, player))
+
+
+def unscaled_observation(game: SpiritIslandGame, player: int) -> np.ndarray:
+    """:func:`observation` before scaling: the view's numbers as the schema lays them out (a
+    new vector), for a bot that reads the game it is handed (``SCHEMA.decode_unscaled``)."""
     kept = KeptObservation.of(game, TABLE, KEPT_BLOCKS)
     values = kept.values
     if kept.stale(ISLAND_BLOCK, game.island, _ISLAND_AT):
@@ -312,7 +318,7 @@ def observation(game: SpiritIslandGame, player: int) -> np.ndarray:
     else:
         vector = kept.observed(TABLE, game.num_players, player)
     _put_pending(game, player, vector)
-    return SCHEMA.scale(vector)
+    return vector
 
 
 def _put_island(island: Island, values: np.ndarray) -> None:
