@@ -162,9 +162,11 @@ class read_once(Generic[_T]):
         return value
 
 
-def _low_penalty(value: int) -> int:
-    """What using Defense ``value`` for anything but an exact finish costs (low cards only)."""
-    return 40 * (LOW_CARD + 1 - value) if value <= LOW_CARD else 0
+_LOW_PENALTY = [
+    40 * (LOW_CARD + 1 - value) if value <= LOW_CARD else 0 for value in range(max(S.VALUE) + 1)
+]
+"""By value, what using Defense of that value for anything but an exact finish costs (low
+cards only)."""
 
 
 def _argmax(values: list[float]) -> int:
@@ -197,8 +199,9 @@ class Board:
         )
         """The Defense values that would make a Direct Hit on an Invader on the table."""
         at = _AT["location_defense"]
-        self._counts = vector[at : at + _STACK_FIELDS].tolist()
-        """The Defense counts by value per Location, then the Support counts (scaled)."""
+        self._stacks_bytes = vector[at : at + _STACK_FIELDS].tobytes()
+        """The Defense counts by value per Location, then the Support counts (scaled; read
+        only for Brom's moves)."""
         self._spots: dict[int, list[int]] = {}
         self._unblocking: dict[int, list[int]] = {}
         self._stacks: dict[int, list[int]] = {}
@@ -257,7 +260,7 @@ class Board:
         if values is None:
             defense = _DEFENSE_ROW * position
             support = _DEFENSE_ROW * S.NUM_LOCATIONS + _SUPPORT_ROW * position
-            counts = self._counts
+            counts = np.frombuffer(self._stacks_bytes, np.float32).tolist()
             blocks = (
                 counts[defense : defense + _DEFENSE_ROW],
                 counts[support : support + _SUPPORT_ROW],
@@ -278,21 +281,64 @@ assert _AT["location_support"] == _AT["location_defense"] + _DEFENSE_ROW * S.NUM
 _BOARD_START = _AT["location_large"]
 _BOARD_END = _AT["location_defense_sum"] + S.NUM_LOCATIONS
 """The Location fields (cards, devastation, Invaders, Defense and Support, sums): one key."""
+_INVADER_IN_PLAY = _AT["card_in_play_kind"] + S.KIND_INVADER
+_FACE_UP_WINDOW = _AT["window_reason"] + W_FACE_UP
+_DEVASTATION_WINDOW = _AT["window_reason"] + W_DEVASTATION
 _BOARDS_KEPT = 256
 """How many boards a bot keeps (it forgets them all when it has more)."""
+
+
+class Hand:
+    """The bot's own hand as an observation shows it, and what the bot works out from it
+    alone; kept by the bot, like the board, for the next decisions with the same hand."""
+
+    def __init__(self, vector: np.ndarray) -> None:
+        at = _AT["hand_kind"]
+        kinds = [i % 4 for i in vector[at : at + 4 * HAND_MAX].nonzero()[0].tolist()]
+        self.cards = list(zip(kinds, _ints(vector, "hand_value", len(kinds)), strict=True))
+        """(kind, value) per hand card, front first (one kind per card)."""
+        values = [v if k in DEFENDING_KINDS else 0 for k, v in self.cards]
+        self.value_set = frozenset(values)
+        """The Defense and Support values in the hand (0 for any other card)."""
+        self.spares = [
+            self.value_set if values.count(value) > 1 else self.value_set - {value}
+            for value in values
+        ]
+        """Per card, :attr:`value_set` of every other card."""
+        self.defense = [value for kind, value in self.cards if kind in DEFENDING_KINDS]
+        self.invaders = [value for kind, value in self.cards if kind == S.KIND_INVADER]
+        self.defense_set, self.invader_set = frozenset(self.defense), frozenset(self.invaders)
+
+
+_HAND_START = _AT["hand_kind"]
+_HAND_END = _AT["hand_value"] + HAND_MAX
+"""The own hand's kinds and values: one key (a card's kind row is never empty)."""
+assert _HAND_END == _HAND_START + 5 * HAND_MAX
+_HANDS_KEPT = 256
+"""How many hands a bot keeps (it forgets them all when it has more)."""
+_MASKS_KEPT = 1024
+"""How many action masks a bot keeps (likewise)."""
 
 
 class Table:
     """The public table and the bot's own hand, each part read from the observation vector
     when a decision first uses it (the unscaled values of :meth:`ObservationSchema.decode`)."""
 
-    def __init__(self, vector: np.ndarray, boards: dict[bytes, Board] | None = None) -> None:
-        """``boards``: the boards read before, by the bytes of their fields (added to)."""
+    def __init__(
+        self,
+        vector: np.ndarray,
+        boards: dict[bytes, Board] | None = None,
+        hands: dict[bytes, Hand] | None = None,
+    ) -> None:
+        """``boards``, ``hands``: those read before, by the bytes of their fields (added to)."""
         vector = np.asarray(vector)
         if vector.shape != (SCHEMA.size,):
             raise ValueError(f"observation has shape {vector.shape}, expected ({SCHEMA.size},)")
         self.vector = vector
         self._boards = {} if boards is None else boards
+        self._hands = {} if hands is None else hands
+        self.decision = self._one_hot("decision", 0, _DECISIONS)
+        """The decision asked for (read at once: every choice needs it)."""
 
     @read_once
     def board(self) -> Board:
@@ -303,6 +349,7 @@ class Table:
                 self._boards.clear()
             board = self._boards[key] = Board(self.vector)
         self.terrains, self.invader, self.defense = board.terrains, board.invader, board.defense
+        self.exact_needs = board.exact_needs
         return board
 
     def _floats(self, name: str, start: int, count: int) -> list[float]:
@@ -328,21 +375,27 @@ class Table:
         index = _ONE_HOT[size].get(entries.tobytes())
         return _argmax(entries.tolist()) if index is None else index
 
-    @read_once
-    def decision(self) -> int:
-        return self._one_hot("decision", 0, _DECISIONS)
-
     def _set(self, name: str, count: int) -> list[int]:
         """Which of the first ``count`` entries of field ``name`` are set (from its start)."""
         at = _AT[name]
         return self.vector[at : at + count].nonzero()[0].tolist()
 
     @read_once
+    def cards(self) -> Hand:
+        key = self.vector[_HAND_START:_HAND_END].tobytes()
+        cards = self._hands.get(key)
+        if cards is None:
+            if len(self._hands) >= _HANDS_KEPT:
+                self._hands.clear()
+            cards = self._hands[key] = Hand(self.vector)
+        self.hand, self.hand_value_set = cards.cards, cards.value_set
+        self.hand_defense = cards.defense
+        return cards
+
+    @read_once
     def hand(self) -> list[tuple[int, int]]:
         """(kind, value) per hand card, front first."""
-        count = min(self._int("hand_sizes"), HAND_MAX)
-        kinds = [at % 4 for at in self._set("hand_kind", 4 * count)]  # one kind per card
-        return list(zip(kinds, self._ints("hand_value", 0, count), strict=True))
+        return self.cards.cards
 
     def hand_terrain(self, slot: int) -> int:
         """The terrain of the Invader in hand ``slot``."""
@@ -389,18 +442,23 @@ class Table:
     @read_once
     def shown(self) -> int:
         """The value of an Invader face up in the middle, placeable, in a face-up window; else 0."""
-        if self.flag("window_reason", W_FACE_UP) and self.flag("card_in_play_kind", S.KIND_INVADER):
-            return self.card_in_play_value
-        return 0
+        self._read_invader_in_play()
+        return self.shown
 
     @read_once
     def pending(self) -> int:
         """The value of an Invader about to devastate (the devastation window), else 0."""
-        if self.flag("window_reason", W_DEVASTATION) and self.flag(
-            "card_in_play_kind", S.KIND_INVADER
-        ):
-            return self.card_in_play_value
-        return 0
+        self._read_invader_in_play()
+        return self.pending
+
+    def _read_invader_in_play(self) -> None:
+        """:attr:`shown` and :attr:`pending` (one read of the card in play for both)."""
+        self.shown = self.pending = 0
+        if self.vector.item(_INVADER_IN_PLAY):
+            if self.vector.item(_FACE_UP_WINDOW):
+                self.shown = self.card_in_play_value
+            elif self.vector.item(_DEVASTATION_WINDOW):
+                self.pending = self.card_in_play_value
 
     @read_once
     def claimed(self) -> frozenset[int]:
@@ -427,23 +485,16 @@ class Table:
         return self.board.placements(value)
 
     @read_once
-    def hand_values(self) -> list[int]:
-        """Each hand card's value if Defense or Support, else 0."""
-        return [v if k in DEFENDING_KINDS else 0 for k, v in self.hand]
-
-    @read_once
     def hand_value_set(self) -> frozenset[int]:
-        return frozenset(self.hand_values)
+        return self.cards.value_set
 
     def spare(self, index: int) -> frozenset[int]:
-        """:attr:`hand_values` of every hand card but the one at ``index``."""
-        value, values = self.hand_values[index], self.hand_values
-        if values.count(value) > 1:
-            return self.hand_value_set
-        return self.hand_value_set - {value}
+        """The Defense and Support values of every hand card but the one at ``index``."""
+        return self.cards.spares[index]
 
+    @read_once
     def hand_defense(self) -> list[int]:
-        return [value for kind, value in self.hand if kind in DEFENDING_KINDS]
+        return self.cards.defense
 
     @read_once
     def shown_spots(self) -> list[int]:
@@ -452,9 +503,7 @@ class Table:
     @read_once
     def own_invader_spots(self) -> list[tuple[int, list[int]]]:
         """(value, legal Locations) of each Invader in our hand, front first."""
-        return [
-            (value, self.placements(value)) for kind, value in self.hand if kind == S.KIND_INVADER
-        ]
+        return [(value, self.placements(value)) for value in self.cards.invaders]
 
     @read_once
     def exact_needs(self) -> frozenset[int]:
@@ -469,7 +518,7 @@ class Table:
     def defense_score(self, value: int, position: int, spare: Container[int]) -> int:
         """How good putting Defense ``value`` at ``position`` is (``spare``: other hand cards)."""
         invader, current = self.invader[position], self.defense[position]
-        low_penalty = _low_penalty(value)
+        low_penalty = _LOW_PENALTY[value]
         if not invader:
             return self.prebuild_score(value, position) - low_penalty
         need = invader - current
@@ -503,7 +552,12 @@ class Table:
 
     def best_defense(self, value: int, spare: Container[int]) -> tuple[int, int]:
         """(score, position) of the best place for Defense ``value``."""
-        return max((self.defense_score(value, i, spare), i) for i in range(S.NUM_LOCATIONS))
+        best, where = self.defense_score(value, 0, spare), 0
+        for position in range(1, S.NUM_LOCATIONS):
+            score = self.defense_score(value, position, spare)
+            if score >= best:  # the last of equal scores, as max() of (score, position)
+                best, where = score, position
+        return best, where
 
     def invader_score(self, value: int, position: int) -> int:
         """Keep future Invaders placeable; land exactly on Defense; avoid overshoot."""
@@ -534,12 +588,16 @@ class ValenorHeuristicAgent(Agent):
         self._boards: dict[bytes, Board] = {}
         """The boards of earlier decisions, by their fields' bytes (the table changes less
         often than the bot is asked)."""
+        self._hands: dict[bytes, Hand] = {}
+        """The hands of earlier decisions, by their fields' bytes."""
+        self._masks: dict[bytes, tuple[int, list[int]]] = {}
+        """(offset, legal options) of the action masks seen, by their bytes."""
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        table = Table(observation["observation"], self._boards)
+        table = Table(observation["observation"], self._boards, self._hands)
         decision = table.decision
         offset = _OFFSETS[decision]
-        legal = [a - offset for a in np.asarray(observation["action_mask"]).nonzero()[0].tolist()]
+        legal = self._legal(np.asarray(observation["action_mask"]), offset)
         if not legal:
             raise ValueError(f"{agent} has no legal action for {Decision(decision).name.lower()}")
         planned, self._planned = self._planned, None
@@ -551,6 +609,17 @@ class ValenorHeuristicAgent(Agent):
                 return offset + planned[2]
         choice = _CHOOSERS[decision](self, table, legal)
         return offset + (choice if choice in legal else legal[0])
+
+    def _legal(self, mask: np.ndarray, offset: int) -> list[int]:
+        """The legal options (action minus ``offset``), kept by the mask's bytes (few masks
+        recur: a window's, a play's); the list is shared, never changed."""
+        key = mask.tobytes()
+        known = self._masks.get(key)
+        if known is None or known[0] != offset:
+            if len(self._masks) >= _MASKS_KEPT:
+                self._masks.clear()
+            known = self._masks[key] = (offset, [a - offset for a in mask.nonzero()[0].tolist()])
+        return known[1]
 
     def _draft(self, table: Table, legal: list[int]) -> int:
         return next(s for s in DRAFT_ORDER if s in legal)
@@ -590,7 +659,23 @@ class ValenorHeuristicAgent(Agent):
         """Whether :meth:`_wanted_play` finds a card (without scoring where it need not)."""
         if self.threshold < DIRECT_HIT:
             return self._wanted_play(table, urgent) is not None
-        return any(sure for *_, sure in self._candidates(table, urgent))
+        if self._some_direct_hit(table):
+            return True
+        blocked = self._blocked_front(table) or urgent
+        return bool(blocked) and any(self._unblocks(table, v, blocked) for v in table.hand_defense)
+
+    @staticmethod
+    def _some_direct_hit(table: Table) -> bool:
+        """Whether :meth:`_direct_hit` holds for some hand card (by sets, not card by card)."""
+        cards = table.cards
+        if cards.invader_set and not table.board.exact_landings.isdisjoint(cards.invader_set):
+            return True
+        if cards.defense_set and not table.exact_needs.isdisjoint(cards.defense_set):
+            return True
+        shown = table.shown
+        return bool(shown) and any(
+            value in table.landing_fills and shown >= _LOW_PENALTY[value] for value in cards.defense
+        )
 
     def _candidates(self, table: Table, urgent: int) -> Iterator[tuple[int, int, int, bool]]:
         """(index, kind, value, sure) of each hand card that may be worth playing: ``sure``
@@ -616,7 +701,7 @@ class ValenorHeuristicAgent(Agent):
         if value in table.exact_needs:
             return True
         shown = table.shown
-        return bool(shown) and value in table.landing_fills and shown >= _low_penalty(value)
+        return bool(shown) and value in table.landing_fills and shown >= _LOW_PENALTY[value]
 
     @staticmethod
     def _blocked_front(table: Table) -> int:
@@ -672,7 +757,7 @@ class ValenorHeuristicAgent(Agent):
         Invader's level and terrain; we hold a "+"; else nothing."""
         if len(allowed) == 1:
             return SAY_NOTHING
-        defense = table.hand_defense()
+        defense = table.hand_defense
         if table.shown and any(
             table.defense[p] + v >= table.shown for p in table.shown_spots for v in defense
         ):
@@ -703,7 +788,7 @@ class ValenorHeuristicAgent(Agent):
         if spirit == S.WISP:
             my_turn = table.flag("active", 0) and table.flag("window_reason", W_STEP1)
             return "front" if my_turn and self._better_front(table) is not None else None
-        return "draw" if not table.hand_defense() else None
+        return "draw" if not table.hand_defense else None
 
     @staticmethod
     def _brom_plan(table: Table) -> tuple[int, int] | None:
