@@ -297,14 +297,9 @@ class Hand:
         kinds = [i % 4 for i in vector[at : at + 4 * HAND_MAX].nonzero()[0].tolist()]
         self.cards = list(zip(kinds, _ints(vector, "hand_value", len(kinds)), strict=True))
         """(kind, value) per hand card, front first (one kind per card)."""
-        values = [v if k in DEFENDING_KINDS else 0 for k, v in self.cards]
-        self.value_set = frozenset(values)
-        """The Defense and Support values in the hand (0 for any other card)."""
-        self.spares = [
-            self.value_set if values.count(value) > 1 else self.value_set - {value}
-            for value in values
-        ]
-        """Per card, :attr:`value_set` of every other card."""
+        self.values = [v if k in DEFENDING_KINDS else 0 for k, v in self.cards]
+        """Each card's value if Defense or Support, else 0."""
+        self.value_set = frozenset(self.values)
         self.defense = [value for kind, value in self.cards if kind in DEFENDING_KINDS]
         self.invaders = [value for kind, value in self.cards if kind == S.KIND_INVADER]
         self.defense_set, self.invader_set = frozenset(self.defense), frozenset(self.invaders)
@@ -489,8 +484,12 @@ class Table:
         return self.cards.value_set
 
     def spare(self, index: int) -> frozenset[int]:
-        """The Defense and Support values of every hand card but the one at ``index``."""
-        return self.cards.spares[index]
+        """:attr:`Hand.values` of every hand card but the one at ``index``."""
+        values = self.cards.values
+        value = values[index]
+        if values.count(value) > 1:
+            return self.hand_value_set
+        return self.hand_value_set - {value}
 
     @read_once
     def hand_defense(self) -> list[int]:
@@ -648,6 +647,8 @@ class ValenorHeuristicAgent(Agent):
 
     def _wanted_play(self, table: Table, urgent: int) -> tuple[int, int] | None:
         """(kind, value) of a card worth playing now, or None to keep the hand."""
+        if self.threshold >= DIRECT_HIT and not self._would_play(table, urgent):
+            return None  # no card is sure, and no other is scored
         best = None
         for index, kind, value, sure in self._candidates(table, urgent):
             score = self._card_value_score(table, kind, value, index)
