@@ -98,6 +98,8 @@ _ONE_HOT = {
     for size in {_DECISIONS, 4}
 }
 """By size, a float32 one-hot row's bytes -> the index it shows (a quicker argmax)."""
+_DECISION_OF_ROW = _ONE_HOT[_DECISIONS]
+assert _AT["decision"] == 0
 assert _AT["location_small"] == _AT["location_large"] + S.NUM_LOCATIONS * S.NUM_TERRAINS
 _DEFENSE_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_defense")].shape[1]
 _SUPPORT_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_support")].shape[1]
@@ -332,7 +334,8 @@ class Table:
         self.vector = vector
         self._boards = {} if boards is None else boards
         self._hands = {} if hands is None else hands
-        self.decision = self._one_hot("decision", 0, _DECISIONS)
+        decision = _DECISION_OF_ROW.get(vector[:_DECISIONS].tobytes())
+        self.decision = self._one_hot("decision", 0, _DECISIONS) if decision is None else decision
         """The decision asked for (read at once: every choice needs it)."""
 
     @read_once
