@@ -50,6 +50,7 @@ it read; :func:`placeable_values` is the same rule for many Invaders at once): n
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Container, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -176,24 +177,45 @@ def _argmax(values: list[float]) -> int:
     return values.index(max(values))
 
 
+_TERRAIN_FIELDS = 2 * S.NUM_LOCATIONS * S.NUM_TERRAINS
+"""The entries of ``location_large``, then ``location_small``."""
+_INVADER_SCALE, _DEFENSE_SCALE = _SCALE["location_invader"], _SCALE["location_defense_sum"]
+
+
+@functools.lru_cache(maxsize=1024)
+def _terrains_of(fields: bytes) -> list[tuple[int, ...]]:
+    """The terrains each Location still shows, from the bytes of its two terrain fields (the
+    same list for the same bytes: never changed)."""
+    size = _TERRAIN_FIELDS // 2
+    large, small = [0] * S.NUM_LOCATIONS, {}
+    for index in np.frombuffer(fields, np.float32).nonzero()[0].tolist():
+        if index < size:
+            large[index // S.NUM_TERRAINS] = index % S.NUM_TERRAINS
+        else:
+            small[index // S.NUM_TERRAINS - S.NUM_LOCATIONS] = index % S.NUM_TERRAINS
+    return [(big, small[i]) if i in small else (big,) for i, big in enumerate(large)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _unscaled(fields: bytes, scale: float) -> list[int]:
+    """The unscaled values of float32 entries given by their bytes (the same list for the same
+    bytes: never changed)."""
+    return [round(x * scale) for x in np.frombuffer(fields, np.float32).tolist()]
+
+
 class Board:
     """The Locations as an observation shows them (terrains, Invaders, Defense), and what the
     bot works out from them alone; kept by the bot for the next decisions on the same board."""
 
     def __init__(self, vector: np.ndarray) -> None:
-        size = S.NUM_LOCATIONS * S.NUM_TERRAINS
-        large, small = [0] * S.NUM_LOCATIONS, {}
         at = _AT["location_large"]
-        for index in vector[at : at + 2 * size].nonzero()[0].tolist():  # then location_small
-            if index < size:
-                large[index // S.NUM_TERRAINS] = index % S.NUM_TERRAINS
-            else:
-                small[index // S.NUM_TERRAINS - S.NUM_LOCATIONS] = index % S.NUM_TERRAINS
-        self.terrains = [(big, small[i]) if i in small else (big,) for i, big in enumerate(large)]
+        self.terrains = _terrains_of(vector[at : at + _TERRAIN_FIELDS].tobytes())
         """The terrains each Location still shows: (large, small), or (large,) devastated."""
-        self.invader = _ints(vector, "location_invader", S.NUM_LOCATIONS)
+        at = _AT["location_invader"]
+        self.invader = _unscaled(vector[at : at + S.NUM_LOCATIONS].tobytes(), _INVADER_SCALE)
         """Invader value per Location, 0 if none."""
-        self.defense = _ints(vector, "location_defense_sum", S.NUM_LOCATIONS)
+        at = _AT["location_defense_sum"]
+        self.defense = _unscaled(vector[at : at + S.NUM_LOCATIONS].tobytes(), _DEFENSE_SCALE)
         self.exact_needs = frozenset(
             invader - defense
             for invader, defense in zip(self.invader, self.defense, strict=True)
