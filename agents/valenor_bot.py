@@ -203,16 +203,27 @@ def _unscaled(fields: bytes, scale: float) -> list[int]:
     return [round(x * scale) for x in np.frombuffer(fields, np.float32).tolist()]
 
 
+@functools.lru_cache(maxsize=4096)
+def _spots_of(invader_bytes: bytes, terrain_bytes: bytes, value: int) -> list[int]:
+    """``invader_spots`` for the Invader of ``value``, the Invaders and terrains given by the
+    bytes of their fields (Defense changes more often than they do; never changed)."""
+    invaders = _unscaled(invader_bytes, _INVADER_SCALE)
+    terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
+    return invader_spots(invaders, _terrains_of(terrain_bytes), terrain, value)
+
+
 class Board:
     """The Locations as an observation shows them (terrains, Invaders, Defense), and what the
     bot works out from them alone; kept by the bot for the next decisions on the same board."""
 
     def __init__(self, vector: np.ndarray) -> None:
         at = _AT["location_large"]
-        self.terrains = _terrains_of(vector[at : at + _TERRAIN_FIELDS].tobytes())
+        self._terrain_bytes = vector[at : at + _TERRAIN_FIELDS].tobytes()
+        self.terrains = _terrains_of(self._terrain_bytes)
         """The terrains each Location still shows: (large, small), or (large,) devastated."""
         at = _AT["location_invader"]
-        self.invader = _unscaled(vector[at : at + S.NUM_LOCATIONS].tobytes(), _INVADER_SCALE)
+        self._invader_bytes = vector[at : at + S.NUM_LOCATIONS].tobytes()
+        self.invader = _unscaled(self._invader_bytes, _INVADER_SCALE)
         """Invader value per Location, 0 if none."""
         at = _AT["location_defense_sum"]
         self.defense = _unscaled(vector[at : at + S.NUM_LOCATIONS].tobytes(), _DEFENSE_SCALE)
@@ -235,8 +246,7 @@ class Board:
         """Legal Locations for the Invader of ``value``."""
         spots = self._spots.get(value)
         if spots is None:
-            terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
-            spots = self._spots[value] = invader_spots(self.invader, self.terrains, terrain, value)
+            spots = self._spots[value] = _spots_of(self._invader_bytes, self._terrain_bytes, value)
         return spots
 
     @read_once
