@@ -50,6 +50,7 @@ it read; :func:`placeable_values` is the same rule for many Invaders at once): n
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Container, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -98,6 +99,8 @@ _ONE_HOT = {
     for size in {_DECISIONS, 4}
 }
 """By size, a float32 one-hot row's bytes -> the index it shows (a quicker argmax)."""
+_DECISION_OF_ROW = _ONE_HOT[_DECISIONS]
+assert _AT["decision"] == 0
 assert _AT["location_small"] == _AT["location_large"] + S.NUM_LOCATIONS * S.NUM_TERRAINS
 _DEFENSE_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_defense")].shape[1]
 _SUPPORT_ROW = SCHEMA.fields[[f.name for f in SCHEMA.fields].index("location_support")].shape[1]
@@ -162,9 +165,11 @@ class read_once(Generic[_T]):
         return value
 
 
-def _low_penalty(value: int) -> int:
-    """What using Defense ``value`` for anything but an exact finish costs (low cards only)."""
-    return 40 * (LOW_CARD + 1 - value) if value <= LOW_CARD else 0
+_LOW_PENALTY = [
+    40 * (LOW_CARD + 1 - value) if value <= LOW_CARD else 0 for value in range(max(S.VALUE) + 1)
+]
+"""By value, what using Defense of that value for anything but an exact finish costs (low
+cards only)."""
 
 
 def _argmax(values: list[float]) -> int:
@@ -172,24 +177,56 @@ def _argmax(values: list[float]) -> int:
     return values.index(max(values))
 
 
+_TERRAIN_FIELDS = 2 * S.NUM_LOCATIONS * S.NUM_TERRAINS
+"""The entries of ``location_large``, then ``location_small``."""
+_INVADER_SCALE, _DEFENSE_SCALE = _SCALE["location_invader"], _SCALE["location_defense_sum"]
+
+
+@functools.lru_cache(maxsize=1024)
+def _terrains_of(fields: bytes) -> list[tuple[int, ...]]:
+    """The terrains each Location still shows, from the bytes of its two terrain fields (the
+    same list for the same bytes: never changed)."""
+    size = _TERRAIN_FIELDS // 2
+    large, small = [0] * S.NUM_LOCATIONS, {}
+    for index in np.frombuffer(fields, np.float32).nonzero()[0].tolist():
+        if index < size:
+            large[index // S.NUM_TERRAINS] = index % S.NUM_TERRAINS
+        else:
+            small[index // S.NUM_TERRAINS - S.NUM_LOCATIONS] = index % S.NUM_TERRAINS
+    return [(big, small[i]) if i in small else (big,) for i, big in enumerate(large)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _unscaled(fields: bytes, scale: float) -> list[int]:
+    """The unscaled values of float32 entries given by their bytes (the same list for the same
+    bytes: never changed)."""
+    return [round(x * scale) for x in np.frombuffer(fields, np.float32).tolist()]
+
+
+@functools.lru_cache(maxsize=4096)
+def _spots_of(invader_bytes: bytes, terrain_bytes: bytes, value: int) -> list[int]:
+    """``invader_spots`` for the Invader of ``value``, the Invaders and terrains given by the
+    bytes of their fields (Defense changes more often than they do; never changed)."""
+    invaders = _unscaled(invader_bytes, _INVADER_SCALE)
+    terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
+    return invader_spots(invaders, _terrains_of(terrain_bytes), terrain, value)
+
+
 class Board:
     """The Locations as an observation shows them (terrains, Invaders, Defense), and what the
     bot works out from them alone; kept by the bot for the next decisions on the same board."""
 
     def __init__(self, vector: np.ndarray) -> None:
-        size = S.NUM_LOCATIONS * S.NUM_TERRAINS
-        large, small = [0] * S.NUM_LOCATIONS, {}
         at = _AT["location_large"]
-        for index in vector[at : at + 2 * size].nonzero()[0].tolist():  # then location_small
-            if index < size:
-                large[index // S.NUM_TERRAINS] = index % S.NUM_TERRAINS
-            else:
-                small[index // S.NUM_TERRAINS - S.NUM_LOCATIONS] = index % S.NUM_TERRAINS
-        self.terrains = [(big, small[i]) if i in small else (big,) for i, big in enumerate(large)]
+        self._terrain_bytes = vector[at : at + _TERRAIN_FIELDS].tobytes()
+        self.terrains = _terrains_of(self._terrain_bytes)
         """The terrains each Location still shows: (large, small), or (large,) devastated."""
-        self.invader = _ints(vector, "location_invader", S.NUM_LOCATIONS)
+        at = _AT["location_invader"]
+        self._invader_bytes = vector[at : at + S.NUM_LOCATIONS].tobytes()
+        self.invader = _unscaled(self._invader_bytes, _INVADER_SCALE)
         """Invader value per Location, 0 if none."""
-        self.defense = _ints(vector, "location_defense_sum", S.NUM_LOCATIONS)
+        at = _AT["location_defense_sum"]
+        self.defense = _unscaled(vector[at : at + S.NUM_LOCATIONS].tobytes(), _DEFENSE_SCALE)
         self.exact_needs = frozenset(
             invader - defense
             for invader, defense in zip(self.invader, self.defense, strict=True)
@@ -197,8 +234,9 @@ class Board:
         )
         """The Defense values that would make a Direct Hit on an Invader on the table."""
         at = _AT["location_defense"]
-        self._counts = vector[at : at + _STACK_FIELDS].tolist()
-        """The Defense counts by value per Location, then the Support counts (scaled)."""
+        self._stacks_bytes = vector[at : at + _STACK_FIELDS].tobytes()
+        """The Defense counts by value per Location, then the Support counts (scaled; read
+        only for Brom's moves)."""
         self._spots: dict[int, list[int]] = {}
         self._unblocking: dict[int, list[int]] = {}
         self._stacks: dict[int, list[int]] = {}
@@ -208,8 +246,7 @@ class Board:
         """Legal Locations for the Invader of ``value``."""
         spots = self._spots.get(value)
         if spots is None:
-            terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
-            spots = self._spots[value] = invader_spots(self.invader, self.terrains, terrain, value)
+            spots = self._spots[value] = _spots_of(self._invader_bytes, self._terrain_bytes, value)
         return spots
 
     @read_once
@@ -257,7 +294,7 @@ class Board:
         if values is None:
             defense = _DEFENSE_ROW * position
             support = _DEFENSE_ROW * S.NUM_LOCATIONS + _SUPPORT_ROW * position
-            counts = self._counts
+            counts = np.frombuffer(self._stacks_bytes, np.float32).tolist()
             blocks = (
                 counts[defense : defense + _DEFENSE_ROW],
                 counts[support : support + _SUPPORT_ROW],
@@ -278,21 +315,60 @@ assert _AT["location_support"] == _AT["location_defense"] + _DEFENSE_ROW * S.NUM
 _BOARD_START = _AT["location_large"]
 _BOARD_END = _AT["location_defense_sum"] + S.NUM_LOCATIONS
 """The Location fields (cards, devastation, Invaders, Defense and Support, sums): one key."""
+_INVADER_IN_PLAY = _AT["card_in_play_kind"] + S.KIND_INVADER
+_FACE_UP_WINDOW = _AT["window_reason"] + W_FACE_UP
+_DEVASTATION_WINDOW = _AT["window_reason"] + W_DEVASTATION
 _BOARDS_KEPT = 256
 """How many boards a bot keeps (it forgets them all when it has more)."""
+
+
+class Hand:
+    """The bot's own hand as an observation shows it, and what the bot works out from it
+    alone; kept by the bot, like the board, for the next decisions with the same hand."""
+
+    def __init__(self, vector: np.ndarray) -> None:
+        at = _AT["hand_kind"]
+        kinds = [i % 4 for i in vector[at : at + 4 * HAND_MAX].nonzero()[0].tolist()]
+        self.cards = list(zip(kinds, _ints(vector, "hand_value", len(kinds)), strict=True))
+        """(kind, value) per hand card, front first (one kind per card)."""
+        self.values = [v if k in DEFENDING_KINDS else 0 for k, v in self.cards]
+        """Each card's value if Defense or Support, else 0."""
+        self.value_set = frozenset(self.values)
+        self.defense = [value for kind, value in self.cards if kind in DEFENDING_KINDS]
+        self.invaders = [value for kind, value in self.cards if kind == S.KIND_INVADER]
+        self.defense_set, self.invader_set = frozenset(self.defense), frozenset(self.invaders)
+
+
+_HAND_START = _AT["hand_kind"]
+_HAND_END = _AT["hand_value"] + HAND_MAX
+"""The own hand's kinds and values: one key (a card's kind row is never empty)."""
+assert _HAND_END == _HAND_START + 5 * HAND_MAX
+_HANDS_KEPT = 256
+"""How many hands a bot keeps (it forgets them all when it has more)."""
+_MASKS_KEPT = 1024
+"""How many action masks a bot keeps (likewise)."""
 
 
 class Table:
     """The public table and the bot's own hand, each part read from the observation vector
     when a decision first uses it (the unscaled values of :meth:`ObservationSchema.decode`)."""
 
-    def __init__(self, vector: np.ndarray, boards: dict[bytes, Board] | None = None) -> None:
-        """``boards``: the boards read before, by the bytes of their fields (added to)."""
+    def __init__(
+        self,
+        vector: np.ndarray,
+        boards: dict[bytes, Board] | None = None,
+        hands: dict[bytes, Hand] | None = None,
+    ) -> None:
+        """``boards``, ``hands``: those read before, by the bytes of their fields (added to)."""
         vector = np.asarray(vector)
         if vector.shape != (SCHEMA.size,):
             raise ValueError(f"observation has shape {vector.shape}, expected ({SCHEMA.size},)")
         self.vector = vector
         self._boards = {} if boards is None else boards
+        self._hands = {} if hands is None else hands
+        decision = _DECISION_OF_ROW.get(vector[:_DECISIONS].tobytes())
+        self.decision = self._one_hot("decision", 0, _DECISIONS) if decision is None else decision
+        """The decision asked for (read at once: every choice needs it)."""
 
     @read_once
     def board(self) -> Board:
@@ -303,6 +379,7 @@ class Table:
                 self._boards.clear()
             board = self._boards[key] = Board(self.vector)
         self.terrains, self.invader, self.defense = board.terrains, board.invader, board.defense
+        self.exact_needs = board.exact_needs
         return board
 
     def _floats(self, name: str, start: int, count: int) -> list[float]:
@@ -328,21 +405,27 @@ class Table:
         index = _ONE_HOT[size].get(entries.tobytes())
         return _argmax(entries.tolist()) if index is None else index
 
-    @read_once
-    def decision(self) -> int:
-        return self._one_hot("decision", 0, _DECISIONS)
-
     def _set(self, name: str, count: int) -> list[int]:
         """Which of the first ``count`` entries of field ``name`` are set (from its start)."""
         at = _AT[name]
         return self.vector[at : at + count].nonzero()[0].tolist()
 
     @read_once
+    def cards(self) -> Hand:
+        key = self.vector[_HAND_START:_HAND_END].tobytes()
+        cards = self._hands.get(key)
+        if cards is None:
+            if len(self._hands) >= _HANDS_KEPT:
+                self._hands.clear()
+            cards = self._hands[key] = Hand(self.vector)
+        self.hand, self.hand_value_set = cards.cards, cards.value_set
+        self.hand_defense = cards.defense
+        return cards
+
+    @read_once
     def hand(self) -> list[tuple[int, int]]:
         """(kind, value) per hand card, front first."""
-        count = min(self._int("hand_sizes"), HAND_MAX)
-        kinds = [at % 4 for at in self._set("hand_kind", 4 * count)]  # one kind per card
-        return list(zip(kinds, self._ints("hand_value", 0, count), strict=True))
+        return self.cards.cards
 
     def hand_terrain(self, slot: int) -> int:
         """The terrain of the Invader in hand ``slot``."""
@@ -389,18 +472,23 @@ class Table:
     @read_once
     def shown(self) -> int:
         """The value of an Invader face up in the middle, placeable, in a face-up window; else 0."""
-        if self.flag("window_reason", W_FACE_UP) and self.flag("card_in_play_kind", S.KIND_INVADER):
-            return self.card_in_play_value
-        return 0
+        self._read_invader_in_play()
+        return self.shown
 
     @read_once
     def pending(self) -> int:
         """The value of an Invader about to devastate (the devastation window), else 0."""
-        if self.flag("window_reason", W_DEVASTATION) and self.flag(
-            "card_in_play_kind", S.KIND_INVADER
-        ):
-            return self.card_in_play_value
-        return 0
+        self._read_invader_in_play()
+        return self.pending
+
+    def _read_invader_in_play(self) -> None:
+        """:attr:`shown` and :attr:`pending` (one read of the card in play for both)."""
+        self.shown = self.pending = 0
+        if self.vector.item(_INVADER_IN_PLAY):
+            if self.vector.item(_FACE_UP_WINDOW):
+                self.shown = self.card_in_play_value
+            elif self.vector.item(_DEVASTATION_WINDOW):
+                self.pending = self.card_in_play_value
 
     @read_once
     def claimed(self) -> frozenset[int]:
@@ -427,23 +515,20 @@ class Table:
         return self.board.placements(value)
 
     @read_once
-    def hand_values(self) -> list[int]:
-        """Each hand card's value if Defense or Support, else 0."""
-        return [v if k in DEFENDING_KINDS else 0 for k, v in self.hand]
-
-    @read_once
     def hand_value_set(self) -> frozenset[int]:
-        return frozenset(self.hand_values)
+        return self.cards.value_set
 
     def spare(self, index: int) -> frozenset[int]:
-        """:attr:`hand_values` of every hand card but the one at ``index``."""
-        value, values = self.hand_values[index], self.hand_values
+        """:attr:`Hand.values` of every hand card but the one at ``index``."""
+        values = self.cards.values
+        value = values[index]
         if values.count(value) > 1:
             return self.hand_value_set
         return self.hand_value_set - {value}
 
+    @read_once
     def hand_defense(self) -> list[int]:
-        return [value for kind, value in self.hand if kind in DEFENDING_KINDS]
+        return self.cards.defense
 
     @read_once
     def shown_spots(self) -> list[int]:
@@ -452,9 +537,7 @@ class Table:
     @read_once
     def own_invader_spots(self) -> list[tuple[int, list[int]]]:
         """(value, legal Locations) of each Invader in our hand, front first."""
-        return [
-            (value, self.placements(value)) for kind, value in self.hand if kind == S.KIND_INVADER
-        ]
+        return [(value, self.placements(value)) for value in self.cards.invaders]
 
     @read_once
     def exact_needs(self) -> frozenset[int]:
@@ -469,7 +552,7 @@ class Table:
     def defense_score(self, value: int, position: int, spare: Container[int]) -> int:
         """How good putting Defense ``value`` at ``position`` is (``spare``: other hand cards)."""
         invader, current = self.invader[position], self.defense[position]
-        low_penalty = _low_penalty(value)
+        low_penalty = _LOW_PENALTY[value]
         if not invader:
             return self.prebuild_score(value, position) - low_penalty
         need = invader - current
@@ -503,7 +586,12 @@ class Table:
 
     def best_defense(self, value: int, spare: Container[int]) -> tuple[int, int]:
         """(score, position) of the best place for Defense ``value``."""
-        return max((self.defense_score(value, i, spare), i) for i in range(S.NUM_LOCATIONS))
+        best, where = self.defense_score(value, 0, spare), 0
+        for position in range(1, S.NUM_LOCATIONS):
+            score = self.defense_score(value, position, spare)
+            if score >= best:  # the last of equal scores, as max() of (score, position)
+                best, where = score, position
+        return best, where
 
     def invader_score(self, value: int, position: int) -> int:
         """Keep future Invaders placeable; land exactly on Defense; avoid overshoot."""
@@ -534,12 +622,16 @@ class ValenorHeuristicAgent(Agent):
         self._boards: dict[bytes, Board] = {}
         """The boards of earlier decisions, by their fields' bytes (the table changes less
         often than the bot is asked)."""
+        self._hands: dict[bytes, Hand] = {}
+        """The hands of earlier decisions, by their fields' bytes."""
+        self._masks: dict[bytes, tuple[int, list[int]]] = {}
+        """(offset, legal options) of the action masks seen, by their bytes."""
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        table = Table(observation["observation"], self._boards)
+        table = Table(observation["observation"], self._boards, self._hands)
         decision = table.decision
         offset = _OFFSETS[decision]
-        legal = [a - offset for a in np.asarray(observation["action_mask"]).nonzero()[0].tolist()]
+        legal = self._legal(np.asarray(observation["action_mask"]), offset)
         if not legal:
             raise ValueError(f"{agent} has no legal action for {Decision(decision).name.lower()}")
         planned, self._planned = self._planned, None
@@ -551,6 +643,17 @@ class ValenorHeuristicAgent(Agent):
                 return offset + planned[2]
         choice = _CHOOSERS[decision](self, table, legal)
         return offset + (choice if choice in legal else legal[0])
+
+    def _legal(self, mask: np.ndarray, offset: int) -> list[int]:
+        """The legal options (action minus ``offset``), kept by the mask's bytes (few masks
+        recur: a window's, a play's); the list is shared, never changed."""
+        key = mask.tobytes()
+        known = self._masks.get(key)
+        if known is None or known[0] != offset:
+            if len(self._masks) >= _MASKS_KEPT:
+                self._masks.clear()
+            known = self._masks[key] = (offset, [a - offset for a in mask.nonzero()[0].tolist()])
+        return known[1]
 
     def _draft(self, table: Table, legal: list[int]) -> int:
         return next(s for s in DRAFT_ORDER if s in legal)
@@ -579,6 +682,8 @@ class ValenorHeuristicAgent(Agent):
 
     def _wanted_play(self, table: Table, urgent: int) -> tuple[int, int] | None:
         """(kind, value) of a card worth playing now, or None to keep the hand."""
+        if self.threshold >= DIRECT_HIT and not self._would_play(table, urgent):
+            return None  # no card is sure, and no other is scored
         best = None
         for index, kind, value, sure in self._candidates(table, urgent):
             score = self._card_value_score(table, kind, value, index)
@@ -590,7 +695,23 @@ class ValenorHeuristicAgent(Agent):
         """Whether :meth:`_wanted_play` finds a card (without scoring where it need not)."""
         if self.threshold < DIRECT_HIT:
             return self._wanted_play(table, urgent) is not None
-        return any(sure for *_, sure in self._candidates(table, urgent))
+        if self._some_direct_hit(table):
+            return True
+        blocked = self._blocked_front(table) or urgent
+        return bool(blocked) and any(self._unblocks(table, v, blocked) for v in table.hand_defense)
+
+    @staticmethod
+    def _some_direct_hit(table: Table) -> bool:
+        """Whether :meth:`_direct_hit` holds for some hand card (by sets, not card by card)."""
+        cards = table.cards
+        if cards.invader_set and not table.board.exact_landings.isdisjoint(cards.invader_set):
+            return True
+        if cards.defense_set and not table.exact_needs.isdisjoint(cards.defense_set):
+            return True
+        shown = table.shown
+        return bool(shown) and any(
+            value in table.landing_fills and shown >= _LOW_PENALTY[value] for value in cards.defense
+        )
 
     def _candidates(self, table: Table, urgent: int) -> Iterator[tuple[int, int, int, bool]]:
         """(index, kind, value, sure) of each hand card that may be worth playing: ``sure``
@@ -616,7 +737,7 @@ class ValenorHeuristicAgent(Agent):
         if value in table.exact_needs:
             return True
         shown = table.shown
-        return bool(shown) and value in table.landing_fills and shown >= _low_penalty(value)
+        return bool(shown) and value in table.landing_fills and shown >= _LOW_PENALTY[value]
 
     @staticmethod
     def _blocked_front(table: Table) -> int:
@@ -672,7 +793,7 @@ class ValenorHeuristicAgent(Agent):
         Invader's level and terrain; we hold a "+"; else nothing."""
         if len(allowed) == 1:
             return SAY_NOTHING
-        defense = table.hand_defense()
+        defense = table.hand_defense
         if table.shown and any(
             table.defense[p] + v >= table.shown for p in table.shown_spots for v in defense
         ):
@@ -703,7 +824,7 @@ class ValenorHeuristicAgent(Agent):
         if spirit == S.WISP:
             my_turn = table.flag("active", 0) and table.flag("window_reason", W_STEP1)
             return "front" if my_turn and self._better_front(table) is not None else None
-        return "draw" if not table.hand_defense() else None
+        return "draw" if not table.hand_defense else None
 
     @staticmethod
     def _brom_plan(table: Table) -> tuple[int, int] | None:
