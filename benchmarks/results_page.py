@@ -169,7 +169,9 @@ class RunLoad:
 def measured_at(command: str, start: RunLoad, timed: bool = True) -> str:
     """One line: the command, the commit, the date, the CPUs, the load before and after and
     the CPUs other processes used meanwhile; a timed figure is called provisional when the
-    1-minute load at the start or the others' mean use reaches ``QUIET_LOAD``."""
+    others' mean use reaches ``QUIET_LOAD`` (where it cannot be known, the 1-minute load at
+    the start or the end: the load averages count this run's own processes, and a run just
+    before it, such as another part of ``make bench``)."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     others = start.others_cpus()
     line = (
@@ -177,11 +179,11 @@ def measured_at(command: str, start: RunLoad, timed: bool = True) -> str:
         f"(1, 5, 15 min) {start.averages} at the start, {load_average()} at the end"
     )
     if others is None:
-        others = os.getloadavg()[0]
+        busiest = max(float(start.averages.split(",")[0]), os.getloadavg()[0])
         line += "."
     else:
+        busiest = others
         line += f"; other processes used {others:.2f} CPUs on average meanwhile."
-    busiest = max(float(start.averages.split(",")[0]), others)
     if timed and busiest >= QUIET_LOAD:
         line += (
             f" **Provisional**: the machine was shared (load up to {busiest:.1f} besides this "
