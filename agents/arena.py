@@ -13,6 +13,7 @@ import functools
 import itertools
 import multiprocessing
 import signal
+import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -61,11 +62,15 @@ class GameRecord:
     """The game's numbers at the end (``GameCore.end_facts``)."""
     replay: Replay | None = None
     """The game's replay, seats labelled by agent spec, when it was asked for."""
+    cpu_seconds: float = field(default=0.0, compare=False)
+    """CPU time the playing process spent on the game: every agent's thinking and the
+    engine's steps (unlike wall time, barely moved by other processes on the machine); a
+    measurement, not part of the outcome, so left out of equality and ``to_dict``."""
 
     def to_dict(self) -> dict:
         """The outcome as JSON-ready data (the replay is written on its own)."""
         data = asdict(self)
-        del data["replay"]
+        del data["replay"], data["cpu_seconds"]
         return data
 
 
@@ -120,6 +125,7 @@ class Table:
         for agent, agent_seed in zip(self.agents, agent_seeds, strict=True):
             agent.reset(agent_seed)
         env = self.env
+        start = time.process_time()
         env.reset(seed=deal_seed)
         decisions = 0
         while not env.game.is_terminal:
@@ -144,6 +150,7 @@ class Table:
             ending=game.ending(),
             end_facts=game.end_facts(),
             replay=env.replay(labels) if index in self.replays else None,
+            cpu_seconds=time.process_time() - start,
         )
 
 

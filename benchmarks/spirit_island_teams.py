@@ -1,8 +1,8 @@
 """Spirit Island's teams at every player count and difficulty level, on the same deals.
 
     python -m benchmarks.spirit_island_teams [--games 300] [--players 1 2 3 4]
-        [--levels base easy easiest hard] [--teams random heuristic pimc:8,guide=heuristic]
-        [--seed 0] [--workers 1] [--no-write]
+        [--levels base easy easiest hard] [--teams random heuristic pimc:4,guide=heuristic]
+        [--seed 0] [--workers 1] [--no-write] [--fresh]
 
 ``--games`` takes one number for every row or one per player count (``--games 300 300 100
 100``: fewer deals where games are long).
@@ -10,22 +10,28 @@
 Each team (every seat the same agent spec) plays ``--games`` games at each player count and
 difficulty level through the evaluation harness: game ``i`` is dealt from ``(seed, i)``, so
 every team meets the same deals. A row gives the wins with their 95 % Wilson interval, the
-mean turn the games ended, the Fear cards earned, the wall time per decision (one process:
-the agent's thinking and the engine's steps together) and how the games ended (the defeat
-causes from ``end_facts``). One table per level replaces the ``spirit-island-teams`` section
-of benchmarks/RESULTS.md, with the command, the commit and the machine's load
-(``--no-write``: print it only).
+mean turn the games ended, the Fear cards earned, the CPU time per decision (the playing
+processes' own, so the same with any ``--workers``: the agent's thinking and the engine's
+steps together) and how the games ended (the defeat causes from ``end_facts``).
+
+Rows are kept in ``benchmarks/spirit_island_teams.json`` with the run that measured each
+(command, commit, load): a run replaces the rows it plays and keeps the others, so a slow
+team (a search) joins the tables without replaying the rest. The ``spirit-island-teams``
+section of benchmarks/RESULTS.md is then rewritten from every kept row, one table per level
+(``--no-write``: print the run's rows only, keep both files; ``--fresh``: drop the kept rows,
+needed to change the master seed, since every row of a table plays the same deals).
 """
 
 from __future__ import annotations
 
+import json
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from tabletop_envs.agents.arena import play_games
+from tabletop_envs.agents.files import write_atomic
 from tabletop_envs.tools.evaluate import check_match
 from tabletop_envs.tools.report import summarise
 
@@ -47,6 +53,7 @@ ENV = "spirit_island_v1"
 LEVELS = tuple(SpiritIslandGame.OPTIONS["difficulty"].choices)
 PLAYERS = tuple(range(SpiritIslandGame.MIN_PLAYERS, SpiritIslandGame.MAX_PLAYERS + 1))
 TEAMS = ("random", "heuristic")
+STORE = Path(__file__).with_name("spirit_island_teams.json")
 SHORT_ENDINGS = {
     "no Blight left on the Blight card": "Blight",
     "the Invader deck ran out: time is up": "time",
@@ -67,11 +74,10 @@ def short_ending(ending: str) -> str:
 
 
 def play_row(team: str, players: int, level: str, games: int, seed: int, workers: int) -> dict:
-    """One team at one player count and level: the harness's team summary and wall time."""
+    """One team at one player count and level: the harness's team summary and CPU time."""
     match = check_match(ENV, (team,) * players, players, seed, [f"difficulty={level}"])
-    start = time.perf_counter()
     records = play_games(match, games, workers)
-    seconds = time.perf_counter() - start
+    cpu_seconds = sum(record.cpu_seconds for record in records)
     team_stats = summarise(match, records, True)["team"]
     fear = [r.end_facts.get("fear cards earned", 0.0) for r in records]
     return {
@@ -81,9 +87,7 @@ def play_row(team: str, players: int, level: str, games: int, seed: int, workers
         "games": len(records),
         "stats": team_stats,
         "fear": sum(fear) / len(fear),
-        "ms_per_decision": (
-            1000 * seconds / max(1, sum(r.decisions for r in records)) if workers == 1 else None
-        ),
+        "cpu_ms_per_decision": 1000 * cpu_seconds / max(1, sum(r.decisions for r in records)),
         "deals": [record.seed for record in records],
     }
 
@@ -106,46 +110,99 @@ def endings_cell(result: dict[str, Any]) -> str:
 
 
 def ms_cell(result: dict[str, Any]) -> str:
-    """Wall milliseconds a decision, measured in one process only (else "-")."""
-    ms = result["ms_per_decision"]
-    return "-" if ms is None else f"{ms:.2f}"
+    """CPU milliseconds a decision, to two significant decimals or three figures."""
+    ms = result["cpu_ms_per_decision"]
+    return f"{ms:.2f}" if ms < 100 else f"{ms:.0f}"
 
 
-def markdown(results: Sequence[dict[str, Any]], provenance: str, seed: int) -> str:
-    """The section: how it was measured, then one table per difficulty level."""
-    lines = [
-        provenance,
+def markdown(results: Sequence[dict[str, Any]], runs: Sequence[str], seed: int) -> str:
+    """The section: the runs that measured the rows, how to read them, then one table per
+    difficulty level (its rows by player count, the named teams first)."""
+    lines = [f"Run {number}: {provenance}" for number, provenance in enumerate(runs, 1)]
+    lines += [
         "",
         f"Master seed {seed}: every row of a player count plays the same "
-        "deals (game i dealt from (seed, i)). A team is every seat the same agent. Fear: Fear "
-        "cards earned (9 win). ms / decision: wall time over decisions in one process, the "
-        "engine's steps included (- when measured with several processes). Endings: Blight = "
+        "deals (game i dealt from (seed, i)). A team is every seat the same agent; no Spirit "
+        "Island policy is shipped (see the shipped policies below), so no `pretrained` team. "
+        "run: the run above that measured the row. Fear: Fear cards earned (9 win). CPU ms / "
+        "decision: the playing processes' CPU time over the row's decisions, the engine's "
+        "steps included (a searching team's time a searched decision is higher: its forced "
+        "moves cost next to nothing). Endings: Blight = "
         "no Blight left on the Blight card, time = "
         "the Invader deck ran out, Presence = a Spirit lost its last Presence; won: how the "
         "team won. Levels: base is the published game; easy and easiest need 3 and 2 Fear per "
         "player a Fear card, hard puts 1 Blight per player + 1 on the Healthy side (this "
         "project's own levels, docs/rules/spirit_island.md).",
     ]
+    results = sorted(results, key=row_order(results))
     for level in dict.fromkeys(result["level"] for result in results):
         lines += [
             "",
             f"**difficulty={level}**",
             "",
             "| players | team | wins | win rate | 95 % interval | mean turn | Fear "
-            "| ms / decision | how the games ended |",
-            "|---|---|---|---|---|---|---|---|---|",
+            "| CPU ms / decision | how the games ended | run |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
-        for result in results:
-            if result["level"] != level:
-                continue
-            stats = result["stats"]
-            lines.append(
-                f"| {result['players']} | `{result['team']}` | {stats['wins']:g} / "
-                f"{result['games']} | {stats['win_rate']:.3f} | [{stats['win_low']:.3f}, "
-                f"{stats['win_high']:.3f}] | {stats['mean_turns']:.1f} | {result['fear']:.2f} "
-                f"| {ms_cell(result)} | {endings_cell(result)} |"
-            )
+        lines += [table_line(result) for result in results if result["level"] == level]
     return "\n".join(lines) + "\n"
+
+
+def table_line(result: dict[str, Any]) -> str:
+    stats = result["stats"]
+    return (
+        f"| {result['players']} | `{result['team']}` | {stats['wins']:g} / "
+        f"{result['games']} | {stats['win_rate']:.3f} | [{stats['win_low']:.3f}, "
+        f"{stats['win_high']:.3f}] | {stats['mean_turns']:.1f} | {result['fear']:.2f} "
+        f"| {ms_cell(result)} | {endings_cell(result)} | {result.get('run', '-')} |"
+    )
+
+
+def row_order(results: Sequence[dict[str, Any]]):
+    """Sort key: level as the game lists them, player count, then random, heuristic and the
+    other teams in the order they first appear."""
+    teams = list(dict.fromkeys([*TEAMS, *(result["team"] for result in results)]))
+    return lambda result: (
+        LEVELS.index(result["level"]),
+        result["players"],
+        teams.index(result["team"]),
+    )
+
+
+def row_key(result: dict[str, Any]) -> tuple[str, int, str]:
+    return result["level"], result["players"], result["team"]
+
+
+def load_store(path: Path) -> dict[str, Any]:
+    """The kept rows and runs (empty when there is no file); a ValueError naming the file
+    when it is not a store this script wrote."""
+    if not path.exists():
+        return fresh_store()
+    try:
+        store = json.loads(path.read_text())
+        if not {"seed", "runs", "rows"} <= store.keys():
+            raise ValueError("expected the keys seed, runs and rows")
+    except (ValueError, AttributeError) as error:
+        raise ValueError(f"{path}: not a stored table of Spirit Island teams ({error})") from None
+    return store
+
+
+def merged_store(
+    store: dict[str, Any], results: Sequence[dict[str, Any]], provenance: str, seed: int
+) -> dict[str, Any]:
+    """The store with this run's rows in place of those of the same level, player count and
+    team; runs no row refers to any longer are dropped and the rest renumbered."""
+    played = {row_key(result) for result in results}
+    kept = [dict(row) for row in store["rows"] if row_key(row) not in played]
+    new = [{k: v for k, v in result.items() if k != "deals"} for result in results]
+    runs = [*store["runs"], provenance]
+    for row in new:
+        row["run"] = len(runs)
+    rows = kept + new
+    used = sorted({row["run"] for row in rows})
+    for row in rows:
+        row["run"] = used.index(row["run"]) + 1
+    return {"seed": seed, "runs": [runs[number - 1] for number in used], "rows": rows}
 
 
 def build_parser() -> OneLineParser:
@@ -177,7 +234,13 @@ def build_parser() -> OneLineParser:
         action="store_true",
         help=f"print the tables only; RESULTS.md's {SECTION!r} section stays as it is",
     )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="drop the kept rows first (to change the master seed)",
+    )
     parser.add_argument("--page", type=Path, default=RESULTS_MD, help="the results page")
+    parser.add_argument("--store", type=Path, default=STORE, help="the kept rows (JSON)")
     return parser
 
 
@@ -210,7 +273,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_args(args.players, args.levels, args.teams)
         games = games_by_players(args.games, args.players)
         check_workers(args)
-    except UsageError as error:
+        store = fresh_store() if args.fresh else load_store(args.store)
+        check_seed(store, args.seed)
+    except (UsageError, ValueError) as error:
         return fail(PROG, str(error))
     start = RunLoad.now()
     rows = [(level, p, team) for level in args.levels for p in args.players for team in args.teams]
@@ -220,14 +285,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.append(result)
         print(
             f"[{number}/{len(rows)}] {level} {players}p {team}: {result['stats']['wins']:g} of "
-            f"{result['games']} won, {result['ms_per_decision']:.2f} ms a decision",
+            f"{result['games']} won, {result['cpu_ms_per_decision']:.2f} CPU ms a decision",
             file=sys.stderr,
             flush=True,
         )
     command = " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
-    text = markdown(results, measured_at(command, start), args.seed)
-    publish(SECTION, text, args.page, write=not args.no_write)
+    provenance = measured_at(command, start)
+    if args.no_write:
+        print(markdown([{**result, "run": 1} for result in results], [provenance], args.seed))
+        return 0
+    store = merged_store(store, results, provenance, args.seed)
+    write_atomic(args.store, json.dumps(store, indent=1) + "\n")
+    publish(SECTION, markdown(store["rows"], store["runs"], args.seed), args.page)
     return 0
+
+
+def fresh_store() -> dict[str, Any]:
+    return {"seed": None, "runs": [], "rows": []}
+
+
+def check_seed(store: dict[str, Any], seed: int) -> None:
+    """A run adds to the kept rows only on their master seed (else a UsageError)."""
+    if store["seed"] is not None and store["seed"] != seed:
+        raise UsageError(
+            f"--seed {seed}: the kept rows are on master seed {store['seed']}; run with "
+            f"--seed {store['seed']}, or add --fresh to start the tables again"
+        )
 
 
 if __name__ == "__main__":

@@ -9,11 +9,17 @@ from benchmarks import spirit_island_teams
 from benchmarks.results_page import read_section, table_rows
 
 
+def run(tmp_path: Path, *args: str) -> int:
+    """The script on a page and a store of its own in ``tmp_path``."""
+    files = ["--page", str(tmp_path / "RESULTS.md"), "--store", str(tmp_path / "teams.json")]
+    return spirit_island_teams.main([*args, *files])
+
+
 def test_two_games_a_row_fill_one_table_per_level(tmp_path: Path, capsys) -> None:
     page = tmp_path / "RESULTS.md"
     page.write_text("# Benchmark results\n\nkept as it was\n")
     args = ["--games", "2", "1", "--players", "1", "2", "--levels", "base", "easiest"]
-    assert spirit_island_teams.main([*args, "--page", str(page)]) == 0
+    assert run(tmp_path, *args) == 0
     section = read_section(spirit_island_teams.SECTION, page)
     assert "kept as it was" in page.read_text()
     assert section.count("| players | team |") == 2
@@ -28,9 +34,55 @@ def test_two_games_a_row_fill_one_table_per_level(tmp_path: Path, capsys) -> Non
     for row in rows:
         assert row["wins"].endswith("/ 2" if row["players"] == "1" else "/ 1")
         assert row["how the games ended"] != "-"
-        assert float(row["ms / decision"]) > 0
-    assert "python -m benchmarks.spirit_island_teams --games 2 1" in section
+        assert float(row["CPU ms / decision"]) > 0
+        assert row["run"] == "1"
+    assert "Run 1: `python -m benchmarks.spirit_island_teams --games 2 1" in section
     assert "[8/8] easiest 2p heuristic" in capsys.readouterr().err
+
+
+def test_a_run_replaces_its_own_rows_and_keeps_the_others(tmp_path: Path) -> None:
+    """A later run's team joins the table; a row played again is replaced, and a run no row
+    comes from any longer leaves the list of runs."""
+    assert run(tmp_path, "--games", "1", "--players", "1", "--levels", "base") == 0
+    assert (
+        run(tmp_path, "--games", "2", "--players", "1", "--levels", "base", "--teams", "heuristic")
+        == 0
+    )
+    section = read_section(spirit_island_teams.SECTION, tmp_path / "RESULTS.md")
+    rows = table_rows(section, "players")
+    assert [(row["team"], row["wins"].split("/ ")[1], row["run"]) for row in rows] == [
+        ("`random`", "1", "1"),
+        ("`heuristic`", "2", "2"),
+    ]
+    assert "--teams heuristic" in section.split("Run 2: ")[1].splitlines()[0]
+    assert (
+        run(tmp_path, "--games", "1", "--players", "1", "--levels", "base", "--teams", "random")
+        == 0
+    )
+    section = read_section(spirit_island_teams.SECTION, tmp_path / "RESULTS.md")
+    assert [(row["team"], row["run"]) for row in table_rows(section, "players")] == [
+        ("`random`", "2"),
+        ("`heuristic`", "1"),
+    ]
+    assert "Run 3:" not in section and "--teams heuristic" in section.split("Run 1: ")[1]
+
+
+def test_the_kept_rows_refuse_another_seed_and_a_foreign_file(tmp_path: Path, capsys) -> None:
+    assert (
+        run(tmp_path, "--games", "1", "--players", "1", "--levels", "base", "--teams", "random")
+        == 0
+    )
+    assert run(tmp_path, "--games", "1", "--players", "1", "--levels", "base", "--seed", "3") == 2
+    assert "the kept rows are on master seed 0" in capsys.readouterr().err
+    assert (
+        run(
+            tmp_path, "--games", "1", "--players", "1", "--levels", "base", "--seed", "3", "--fresh"
+        )
+        == 0
+    )
+    (tmp_path / "teams.json").write_text("[1, 2]")
+    assert run(tmp_path, "--games", "1", "--players", "1", "--levels", "base", "--seed", "3") == 2
+    assert "not a stored table of Spirit Island teams" in capsys.readouterr().err
 
 
 def test_every_team_plays_the_same_deals() -> None:
