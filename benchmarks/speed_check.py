@@ -21,8 +21,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from benchmarks import throughput
 from benchmarks.bench import throughput_ratios
 from benchmarks.results_page import RESULTS_MD
@@ -63,31 +61,20 @@ class Verdict:
         )
 
 
-def env_rate(target: throughput.Target, budget: throughput.MeasurementBudget, seed: int) -> float:
-    """``target``'s env() steps per second over one budget of seeded random games."""
-    play = throughput.aec_games(target.make_env(), seed, np.random.default_rng(seed))
-    _, decisions, elapsed = throughput.games_for(budget, play)
-    return decisions / elapsed
-
-
 def env_ratios(
     targets: list[throughput.Target], repeats: int, budget: throughput.MeasurementBudget
 ) -> dict[str, list[float]]:
-    """Each target's env() steps/s over the reference's (``targets[0]``), once per repetition.
-
-    The reference runs before the first game and again after each, and a game's ratio is to
-    the mean of the two runs around it: both sides of a ratio see the same load."""
+    """Each target's env() steps/s over the reference's (``targets[0]``), once per repetition,
+    bracketed as in ``make bench`` (``throughput.bracketed_env_runs``): the reference runs
+    before the first game and again after each, and a game's ratio is to the mean of the two
+    runs around it, so both sides of a ratio see the same load."""
     reference, games = targets[0], targets[1:]
     ratios: dict[str, list[float]] = {target.label: [] for target in targets}
     for repeat in range(repeats):
-        seed = 1000 * repeat
-        before = env_rate(reference, budget, seed)
-        for target in games:
-            throughput.progress(f"repetition {repeat + 1}/{repeats}: {target.label}")
-            rate = env_rate(target, budget, seed)
-            after = env_rate(reference, budget, seed)
-            ratios[target.label].append(rate / ((before + after) / 2))
-            before = after
+        status = f"repetition {repeat + 1}/{repeats}: "
+        bracket = throughput.bracketed_env_runs(reference, games, budget, 1000 * repeat, status)
+        for target, _, ratio in bracket.games:
+            ratios[target.label].append(ratio)
         ratios[reference.label].append(1.0)
     throughput.progress("")
     return ratios

@@ -12,9 +12,12 @@ For each registered game at every player count it supports, and for ``connect_fo
 
 Each figure is the median of ``--repeats`` repetitions, each run for ``--seconds`` of this
 process's CPU time (``--clock wall`` for elapsed time; the harness always uses wall time).
-The repetitions go round-robin over all targets, so load on a shared machine hits every
-target alike, and every figure is also given as a ratio to ``connect_four_v3`` from the
-same run.
+A repetition first times ``env()`` bracketed: ``connect_four_v3``, then each other target with
+``connect_four_v3`` again right after it (C4, game, C4, game, ..., C4), so each target's
+ratio to ``connect_four_v3`` (``x C4``) is to the mean of the two runs either side of it, both
+sides seeing the same load; its ``x C4`` is the median of those ratios, not the ratio of the
+medians (the reference's ``env() steps/s`` is the median of all its runs). The other figures
+follow, round-robin over all targets, so load on a shared machine hits every target alike.
 
 The table replaces the ``throughput`` section of benchmarks/RESULTS.md (``--no-write``: print
 only); the full report goes to ``--out`` as JSON (by default benchmarks/throughput.json,
@@ -183,14 +186,71 @@ def positions(target: Target, count: int = 24, seed: int = 0) -> list[GameCore]:
     return found
 
 
+@dataclass(frozen=True)
+class PlayRun:
+    """One budget of seeded random games: how many, their decisions, the time they took."""
+
+    games: int
+    decisions: int
+    elapsed: float
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.decisions / self.elapsed
+
+    def add_to(self, into: Measures, path: str) -> None:
+        """Record this run's rates as ``path``'s (``env`` or ``raw``) figures."""
+        into.add(f"{path}_steps_per_s", self.steps_per_s)
+        into.add(f"{path}_games_per_s", self.games / self.elapsed)
+        into.add("decisions_per_game", self.decisions / self.games)
+
+
+def play_run(make: Callable[[], Any], budget: MeasurementBudget, seed: int) -> PlayRun:
+    """Seeded random games through a fresh env from ``make`` until the budget is spent."""
+    return PlayRun(*games_for(budget, aec_games(make(), seed, np.random.default_rng(seed))))
+
+
+def env_run(target: Target, budget: MeasurementBudget, seed: int) -> PlayRun:
+    """One budget of ``target``'s games through ``env()``."""
+    return play_run(target.make_env, budget, seed)
+
+
+@dataclass(frozen=True)
+class Bracketed:
+    """One repetition of bracketed env() runs: the reference's runs in order (one more than
+    the games), and each game's run with its ratio to the reference runs either side of it."""
+
+    references: list[PlayRun]
+    games: list[tuple[Target, PlayRun, float]]
+
+
+def bracketed_env_runs(
+    reference: Target,
+    games: Sequence[Target],
+    budget: MeasurementBudget,
+    seed: int,
+    status: str = "",
+) -> Bracketed:
+    """Time env() as reference, game, reference, game, ..., reference; each game's ratio is its
+    steps/s over the mean of the reference's runs just before and just after it."""
+    before = env_run(reference, budget, seed)
+    references, measured = [before], []
+    for target in games:
+        progress(f"{status}{target.label}")
+        run = env_run(target, budget, seed)
+        after = env_run(reference, budget, seed)
+        measured.append(
+            (target, run, run.steps_per_s / ((before.steps_per_s + after.steps_per_s) / 2))
+        )
+        references.append(after)
+        before = after
+    return Bracketed(references, measured)
+
+
 def measure_once(target: Target, budget: MeasurementBudget, seed: int, into: Measures) -> None:
-    """One repetition of every throughput figure of ``target``."""
-    for path, make in (("env", target.make_env), ("raw", target.make_raw)):
-        play = aec_games(make(), seed, np.random.default_rng(seed))
-        games, decisions, elapsed = games_for(budget, play)
-        into.add(f"{path}_steps_per_s", decisions / elapsed)
-        into.add(f"{path}_games_per_s", games / elapsed)
-        into.add("decisions_per_game", decisions / games)
+    """One repetition of every throughput figure of ``target`` but its env() run (which
+    ``bracketed_env_runs`` times)."""
+    play_run(target.make_raw, budget, seed).add_to(into, "raw")
     if target.game_class is None:
         return
     game_class, rng = target.game_class, np.random.default_rng(seed)
@@ -363,8 +423,10 @@ def run(
     """All figures: per-target medians and ratios, memory, harness scaling, the machine."""
     measures = {target.label: Measures() for target in targets}
     for repeat in range(repeats):
+        status = f"repetition {repeat + 1}/{repeats}"
+        measure_env_bracketed(targets, budget, 1000 * repeat, measures, f"{status}, env() ")
         for number, target in enumerate(targets, 1):
-            progress(f"repetition {repeat + 1}/{repeats}, [{number}/{len(targets)}] {target.label}")
+            progress(f"{status}, [{number}/{len(targets)}] {target.label}")
             measure_once(target, budget, seed=1000 * repeat, into=measures[target.label])
     rows = []
     for number, target in enumerate(targets, 1):
@@ -391,11 +453,33 @@ def run(
     return report
 
 
+def measure_env_bracketed(
+    targets: Sequence[Target],
+    budget: MeasurementBudget,
+    seed: int,
+    measures: dict[str, Measures],
+    status: str = "",
+) -> None:
+    """One repetition of every target's env() figures and ratio to the reference, bracketed
+    (``bracketed_env_runs``); the reference's every run counts among its own figures."""
+    reference = next((target for target in targets if target.name == REFERENCE), None)
+    if reference is None:
+        raise ValueError(f"the targets must include the reference {REFERENCE!r}")
+    games = [target for target in targets if target is not reference]
+    bracket = bracketed_env_runs(reference, games, budget, seed, status)
+    for run in bracket.references:
+        run.add_to(measures[reference.label], "env")
+    measures[reference.label].add("env_vs_reference", 1.0)
+    for target, run, ratio in bracket.games:
+        run.add_to(measures[target.label], "env")
+        measures[target.label].add("env_vs_reference", ratio)
+
+
 def add_ratios(rows: list[dict[str, Any]]) -> None:
-    """Each row's env() steps/s over the reference's, and bare core over its own env()."""
+    """Each row's raw_env() steps/s over the reference's (medians), and bare core over its own
+    env(); ``env_vs_reference`` is already each row's median bracketed ratio."""
     reference = next(row for row in rows if row["game"] == REFERENCE)
     for row in rows:
-        row["env_vs_reference"] = row["env_steps_per_s"] / reference["env_steps_per_s"]
         row["raw_vs_reference"] = row["raw_steps_per_s"] / reference["raw_steps_per_s"]
         if "core_steps_per_s" in row:
             row["core_vs_env"] = row["core_steps_per_s"] / row["env_steps_per_s"]

@@ -151,7 +151,9 @@ def test_the_check_measures_every_game_against_the_reference_in_one_run() -> Non
 def test_a_games_ratio_is_to_the_reference_runs_on_either_side(monkeypatch) -> None:
     targets = [t for t in throughput.choose_targets(["valenor"]) if t.name != throughput.FLOOR]
     calls = iter([100, 300, 200, 150, 100, 120, 60])  # C4, 2p, C4, 3p, C4, 4p, C4
-    monkeypatch.setattr(speed_check, "env_rate", lambda target, budget, seed: next(calls))
+    monkeypatch.setattr(
+        throughput, "env_run", lambda target, budget, seed: throughput.PlayRun(1, next(calls), 1.0)
+    )
     ratios = speed_check.env_ratios(targets, 1, throughput.MeasurementBudget(0.01))
     assert ratios == {
         "connect_four_v3 2p": [1.0],

@@ -59,6 +59,47 @@ def test_one_repetition_gives_every_figure_and_ratios() -> None:
     json.dumps(report)
 
 
+def test_x_c4_is_the_median_ratio_to_the_reference_runs_either_side(monkeypatch) -> None:
+    # A fake step counter: env() runs give these steps/s in this order, C4 swinging 30-fold
+    # over the run; a ratio to any C4 run but the two around the game (the first, the median,
+    # only the one before or after) gives other figures.
+    script = [
+        ("connect_four_v3 2p", 100),
+        ("null_core 2p", 1000),  # 1000 / mean(100, 300) = 5
+        ("connect_four_v3 2p", 300),
+        ("vaalbara_v1 2p", 400),  # 400 / mean(300, 100) = 2
+        ("connect_four_v3 2p", 100),
+        ("connect_four_v3 2p", 50),  # repetition 2
+        ("null_core 2p", 300),  # 300 / mean(50, 10) = 10
+        ("connect_four_v3 2p", 10),
+        ("vaalbara_v1 2p", 90),  # 90 / mean(10, 50) = 3
+        ("connect_four_v3 2p", 50),
+        ("connect_four_v3 2p", 20),  # repetition 3
+        ("null_core 2p", 140),  # 140 / mean(20, 20) = 7
+        ("connect_four_v3 2p", 20),
+        ("vaalbara_v1 2p", 300),  # 300 / mean(20, 280) = 2
+        ("connect_four_v3 2p", 280),
+    ]
+    calls = iter(script)
+
+    def fake_env_run(target, budget, seed) -> throughput.PlayRun:
+        label, steps = next(calls)
+        assert target.label == label, "env() runs out of the bracketed order"
+        return throughput.PlayRun(games=1, decisions=steps, elapsed=1.0)
+
+    monkeypatch.setattr(throughput, "env_run", fake_env_run)
+    targets = throughput.choose_targets(["vaalbara"], players=[2])
+    report = throughput.run(targets, 3, throughput.MeasurementBudget(0.01, "wall"), harness=False)
+    assert next(calls, None) is None
+    rows = {row["game"]: row for row in report["rows"]}
+    assert rows["connect_four_v3"]["env_vs_reference"] == 1.0
+    assert rows["null_core"]["env_vs_reference"] == pytest.approx(7.0)  # of 5, 10, 7
+    assert rows["vaalbara_v1"]["env_vs_reference"] == pytest.approx(2.0)  # of 2, 3, 2
+    assert rows["connect_four_v3"]["env_steps_per_s"] == 50  # the median of all nine C4 runs
+    assert rows["vaalbara_v1"]["env_steps_per_s"] == 300
+    assert "| vaalbara_v1 | 2 | 300 | 2.00 |" in throughput.markdown(report, "here")
+
+
 def test_harness_scaling() -> None:
     rows = throughput.harness_scaling(["vaalbara_v1"], seconds=0.01)
     assert rows[0]["scaling"] > 0 and rows[0]["games_per_s_1_worker"] > 0
