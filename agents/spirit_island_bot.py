@@ -56,7 +56,8 @@ their worth and for the Elements of the Spirit's innate Power.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from operator import mul
 from typing import Any
 
 import numpy as np
@@ -96,6 +97,10 @@ BOARD_OF_TERRAINS = {board.terrain: name for name, board in spec.BOARDS.items()}
 HEALTH = {k: spec.HEALTH[k] for k in INVADER_KINDS}
 DANGER = {k: INVADER_DAMAGE[k] + spec.FEAR_OF.get(k, 0) for k in INVADER_KINDS}
 BUILDINGS = TOWN_KINDS + CITY_KINDS
+if tuple(range(len(INVADER_KINDS))) != INVADER_KINDS:
+    raise AssertionError("the land play-out reads a row's Invaders as its first entries")
+DAMAGE_ROW = tuple(INVADER_DAMAGE[k] for k in INVADER_KINDS)
+"""Each Invader kind's Damage, in the order of a row's first entries."""
 
 # ----- what the team loses and gains, in one currency --------------------------------------
 BLIGHT_COST = 10.0
@@ -275,6 +280,15 @@ def answer(f: Mapping[str, np.ndarray], legal_actions: list[int], me: int) -> in
     return segment.offset + (choice if choice in legal else legal[0])
 
 
+def strength(row: list[int]) -> int:
+    """The Damage the Invaders of ``row`` deal."""
+    return sum(map(mul, DAMAGE_ROW, row))
+
+
+def has_invaders(row: list[int]) -> bool:
+    return any(row[: len(INVADER_KINDS)])
+
+
 class Plan:
     """A copy of the island's lands that Powers are played out on."""
 
@@ -305,6 +319,10 @@ class Turn:
         self.spirits = [spec.SPIRITS[int(f["spirit"][r].argmax())] for r in range(self.n)]
         self.spirit = self.spirits[0]
         self.presence = f["presence"][: self.n].tolist()
+        self.presence_at = [sum(column) for column in zip(*self.presence, strict=True)]
+        """The team's Presence in each land."""
+        self.index = {x: i for i, x in enumerate(self.lands)}
+        """Each land's row in :attr:`plan`."""
         self.ravage = self.slot_lands(0)
         self.build = self.slot_lands(1)
         self.elements = f["elements"][0].tolist()
@@ -339,6 +357,8 @@ class Turn:
         left = sum(row[k] for row in self.plan.rows for k in blocking)
         for kind in blocking:
             self.standing[kind] += VICTORY_WEIGHT / (1 + left)
+        self.standing_row = [self.standing[k] for k in INVADER_KINDS]
+        self.needed = self.victory_kinds()
 
     # ----- the island ---------------------------------------------------------------------
     def slot_lands(self, slot: int) -> set[int]:
@@ -367,43 +387,43 @@ class Turn:
         after this turn's Invader Phase (the Build card's lands Ravage next)."""
         if slow:
             return self.loss_after(x, row, defend, skips)
+        ravaged = not skips[0] and x in self.ravage
+        built = not skips[1] and x in self.build
+        if not (ravaged or built):
+            return sum(map(mul, self.standing_row, row))
         row = row[:]
         total = 0.0
-        if x in self.ravage and not skips[0]:
+        if ravaged:
             total += self.ravage_cost(x, row, defend)
-        if x in self.build and not skips[1] and any(row[k] for k in INVADER_KINDS):
-            city = sum(row[k] for k in TOWN_KINDS) > sum(row[k] for k in CITY_KINDS)
+        if built and has_invaders(row):
+            city = row[TOWN] + row[TOWN_1] > row[CITY] + row[CITY_1] + row[CITY_2]
             total += BUILD_COST[city]
             row[CITY if city else TOWN] += 1
-            strength = self.strength(row)
-            total += NEXT_RAVAGE * self.blight_cost(x, row) * (strength >= 2)
-            total += HARDER * strength
-        return total + sum(self.standing[k] * row[k] for k in INVADER_KINDS)
+            damage = strength(row)
+            total += NEXT_RAVAGE * self.blight_cost(x, row) * (damage >= 2)
+            total += HARDER * damage
+        return total + sum(map(mul, self.standing_row, row))
 
     def loss_after(self, x: int, row: list[int], defend: int, skips: list[int]) -> float:
         """The loss of a Slow Power's land: its Ravage next turn if it is in the Build card's
         terrain now (with the Town or City it builds first), and the Invaders standing."""
+        if x not in self.build or not has_invaders(row):
+            return sum(map(mul, self.standing_row, row))
         row = row[:]
-        total = 0.0
-        if x in self.build and any(row[k] for k in INVADER_KINDS):
-            city = sum(row[k] for k in TOWN_KINDS) > sum(row[k] for k in CITY_KINDS)
-            if not skips[1]:
-                row[CITY if city else TOWN] += 1
-            total += self.ravage_cost(x, row, 0) + HARDER * self.strength(row)
-        return total + sum(self.standing[k] * row[k] for k in INVADER_KINDS)
-
-    @staticmethod
-    def strength(row: list[int]) -> int:
-        return sum(INVADER_DAMAGE[k] * row[k] for k in INVADER_KINDS)
+        city = row[TOWN] + row[TOWN_1] > row[CITY] + row[CITY_1] + row[CITY_2]
+        if not skips[1]:
+            row[CITY if city else TOWN] += 1
+        total = self.ravage_cost(x, row, 0) + HARDER * strength(row)
+        return total + sum(map(mul, self.standing_row, row))
 
     def blight_cost(self, x: int, row: list[int]) -> float:
         cost = BLIGHT_COST + CASCADE_COST * (row[BLIGHT] > 0)
-        return cost + PRESENCE_COST * sum(p[x] for p in self.presence)
+        return cost + PRESENCE_COST * self.presence_at[x]
 
     def ravage_cost(self, x: int, row: list[int], defend: int) -> float:
         """The Ravage in ``x`` (``row`` is changed to what it leaves): Blight, Dahan killed,
         and the Invaders the surviving Dahan destroy (a gain)."""
-        damage = self.strength(row)
+        damage = strength(row)
         if not damage:
             return 0.0
         damage = max(0, damage - defend - self.vitality[x])
@@ -414,6 +434,8 @@ class Turn:
         killed += min(row[DAHAN], left // 2)
         total += DAHAN_COST * killed
         fight = 2 * (dahan - killed)
+        if not fight:
+            return total
         for kind in (CITY_2, CITY_1, CITY, TOWN_1, TOWN, EXPLORER):
             while row[kind] and fight >= HEALTH[kind]:
                 row[kind] -= 1
@@ -425,7 +447,7 @@ class Turn:
     def gain(self, ops: tuple[Any, ...], x: int, plan: Plan, slow: bool, seat: int = 0) -> float:
         """What effect ``ops`` in land ``x`` is worth: the loss it takes away, the Fear it
         earns, and the rough worth of what the play-out does not follow."""
-        i = self.lands.index(x)
+        i = self.index[x]
         before = self.loss(x, plan.rows[i], plan.defend[i], plan.skips[i], slow)
         row, defend, skips = plan.rows[i][:], plan.defend[i], plan.skips[i][:]
         state = [row, defend, skips, 0.0]
@@ -437,9 +459,10 @@ class Turn:
         """WIN_VALUE when land ``i`` left as ``row`` takes the last Invader the Terror Level's
         victory needs gone off the island (a Fast Power wins at once; a Slow one after the
         Invader Phase, counted at half)."""
-        needed = self.victory_kinds()
-        cleared = not any(row[k] for k in needed) and any(plan.rows[i][k] for k in needed)
-        if cleared and not any(r[k] for j, r in enumerate(plan.rows) if j != i for k in needed):
+        needed = self.needed
+        if any(row[k] for k in needed) or not any(plan.rows[i][k] for k in needed):
+            return 0.0
+        if not any(r[k] for j, r in enumerate(plan.rows) if j != i for k in needed):
             return WIN_VALUE * (0.5 if slow else 1.0)
         return 0.0
 
@@ -449,7 +472,7 @@ class Turn:
 
     def apply(self, ops: tuple[Any, ...], x: int, plan: Plan, slow: bool, seat: int = 0) -> None:
         """Play ``ops`` out in land ``x`` of ``plan`` (for the team's Powers already played)."""
-        i = self.lands.index(x)
+        i = self.index[x]
         state = [plan.rows[i][:], plan.defend[i], plan.skips[i][:], 0.0]
         self.simulate(ops, x, state, slow, seat)
         plan.rows[i], plan.defend[i], plan.skips[i] = state[0], state[1], state[2]
@@ -491,7 +514,7 @@ class Turn:
         elif name == "gather":
             if set(op[1]) & set(DAHAN_KINDS):
                 around = sum(
-                    self.plan.rows[self.lands.index(y)][DAHAN] for y in self.island.neighbours[x]
+                    self.plan.rows[self.index[y]][DAHAN] for y in self.island.neighbours[x]
                 )
                 row[DAHAN] += min(op[2], around)
         elif name == "add":
@@ -533,37 +556,8 @@ class Turn:
 
     def holds(self, condition: tuple[Any, ...], x: int, row: list[int], seat: int) -> bool:
         """Whether a condition holds in land ``x`` (pieces ``row``) for seat ``seat``."""
-        name = condition[0]
-        invaders = sum(row[k] for k in INVADER_KINDS)
-        dahan = row[DAHAN] + row[DAHAN_1]
-        tests = {
-            "coastal": lambda: self.island.coastal[x],
-            "inland": lambda: not self.island.coastal[x],
-            "blight": lambda: row[BLIGHT] > 0,
-            "no_blight": lambda: row[BLIGHT] == 0,
-            "invaders": lambda: invaders > 0,
-            "no_invaders": lambda: invaders == 0,
-            "dahan": lambda: dahan >= condition[1],
-            "explorers": lambda: row[EXPLORER] >= condition[1],
-            "towns": lambda: row[TOWN] + row[TOWN_1] >= condition[1],
-            "cities": lambda: sum(row[k] for k in CITY_KINDS) >= condition[1],
-            "buildings": lambda: sum(row[k] for k in BUILDINGS) >= condition[1],
-            "terrain": lambda: self.island.terrain[x] in condition[1],
-            "dahan_outnumber": lambda: 0 < invaders < dahan,
-            "dahan_outnumber_buildings": lambda: sum(row[k] for k in BUILDINGS) < dahan,
-            "no_cities": lambda: not sum(row[k] for k in CITY_KINDS),
-            "invaders_at_most": lambda: 0 < invaders <= condition[1],
-            "presence": lambda: self.presence[seat][x] > 0,
-            "sacred_site": lambda: self.sacred(seat, x),
-            "any_presence": lambda: any(p[x] for p in self.presence),
-            "elements": lambda: all(
-                h >= n for h, n in zip(self.elements, condition[1], strict=True)
-            ),
-            "terror": lambda: self.terror >= condition[1],
-            "sacred_sites": lambda: sum(self.sacred(seat, y) for y in self.lands) >= condition[1],
-        }
-        test = tests.get(name)
-        return bool(test()) if test else False
+        test = CONDITIONS.get(condition[0])
+        return bool(test(self, condition, x, row, seat)) if test else False
 
     def split_damage(self, x: int, state: list[Any], damage: int, slow: bool) -> None:
         """Spend ``damage`` on the Invaders of ``state`` where it takes the most loss away."""
@@ -935,11 +929,11 @@ class Turn:
         }
 
     def row(self, x: int) -> list[int]:
-        return self.plan.rows[self.lands.index(x)]
+        return self.plan.rows[self.index[x]]
 
     def marginal(self, x: int, kind: int, change: int) -> float:
         """How much the loss in ``x`` rises with ``change`` pieces of ``kind`` more there."""
-        i = self.lands.index(x)
+        i = self.index[x]
         plan = self.plan
         row = plan.rows[i][:]
         before = self.loss(x, row, plan.defend[i], plan.skips[i])
@@ -998,7 +992,7 @@ class Turn:
                 value += 1.5 if sacred < 3 else 0.5
             value -= 0.8 * max(0, mine[x] - 1)
             row = self.row(x)
-            if x in self.ravage and self.strength(row) >= 2:
+            if x in self.ravage and strength(row) >= 2:
                 value -= 8
             return value - 2.0 * (row[BLIGHT] > 0)
 
@@ -1064,7 +1058,7 @@ class Turn:
             invaders = [k for k in options if k in HEALTH]
             if not invaders:
                 return options[0]
-            i = self.lands.index(land)
+            i = self.index[land]
             state = [self.plan.rows[i][:], self.plan.defend[i], self.plan.skips[i][:], 0.0]
             kills = self.best_kills(land, state, max(count, 1), False)
             chosen = [k for k in invaders if kills.get(k)]
@@ -1095,3 +1089,50 @@ class Turn:
                 return PIECE_STOP
             return options[0]
         return max(options, key=lambda k: DANGER.get(k, 0))
+
+
+def invaders_in(row: list[int]) -> int:
+    return sum(row[: len(INVADER_KINDS)])
+
+
+def dahan_in(row: list[int]) -> int:
+    return row[DAHAN] + row[DAHAN_1]
+
+
+def buildings_in(row: list[int]) -> int:
+    return sum(row[k] for k in BUILDINGS)
+
+
+def cities_in(row: list[int]) -> int:
+    return sum(row[k] for k in CITY_KINDS)
+
+
+Condition = Callable[[Turn, tuple[Any, ...], int, list[int], int], Any]
+CONDITIONS: dict[str, Condition] = {
+    "coastal": lambda t, c, x, row, seat: t.island.coastal[x],
+    "inland": lambda t, c, x, row, seat: not t.island.coastal[x],
+    "blight": lambda t, c, x, row, seat: row[BLIGHT] > 0,
+    "no_blight": lambda t, c, x, row, seat: row[BLIGHT] == 0,
+    "invaders": lambda t, c, x, row, seat: invaders_in(row) > 0,
+    "no_invaders": lambda t, c, x, row, seat: invaders_in(row) == 0,
+    "dahan": lambda t, c, x, row, seat: dahan_in(row) >= c[1],
+    "explorers": lambda t, c, x, row, seat: row[EXPLORER] >= c[1],
+    "towns": lambda t, c, x, row, seat: row[TOWN] + row[TOWN_1] >= c[1],
+    "cities": lambda t, c, x, row, seat: cities_in(row) >= c[1],
+    "buildings": lambda t, c, x, row, seat: buildings_in(row) >= c[1],
+    "terrain": lambda t, c, x, row, seat: t.island.terrain[x] in c[1],
+    "dahan_outnumber": lambda t, c, x, row, seat: 0 < invaders_in(row) < dahan_in(row),
+    "dahan_outnumber_buildings": lambda t, c, x, row, seat: buildings_in(row) < dahan_in(row),
+    "no_cities": lambda t, c, x, row, seat: not cities_in(row),
+    "invaders_at_most": lambda t, c, x, row, seat: 0 < invaders_in(row) <= c[1],
+    "presence": lambda t, c, x, row, seat: t.presence[seat][x] > 0,
+    "sacred_site": lambda t, c, x, row, seat: t.sacred(seat, x),
+    "any_presence": lambda t, c, x, row, seat: any(p[x] for p in t.presence),
+    "elements": lambda t, c, x, row, seat: all(
+        h >= n for h, n in zip(t.elements, c[1], strict=True)
+    ),
+    "terror": lambda t, c, x, row, seat: t.terror >= c[1],
+    "sacred_sites": lambda t, c, x, row, seat: sum(t.sacred(seat, y) for y in t.lands) >= c[1],
+}
+"""What each condition of a Power's filter or of an "if" tests: (turn, condition, land, its
+pieces, seat) -> whether it holds."""
