@@ -301,6 +301,50 @@ class Plan:
         return Plan([r[:] for r in self.rows], self.defend[:], [s[:] for s in self.skips])
 
 
+class IslandReading:
+    """What the lands in play and their terrains say, the same for every decision of a game:
+    the lands, their island (the boards recognised by their terrains) and the lands each
+    Invader card names."""
+
+    def __init__(self, in_play: np.ndarray, terrain: np.ndarray) -> None:
+        self.lands: list[int] = np.flatnonzero(in_play).tolist()
+        terrains = terrain[self.lands].argmax(axis=1).tolist()
+        boards = tuple(
+            BOARD_OF_TERRAINS[tuple(terrains[8 * b : 8 * b + 8])]
+            for b in range(len(self.lands) // 8)
+        )
+        self.island = spec.island_of(boards)
+        self.index = {x: i for i, x in enumerate(self.lands)}
+        self.card_lands: dict[int, frozenset[int]] = {}
+
+    @classmethod
+    def of(cls, f: Mapping[str, np.ndarray]) -> IslandReading:
+        key = f["in_play"].tobytes() + f["terrain"].tobytes()
+        reading = READINGS.get(key)
+        if reading is None:
+            reading = READINGS[key] = cls(f["in_play"], f["terrain"])
+        return reading
+
+    def slot_lands(self, slot: np.ndarray) -> frozenset[int]:
+        """The lands the Invader card in a slot (its one-hot row) names."""
+        if not slot.any():
+            return frozenset()
+        card = int(slot.argmax())
+        if card not in self.card_lands:
+            self.card_lands[card] = self.lands_of(INVADER_CARDS[card])
+        return self.card_lands[card]
+
+    def lands_of(self, card: spec.InvaderCard) -> frozenset[int]:
+        if card.terrains == (COASTAL,):
+            return frozenset(x for x in self.lands if self.island.coastal[x])
+        return frozenset(x for x in self.lands if self.island.terrain[x] in card.terrains)
+
+
+READINGS: dict[bytes, IslandReading] = {}
+"""Island readings made so far, by the bytes of the ``in_play`` and ``terrain`` fields (a few
+islands: the boards in play)."""
+
+
 class Turn:
     """One decision's reading of the observation (row 0 of every per-seat field is us)."""
 
@@ -308,39 +352,29 @@ class Turn:
         self.f = f
         self.me = me
         self.n = int(f["spirit"].any(axis=1).sum())
-        self.lands = [x for x in range(spec.MAX_LANDS) if f["in_play"][x]]
-        terrains = [int(f["terrain"][x].argmax()) for x in self.lands]
-        boards = tuple(
-            BOARD_OF_TERRAINS[tuple(terrains[8 * b : 8 * b + 8])]
-            for b in range(len(self.lands) // 8)
-        )
-        self.island = spec.island_of(boards)
+        reading = IslandReading.of(f)
+        self.lands, self.island = reading.lands, reading.island
+        self.index = reading.index
+        """Each land's row in :attr:`plan`."""
         self.purpose = PURPOSE_NAMES[int(f["purpose"].argmax())]
-        self.spirits = [spec.SPIRITS[int(f["spirit"][r].argmax())] for r in range(self.n)]
+        self.spirits = [spec.SPIRITS[s] for s in f["spirit"][: self.n].argmax(axis=1).tolist()]
         self.spirit = self.spirits[0]
         self.presence = f["presence"][: self.n].tolist()
-        self.presence_at = [sum(column) for column in zip(*self.presence, strict=True)]
+        self.presence_at = f["presence"][: self.n].sum(axis=0).tolist()
         """The team's Presence in each land."""
-        self.index = {x: i for i, x in enumerate(self.lands)}
-        """Each land's row in :attr:`plan`."""
-        self.ravage = self.slot_lands(0)
-        self.build = self.slot_lands(1)
+        self.ravage = reading.slot_lands(f["invader_slots"][0])
+        self.build = reading.slot_lands(f["invader_slots"][1])
         self.elements = f["elements"][0].tolist()
         pieces = f["pieces"].tolist()
         flags = f["turn_flags"].tolist()
         self.plan = Plan(
             [pieces[x] for x in self.lands],
-            [int(v) for v in f["defend"][: len(self.lands)]],
+            f["defend"][: len(self.lands)].tolist(),
             [flags[x] for x in self.lands],
         )
+        vital = [r for r in range(self.n) if self.spirits[r].special == "vitality"]
         self.vitality = [
-            3
-            * sum(
-                1
-                for r in range(self.n)
-                if self.spirits[r].special == "vitality" and self.sacred(r, x)
-            )
-            for x in self.lands
+            3 * sum(1 for r in vital if self.sacred(r, x)) if vital else 0 for x in self.lands
         ]
         self.turn = int(f["turn"][0])
         self.after_invaders = int(f["invader_deck_size"][0]) == 11 - self.turn
@@ -359,17 +393,13 @@ class Turn:
             self.standing[kind] += VICTORY_WEIGHT / (1 + left)
         self.standing_row = [self.standing[k] for k in INVADER_KINDS]
         self.needed = self.victory_kinds()
+        self.reaches: dict[tuple[int, int, int], list[int]] = {}
+        """:meth:`reach` by (seat, the Power's id, range)."""
+        self.innate_gains: dict[tuple[Any, ...], float] = {}
+        """An innate's best gain in :attr:`innate_plan` by (innate, effect, lands)."""
+        self.innate_plan: Plan | None = None
 
     # ----- the island ---------------------------------------------------------------------
-    def slot_lands(self, slot: int) -> set[int]:
-        row = self.f["invader_slots"][slot]
-        if not row.any():
-            return set()
-        card = INVADER_CARDS[int(row.argmax())]
-        if card.terrains == (COASTAL,):
-            return {x for x in self.lands if self.island.coastal[x]}
-        return {x for x in self.lands if self.island.terrain[x] in card.terrains}
-
     def sacred(self, seat: int, land: int) -> bool:
         here = self.presence[seat][land]
         wetland = self.spirits[seat].wetland_sacred and self.island.terrain[land] == spec.W
@@ -673,6 +703,13 @@ class Turn:
         distance = power.range + int(self.f["range_bonus"][seat])
         if power.extend and all(h >= n for h, n in zip(elements, power.extend[0], strict=True)):
             distance = power.extend[1] + int(self.f["range_bonus"][seat])
+        key = (seat, id(power), distance)
+        if key not in self.reaches:
+            self.reaches[key] = self.lands_in_range(seat, power, distance)
+        return self.reaches[key]
+
+    def lands_in_range(self, seat: int, power: spec.Power, distance: int) -> list[int]:
+        """The lands within ``distance`` of ``power``'s sources that pass its filter."""
         sources = [
             x
             for x in self.lands
@@ -1029,8 +1066,21 @@ class Turn:
                 total += self.spirit_worth(effect)
                 continue
             lands = self.reach(0, innate, elements)
-            total += max((self.gain(effect, x, plan, slow) for x in lands), default=0.0)
+            total += self.innate_gain(plan, number, effect, lands, slow)
         return total
+
+    def innate_gain(
+        self, plan: Plan, number: int, effect: tuple[Any, ...], lands: list[int], slow: bool
+    ) -> float:
+        """Innate ``number``'s best gain with ``effect`` over ``lands`` in ``plan``, kept for
+        the next card weighed against the same plan (most cards leave the tiers as they are)."""
+        if self.innate_plan is not plan:
+            self.innate_plan, self.innate_gains = plan, {}
+        key = (number, effect, tuple(lands))
+        if key not in self.innate_gains:
+            gains = (self.gain(effect, x, plan, slow) for x in lands)
+            self.innate_gains[key] = max(gains, default=0.0)
+        return self.innate_gains[key]
 
     def power(self, legal: list[int]) -> int:
         powers = [o for o in legal if o != POWER_PASS]
