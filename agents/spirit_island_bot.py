@@ -316,6 +316,15 @@ class IslandReading:
         self.island = spec.island_of(boards)
         self.index = {x: i for i, x in enumerate(self.lands)}
         self.card_lands: dict[int, frozenset[int]] = {}
+        self.nearby: dict[tuple[int, int], frozenset[int]] = {}
+
+    def near(self, land: int, distance: int) -> frozenset[int]:
+        """The lands within ``distance`` of ``land``."""
+        key = (land, distance)
+        if key not in self.nearby:
+            row = self.island.distance[land]
+            self.nearby[key] = frozenset(x for x in self.lands if row[x] <= distance)
+        return self.nearby[key]
 
     @classmethod
     def of(cls, f: Mapping[str, np.ndarray]) -> IslandReading:
@@ -345,6 +354,26 @@ READINGS: dict[bytes, IslandReading] = {}
 islands: the boards in play)."""
 
 
+GAINS: dict[tuple[Any, ...], dict[tuple[Any, ...], tuple[float, bool]]] = {}
+"""Land gains (:meth:`Turn.land_gain`) by the context they depend on besides their arguments:
+the island, the Invader cards' lands, the standing harm, the team's Presence and Spirits, our
+Elements, the Terror Level and the Dahan of every land (a gathering reads its neighbours).
+Successive decisions of a turn, and a search's rollouts from one position, meet the same
+contexts again."""
+GAIN_CONTEXTS = 1024
+"""The most contexts :data:`GAINS` keeps (it is emptied when it would hold more)."""
+
+
+def gains_in(context: tuple[Any, ...]) -> dict[tuple[Any, ...], tuple[float, bool]]:
+    """The land gains known in ``context`` (a new table for a new context)."""
+    known = GAINS.get(context)
+    if known is None:
+        if len(GAINS) >= GAIN_CONTEXTS:
+            GAINS.clear()
+        known = GAINS[context] = {}
+    return known
+
+
 class Turn:
     """One decision's reading of the observation (row 0 of every per-seat field is us)."""
 
@@ -352,7 +381,7 @@ class Turn:
         self.f = f
         self.me = me
         self.n = int(f["spirit"].any(axis=1).sum())
-        reading = IslandReading.of(f)
+        self.reading = reading = IslandReading.of(f)
         self.lands, self.island = reading.lands, reading.island
         self.index = reading.index
         """Each land's row in :attr:`plan`."""
@@ -393,6 +422,21 @@ class Turn:
             self.standing[kind] += VICTORY_WEIGHT / (1 + left)
         self.standing_row = [self.standing[k] for k in INVADER_KINDS]
         self.needed = self.victory_kinds()
+        self.gains = gains_in(
+            (
+                reading,
+                self.ravage,
+                self.build,
+                tuple(self.standing_row),
+                f["presence"][: self.n].tobytes(),
+                f["spirit"][: self.n].tobytes(),
+                f["elements"][0].tobytes(),
+                self.terror,
+                f["pieces"][:, DAHAN].tobytes(),
+            )
+        )
+        """:meth:`land_gain` by its arguments, shared by the decisions whose reading of the
+        island it depends on is the same (``gains_in``'s context)."""
         self.reaches: dict[tuple[int, int, int], list[int]] = {}
         """:meth:`reach` by (seat, the Power's id, range)."""
         self.innate_gains: dict[tuple[Any, ...], float] = {}
@@ -478,20 +522,39 @@ class Turn:
         """What effect ``ops`` in land ``x`` is worth: the loss it takes away, the Fear it
         earns, and the rough worth of what the play-out does not follow."""
         i = self.index[x]
-        before = self.loss(x, plan.rows[i], plan.defend[i], plan.skips[i], slow)
-        row, defend, skips = plan.rows[i][:], plan.defend[i], plan.skips[i][:]
-        state = [row, defend, skips, 0.0]
+        row, defend, skips = plan.rows[i], plan.defend[i], plan.skips[i]
+        key = (ops, x, slow, seat, tuple(row), defend, tuple(skips))
+        known = self.gains.get(key)
+        if known is None:
+            known = self.gains[key] = self.land_gain(ops, x, row, defend, skips, slow, seat)
+        return known[0] + (self.victory_worth(plan, i, slow) if known[1] else 0.0)
+
+    def land_gain(
+        self,
+        ops: tuple[Any, ...],
+        x: int,
+        row: list[int],
+        defend: int,
+        skips: list[int],
+        slow: bool,
+        seat: int,
+    ) -> tuple[float, bool]:
+        """:meth:`gain` but the victory: (the loss ``ops`` takes away in land ``x`` and what
+        it earns besides, whether it takes the last of the Invaders the Terror Level's victory
+        needs gone from there)."""
+        before = self.loss(x, row, defend, skips, slow)
+        state = [row[:], defend, skips[:], 0.0]
         self.simulate(ops, x, state, slow, seat)
         after = self.loss(x, state[0], state[1], state[2], slow)
-        return before - after + state[3] + self.victory_worth(plan, i, state[0], slow)
-
-    def victory_worth(self, plan: Plan, i: int, row: list[int], slow: bool) -> float:
-        """WIN_VALUE when land ``i`` left as ``row`` takes the last Invader the Terror Level's
-        victory needs gone off the island (a Fast Power wins at once; a Slow one after the
-        Invader Phase, counted at half)."""
         needed = self.needed
-        if any(row[k] for k in needed) or not any(plan.rows[i][k] for k in needed):
-            return 0.0
+        cleared = not any(state[0][k] for k in needed) and any(row[k] for k in needed)
+        return before - after + state[3], cleared
+
+    def victory_worth(self, plan: Plan, i: int, slow: bool) -> float:
+        """WIN_VALUE when a Power that clears land ``i`` of the Invaders the Terror Level's
+        victory needs gone takes the last of them off the island (a Fast Power wins at once; a
+        Slow one after the Invader Phase, counted at half)."""
+        needed = self.needed
         if not any(r[k] for j, r in enumerate(plan.rows) if j != i for k in needed):
             return WIN_VALUE * (0.5 if slow else 1.0)
         return 0.0
@@ -716,13 +779,13 @@ class Turn:
             if (self.sacred(seat, x) if power.source_sacred else self.presence[seat][x])
             and (power.source_terrain < 0 or self.island.terrain[x] == power.source_terrain)
         ]
-        table = self.island.distance
+        near = self.reading.near
+        in_range = set().union(*(near(source, distance) for source in sources))
         rows = self.plan.rows
         return [
             x
             for i, x in enumerate(self.lands)
-            if any(table[s][x] <= distance for s in sources)
-            and all(self.holds(c, x, rows[i], seat) for c in power.filter)
+            if x in in_range and all(self.holds(c, x, rows[i], seat) for c in power.filter)
         ]
 
     def effect_of(self, seat: int, option: int, elements: list[int]) -> tuple[Any, ...]:
