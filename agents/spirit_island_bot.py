@@ -267,7 +267,9 @@ class SpiritIslandHeuristicAgent(SeededAgent):
         """:meth:`act` for ``seat`` reading ``game`` itself (a search's world): the numbers of
         its observation before they are scaled, so the same choice without the decoding."""
         return answer(
-            SCHEMA.decode_unscaled(unscaled_observation(game, seat)), game.legal_actions(), seat
+            SCHEMA.decode_unscaled_lazy(unscaled_observation(game, seat)),
+            game.legal_actions(),
+            seat,
         )
 
 
@@ -315,6 +317,9 @@ class IslandReading:
         )
         self.island = spec.island_of(boards)
         self.index = {x: i for i, x in enumerate(self.lands)}
+        prefix = self.lands == list(range(len(self.lands)))
+        self.rows: slice | list[int] = slice(0, len(self.lands)) if prefix else self.lands
+        """The rows of the per-land fields that are the lands in play."""
         self.card_lands: dict[int, frozenset[int]] = {}
         self.nearby: dict[tuple[int, int], frozenset[int]] = {}
 
@@ -334,11 +339,11 @@ class IslandReading:
             reading = READINGS[key] = cls(f["in_play"], f["terrain"])
         return reading
 
-    def slot_lands(self, slot: np.ndarray) -> frozenset[int]:
+    def slot_lands(self, slot: list[int]) -> frozenset[int]:
         """The lands the Invader card in a slot (its one-hot row) names."""
-        if not slot.any():
+        if not any(slot):
             return frozenset()
-        card = int(slot.argmax())
+        card = slot.index(max(slot))
         if card not in self.card_lands:
             self.card_lands[card] = self.lands_of(INVADER_CARDS[card])
         return self.card_lands[card]
@@ -380,26 +385,26 @@ class Turn:
     def __init__(self, f: Mapping[str, np.ndarray], me: int = 0) -> None:
         self.f = f
         self.me = me
-        self.n = int(f["spirit"].any(axis=1).sum())
+        spirit_rows = f["spirit"].tolist()
+        self.n = sum(map(any, spirit_rows))
         self.reading = reading = IslandReading.of(f)
         self.lands, self.island = reading.lands, reading.island
         self.index = reading.index
         """Each land's row in :attr:`plan`."""
         self.purpose = PURPOSE_NAMES[int(f["purpose"].argmax())]
-        self.spirits = [spec.SPIRITS[s] for s in f["spirit"][: self.n].argmax(axis=1).tolist()]
+        self.spirits = [spec.SPIRITS[row.index(max(row))] for row in spirit_rows[: self.n]]
         self.spirit = self.spirits[0]
         self.presence = f["presence"][: self.n].tolist()
-        self.presence_at = f["presence"][: self.n].sum(axis=0).tolist()
+        self.presence_at = [sum(column) for column in zip(*self.presence, strict=True)]
         """The team's Presence in each land."""
-        self.ravage = reading.slot_lands(f["invader_slots"][0])
-        self.build = reading.slot_lands(f["invader_slots"][1])
+        slots = f["invader_slots"].tolist()
+        self.ravage = reading.slot_lands(slots[0])
+        self.build = reading.slot_lands(slots[1])
         self.elements = f["elements"][0].tolist()
-        pieces = f["pieces"].tolist()
-        flags = f["turn_flags"].tolist()
         self.plan = Plan(
-            [pieces[x] for x in self.lands],
+            f["pieces"][reading.rows].tolist(),
             f["defend"][: len(self.lands)].tolist(),
-            [flags[x] for x in self.lands],
+            f["turn_flags"][reading.rows].tolist(),
         )
         vital = [r for r in range(self.n) if self.spirits[r].special == "vitality"]
         self.vitality = [
@@ -408,10 +413,8 @@ class Turn:
         self.turn = int(f["turn"][0])
         self.after_invaders = int(f["invader_deck_size"][0]) == 11 - self.turn
         """Whether this turn's Invader Phase is over (the Slow phase or Time Passes)."""
-        self.terror = 1 + sum(
-            int(f["fear_earned"][0]) + int(f["fear_discard"].sum()) >= d
-            for d in spec.TERROR_DIVIDERS
-        )
+        earned = int(f["fear_earned"][0]) + sum(f["fear_discard"].tolist())
+        self.terror = 1 + sum(earned >= d for d in spec.TERROR_DIVIDERS)
         self.standing = dict(STANDING)
         """Each Invader's standing harm, with its weight in the Terror Level's victory: at Terror
         Level 2 every Town and City stands between the team and a win, at 3 every City; the
