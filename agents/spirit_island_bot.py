@@ -251,6 +251,11 @@ def flat_ops(ops: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     return found
 
 
+ANSWERS_KEPT = 4096
+"""The most views :meth:`SpiritIslandHeuristicAgent.act_in` keeps its choices for (about
+14 kB each); it forgets them all when it would keep more."""
+
+
 class SpiritIslandHeuristicAgent(SeededAgent):
     """Plans each turn against the Ravage and Build cards; see the module docstring."""
 
@@ -263,14 +268,28 @@ class SpiritIslandHeuristicAgent(SeededAgent):
             raise ValueError(f"{agent} has no legal action")
         return answer(fields, legal, int(agent.rsplit("_", 1)[1]))
 
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.answers: dict[tuple[int, bytes, tuple[int, ...]], int] = {}
+        """:meth:`act_in`'s choices by (seat, observation, legal actions): a search's worlds
+        differ only in what no seat sees until it is revealed, so their rollouts meet the same
+        views again."""
+
     def act_in(self, game: SpiritIslandGame, seat: int) -> int:
         """:meth:`act` for ``seat`` reading ``game`` itself (a search's world): the numbers of
-        its observation before they are scaled, so the same choice without the decoding."""
-        return answer(
-            SCHEMA.decode_unscaled_lazy(unscaled_observation(game, seat)),
-            game.legal_actions(),
-            seat,
-        )
+        its observation before they are scaled, so the same choice without the decoding. The
+        choice is a function of the view and the legal actions, so it is kept for the next
+        time they are met (the last ``ANSWERS_KEPT`` views)."""
+        vector = unscaled_observation(game, seat)
+        legal = game.legal_actions()
+        key = (seat, vector.tobytes(), tuple(legal))
+        choice = self.answers.get(key)
+        if choice is None:
+            if len(self.answers) >= ANSWERS_KEPT:
+                self.answers.clear()
+            choice = answer(SCHEMA.decode_unscaled_lazy(vector), legal, seat)
+            self.answers[key] = choice
+        return choice
 
 
 def answer(f: Mapping[str, np.ndarray], legal_actions: list[int], me: int) -> int:
