@@ -52,6 +52,14 @@ hand is thin, Reclaim when fewer than two playable cards are left; the track tak
 whose next space gives more. Presence goes where it reaches the most loss not yet covered,
 stacking into Sacred Sites, away from lands about to be Blighted. Minor Powers are kept for
 their worth and for the Elements of the Spirit's innate Power.
+
+*Keeping what is asked again.* A choice is a function of the view and the legal actions, so
+what the bot works out is kept where later decisions ask for it again: the island's reading
+(its lands, the lands each Invader card names) per island; each Power's gain in a land by its
+arguments and the reading of the island it depends on (``GAINS``); and, in a search's
+rollouts (``act_in``), each choice by its view, which the search's sampled worlds share
+until something hidden is revealed. None of it changes a choice
+(``test_what_the_bot_keeps_between_decisions_changes_no_choice``).
 """
 
 from __future__ import annotations
@@ -251,9 +259,10 @@ def flat_ops(ops: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     return found
 
 
-ANSWERS_KEPT = 4096
+ANSWERS_KEPT = 1024
 """The most views :meth:`SpiritIslandHeuristicAgent.act_in` keeps its choices for (about
-14 kB each); it forgets them all when it would keep more."""
+14 kB each; a 1-player search of ``pimc:4,guide=heuristic`` meets about 220 views); it forgets
+them all when it would keep more."""
 
 
 class SpiritIslandHeuristicAgent(SeededAgent):
