@@ -2,9 +2,10 @@
 
 Strategy
 --------
-*Reading the island.* The bot decodes ``SCHEMA.decode(observation)`` and the action mask,
-nothing else (in a search's rollouts, :meth:`~SpiritIslandHeuristicAgent.act_in` reads the same
-numbers from the world before they are scaled). The boards in play are recognised from the
+*Reading the island.* The bot decodes the observation (``SCHEMA.decode_lazy``: the fields it
+reads) and the action mask, nothing else (in a search's rollouts,
+:meth:`~SpiritIslandHeuristicAgent.act_in` reads the same numbers from the world before they
+are scaled). The boards in play are recognised from the
 lands' terrains (each board's sequence of 8 terrains is its own), which gives the neighbours
 and distances from the public board data. The Invader cards in the Ravage and Build slots say
 which lands the Invaders hit next.
@@ -271,7 +272,7 @@ class SpiritIslandHeuristicAgent(SeededAgent):
     name = "spirit_island_heuristic"
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        fields = SCHEMA.decode(observation["observation"])
+        fields = SCHEMA.decode_lazy(observation["observation"])
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if not legal:
             raise ValueError(f"{agent} has no legal action")
