@@ -2,9 +2,10 @@
 
 Strategy
 --------
-*Reading the island.* The bot decodes ``SCHEMA.decode(observation)`` and the action mask,
-nothing else (in a search's rollouts, :meth:`~SpiritIslandHeuristicAgent.act_in` reads the same
-numbers from the world before they are scaled). The boards in play are recognised from the
+*Reading the island.* The bot decodes the observation (``SCHEMA.decode_lazy``: the fields it
+reads) and the action mask, nothing else (in a search's rollouts,
+:meth:`~SpiritIslandHeuristicAgent.act_in` reads the same numbers from the world before they
+are scaled). The boards in play are recognised from the
 lands' terrains (each board's sequence of 8 terrains is its own), which gives the neighbours
 and distances from the public board data. The Invader cards in the Ravage and Build slots say
 which lands the Invaders hit next.
@@ -52,11 +53,20 @@ hand is thin, Reclaim when fewer than two playable cards are left; the track tak
 whose next space gives more. Presence goes where it reaches the most loss not yet covered,
 stacking into Sacred Sites, away from lands about to be Blighted. Minor Powers are kept for
 their worth and for the Elements of the Spirit's innate Power.
+
+*Keeping what is asked again.* A choice is a function of the view and the legal actions, so
+what the bot works out is kept where later decisions ask for it again: the island's reading
+(its lands, the lands each Invader card names) per island; each Power's gain in a land by its
+arguments and the reading of the island it depends on (``GAINS``); and, in a search's
+rollouts (``act_in``), each choice by its view, which the search's sampled worlds share
+until something hidden is revealed. None of it changes a choice
+(``test_what_the_bot_keeps_between_decisions_changes_no_choice``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from operator import mul
 from typing import Any
 
 import numpy as np
@@ -96,6 +106,10 @@ BOARD_OF_TERRAINS = {board.terrain: name for name, board in spec.BOARDS.items()}
 HEALTH = {k: spec.HEALTH[k] for k in INVADER_KINDS}
 DANGER = {k: INVADER_DAMAGE[k] + spec.FEAR_OF.get(k, 0) for k in INVADER_KINDS}
 BUILDINGS = TOWN_KINDS + CITY_KINDS
+if tuple(range(len(INVADER_KINDS))) != INVADER_KINDS:
+    raise AssertionError("the land play-out reads a row's Invaders as its first entries")
+DAMAGE_ROW = tuple(INVADER_DAMAGE[k] for k in INVADER_KINDS)
+"""Each Invader kind's Damage, in the order of a row's first entries."""
 
 # ----- what the team loses and gains, in one currency --------------------------------------
 BLIGHT_COST = 10.0
@@ -246,24 +260,46 @@ def flat_ops(ops: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     return found
 
 
+ANSWERS_KEPT = 1024
+"""The most views :meth:`SpiritIslandHeuristicAgent.act_in` keeps its choices for (about
+14 kB each; a 1-player search of ``pimc:4,guide=heuristic`` meets about 220 views); it forgets
+them all when it would keep more."""
+
+
 class SpiritIslandHeuristicAgent(SeededAgent):
     """Plans each turn against the Ravage and Build cards; see the module docstring."""
 
     name = "spirit_island_heuristic"
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        fields = SCHEMA.decode(observation["observation"])
+        fields = SCHEMA.decode_lazy(observation["observation"])
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if not legal:
             raise ValueError(f"{agent} has no legal action")
         return answer(fields, legal, int(agent.rsplit("_", 1)[1]))
 
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.answers: dict[tuple[int, bytes, tuple[int, ...]], int] = {}
+        """:meth:`act_in`'s choices by (seat, observation, legal actions): a search's worlds
+        differ only in what no seat sees until it is revealed, so their rollouts meet the same
+        views again."""
+
     def act_in(self, game: SpiritIslandGame, seat: int) -> int:
         """:meth:`act` for ``seat`` reading ``game`` itself (a search's world): the numbers of
-        its observation before they are scaled, so the same choice without the decoding."""
-        return answer(
-            SCHEMA.decode_unscaled(unscaled_observation(game, seat)), game.legal_actions(), seat
-        )
+        its observation before they are scaled, so the same choice without the decoding. The
+        choice is a function of the view and the legal actions, so it is kept for the next
+        time they are met (the last ``ANSWERS_KEPT`` views)."""
+        vector = unscaled_observation(game, seat)
+        legal = game.legal_actions()
+        key = (seat, vector.tobytes(), tuple(legal))
+        choice = self.answers.get(key)
+        if choice is None:
+            if len(self.answers) >= ANSWERS_KEPT:
+                self.answers.clear()
+            choice = answer(SCHEMA.decode_unscaled_lazy(vector), legal, seat)
+            self.answers[key] = choice
+        return choice
 
 
 def answer(f: Mapping[str, np.ndarray], legal_actions: list[int], me: int) -> int:
@@ -273,6 +309,15 @@ def answer(f: Mapping[str, np.ndarray], legal_actions: list[int], me: int) -> in
     legal = [action - segment.offset for action in legal_actions]
     choice = Turn(f, me).choose(decision, legal)
     return segment.offset + (choice if choice in legal else legal[0])
+
+
+def strength(row: list[int]) -> int:
+    """The Damage the Invaders of ``row`` deal."""
+    return sum(map(mul, DAMAGE_ROW, row))
+
+
+def has_invaders(row: list[int]) -> bool:
+    return any(row[: len(INVADER_KINDS)])
 
 
 class Plan:
@@ -287,50 +332,118 @@ class Plan:
         return Plan([r[:] for r in self.rows], self.defend[:], [s[:] for s in self.skips])
 
 
+class IslandReading:
+    """What the lands in play and their terrains say, the same for every decision of a game:
+    the lands, their island (the boards recognised by their terrains) and the lands each
+    Invader card names."""
+
+    def __init__(self, in_play: np.ndarray, terrain: np.ndarray) -> None:
+        self.lands: list[int] = np.flatnonzero(in_play).tolist()
+        terrains = terrain[self.lands].argmax(axis=1).tolist()
+        boards = tuple(
+            BOARD_OF_TERRAINS[tuple(terrains[8 * b : 8 * b + 8])]
+            for b in range(len(self.lands) // 8)
+        )
+        self.island = spec.island_of(boards)
+        self.index = {x: i for i, x in enumerate(self.lands)}
+        prefix = self.lands == list(range(len(self.lands)))
+        self.rows: slice | list[int] = slice(0, len(self.lands)) if prefix else self.lands
+        """The rows of the per-land fields that are the lands in play."""
+        self.card_lands: dict[int, frozenset[int]] = {}
+        self.nearby: dict[tuple[int, int], frozenset[int]] = {}
+
+    def near(self, land: int, distance: int) -> frozenset[int]:
+        """The lands within ``distance`` of ``land``."""
+        key = (land, distance)
+        if key not in self.nearby:
+            row = self.island.distance[land]
+            self.nearby[key] = frozenset(x for x in self.lands if row[x] <= distance)
+        return self.nearby[key]
+
+    @classmethod
+    def of(cls, f: Mapping[str, np.ndarray]) -> IslandReading:
+        key = f["in_play"].tobytes() + f["terrain"].tobytes()
+        reading = READINGS.get(key)
+        if reading is None:
+            reading = READINGS[key] = cls(f["in_play"], f["terrain"])
+        return reading
+
+    def slot_lands(self, slot: list[int]) -> frozenset[int]:
+        """The lands the Invader card in a slot (its one-hot row) names."""
+        if not any(slot):
+            return frozenset()
+        card = slot.index(max(slot))
+        if card not in self.card_lands:
+            self.card_lands[card] = self.lands_of(INVADER_CARDS[card])
+        return self.card_lands[card]
+
+    def lands_of(self, card: spec.InvaderCard) -> frozenset[int]:
+        if card.terrains == (COASTAL,):
+            return frozenset(x for x in self.lands if self.island.coastal[x])
+        return frozenset(x for x in self.lands if self.island.terrain[x] in card.terrains)
+
+
+READINGS: dict[bytes, IslandReading] = {}
+"""Island readings made so far, by the bytes of the ``in_play`` and ``terrain`` fields (a few
+islands: the boards in play)."""
+
+
+GAINS: dict[tuple[Any, ...], dict[tuple[Any, ...], tuple[float, bool]]] = {}
+"""Land gains (:meth:`Turn.land_gain`) by the context they depend on besides their arguments:
+the island, the Invader cards' lands, the standing harm, the team's Presence and Spirits, our
+Elements, the Terror Level and the Dahan of every land (a gathering reads its neighbours).
+Successive decisions of a turn, and a search's rollouts from one position, meet the same
+contexts again."""
+GAIN_CONTEXTS = 1024
+"""The most contexts :data:`GAINS` keeps (it is emptied when it would hold more)."""
+
+
+def gains_in(context: tuple[Any, ...]) -> dict[tuple[Any, ...], tuple[float, bool]]:
+    """The land gains known in ``context`` (a new table for a new context)."""
+    known = GAINS.get(context)
+    if known is None:
+        if len(GAINS) >= GAIN_CONTEXTS:
+            GAINS.clear()
+        known = GAINS[context] = {}
+    return known
+
+
 class Turn:
     """One decision's reading of the observation (row 0 of every per-seat field is us)."""
 
     def __init__(self, f: Mapping[str, np.ndarray], me: int = 0) -> None:
         self.f = f
         self.me = me
-        self.n = int(f["spirit"].any(axis=1).sum())
-        self.lands = [x for x in range(spec.MAX_LANDS) if f["in_play"][x]]
-        terrains = [int(f["terrain"][x].argmax()) for x in self.lands]
-        boards = tuple(
-            BOARD_OF_TERRAINS[tuple(terrains[8 * b : 8 * b + 8])]
-            for b in range(len(self.lands) // 8)
-        )
-        self.island = spec.island_of(boards)
+        spirit_rows = f["spirit"].tolist()
+        self.n = sum(map(any, spirit_rows))
+        self.reading = reading = IslandReading.of(f)
+        self.lands, self.island = reading.lands, reading.island
+        self.index = reading.index
+        """Each land's row in :attr:`plan`."""
         self.purpose = PURPOSE_NAMES[int(f["purpose"].argmax())]
-        self.spirits = [spec.SPIRITS[int(f["spirit"][r].argmax())] for r in range(self.n)]
+        self.spirits = [spec.SPIRITS[row.index(max(row))] for row in spirit_rows[: self.n]]
         self.spirit = self.spirits[0]
         self.presence = f["presence"][: self.n].tolist()
-        self.ravage = self.slot_lands(0)
-        self.build = self.slot_lands(1)
+        self.presence_at = [sum(column) for column in zip(*self.presence, strict=True)]
+        """The team's Presence in each land."""
+        slots = f["invader_slots"].tolist()
+        self.ravage = reading.slot_lands(slots[0])
+        self.build = reading.slot_lands(slots[1])
         self.elements = f["elements"][0].tolist()
-        pieces = f["pieces"].tolist()
-        flags = f["turn_flags"].tolist()
         self.plan = Plan(
-            [pieces[x] for x in self.lands],
-            [int(v) for v in f["defend"][: len(self.lands)]],
-            [flags[x] for x in self.lands],
+            f["pieces"][reading.rows].tolist(),
+            f["defend"][: len(self.lands)].tolist(),
+            f["turn_flags"][reading.rows].tolist(),
         )
+        vital = [r for r in range(self.n) if self.spirits[r].special == "vitality"]
         self.vitality = [
-            3
-            * sum(
-                1
-                for r in range(self.n)
-                if self.spirits[r].special == "vitality" and self.sacred(r, x)
-            )
-            for x in self.lands
+            3 * sum(1 for r in vital if self.sacred(r, x)) if vital else 0 for x in self.lands
         ]
         self.turn = int(f["turn"][0])
         self.after_invaders = int(f["invader_deck_size"][0]) == 11 - self.turn
         """Whether this turn's Invader Phase is over (the Slow phase or Time Passes)."""
-        self.terror = 1 + sum(
-            int(f["fear_earned"][0]) + int(f["fear_discard"].sum()) >= d
-            for d in spec.TERROR_DIVIDERS
-        )
+        earned = int(f["fear_earned"][0]) + sum(f["fear_discard"].tolist())
+        self.terror = 1 + sum(earned >= d for d in spec.TERROR_DIVIDERS)
         self.standing = dict(STANDING)
         """Each Invader's standing harm, with its weight in the Terror Level's victory: at Terror
         Level 2 every Town and City stands between the team and a win, at 3 every City; the
@@ -339,17 +452,30 @@ class Turn:
         left = sum(row[k] for row in self.plan.rows for k in blocking)
         for kind in blocking:
             self.standing[kind] += VICTORY_WEIGHT / (1 + left)
+        self.standing_row = [self.standing[k] for k in INVADER_KINDS]
+        self.needed = self.victory_kinds()
+        self.gains = gains_in(
+            (
+                reading,
+                self.ravage,
+                self.build,
+                tuple(self.standing_row),
+                f["presence"][: self.n].tobytes(),
+                f["spirit"][: self.n].tobytes(),
+                f["elements"][0].tobytes(),
+                self.terror,
+                f["pieces"][:, DAHAN].tobytes(),
+            )
+        )
+        """:meth:`land_gain` by its arguments, shared by the decisions whose reading of the
+        island it depends on is the same (``gains_in``'s context)."""
+        self.reaches: dict[tuple[int, int, int], list[int]] = {}
+        """:meth:`reach` by (seat, the Power's id, range)."""
+        self.innate_gains: dict[tuple[Any, ...], float] = {}
+        """An innate's best gain in :attr:`innate_plan` by (innate, effect, lands)."""
+        self.innate_plan: Plan | None = None
 
     # ----- the island ---------------------------------------------------------------------
-    def slot_lands(self, slot: int) -> set[int]:
-        row = self.f["invader_slots"][slot]
-        if not row.any():
-            return set()
-        card = INVADER_CARDS[int(row.argmax())]
-        if card.terrains == (COASTAL,):
-            return {x for x in self.lands if self.island.coastal[x]}
-        return {x for x in self.lands if self.island.terrain[x] in card.terrains}
-
     def sacred(self, seat: int, land: int) -> bool:
         here = self.presence[seat][land]
         wetland = self.spirits[seat].wetland_sacred and self.island.terrain[land] == spec.W
@@ -367,43 +493,43 @@ class Turn:
         after this turn's Invader Phase (the Build card's lands Ravage next)."""
         if slow:
             return self.loss_after(x, row, defend, skips)
+        ravaged = not skips[0] and x in self.ravage
+        built = not skips[1] and x in self.build
+        if not (ravaged or built):
+            return sum(map(mul, self.standing_row, row))
         row = row[:]
         total = 0.0
-        if x in self.ravage and not skips[0]:
+        if ravaged:
             total += self.ravage_cost(x, row, defend)
-        if x in self.build and not skips[1] and any(row[k] for k in INVADER_KINDS):
-            city = sum(row[k] for k in TOWN_KINDS) > sum(row[k] for k in CITY_KINDS)
+        if built and has_invaders(row):
+            city = row[TOWN] + row[TOWN_1] > row[CITY] + row[CITY_1] + row[CITY_2]
             total += BUILD_COST[city]
             row[CITY if city else TOWN] += 1
-            strength = self.strength(row)
-            total += NEXT_RAVAGE * self.blight_cost(x, row) * (strength >= 2)
-            total += HARDER * strength
-        return total + sum(self.standing[k] * row[k] for k in INVADER_KINDS)
+            damage = strength(row)
+            total += NEXT_RAVAGE * self.blight_cost(x, row) * (damage >= 2)
+            total += HARDER * damage
+        return total + sum(map(mul, self.standing_row, row))
 
     def loss_after(self, x: int, row: list[int], defend: int, skips: list[int]) -> float:
         """The loss of a Slow Power's land: its Ravage next turn if it is in the Build card's
         terrain now (with the Town or City it builds first), and the Invaders standing."""
+        if x not in self.build or not has_invaders(row):
+            return sum(map(mul, self.standing_row, row))
         row = row[:]
-        total = 0.0
-        if x in self.build and any(row[k] for k in INVADER_KINDS):
-            city = sum(row[k] for k in TOWN_KINDS) > sum(row[k] for k in CITY_KINDS)
-            if not skips[1]:
-                row[CITY if city else TOWN] += 1
-            total += self.ravage_cost(x, row, 0) + HARDER * self.strength(row)
-        return total + sum(self.standing[k] * row[k] for k in INVADER_KINDS)
-
-    @staticmethod
-    def strength(row: list[int]) -> int:
-        return sum(INVADER_DAMAGE[k] * row[k] for k in INVADER_KINDS)
+        city = row[TOWN] + row[TOWN_1] > row[CITY] + row[CITY_1] + row[CITY_2]
+        if not skips[1]:
+            row[CITY if city else TOWN] += 1
+        total = self.ravage_cost(x, row, 0) + HARDER * strength(row)
+        return total + sum(map(mul, self.standing_row, row))
 
     def blight_cost(self, x: int, row: list[int]) -> float:
         cost = BLIGHT_COST + CASCADE_COST * (row[BLIGHT] > 0)
-        return cost + PRESENCE_COST * sum(p[x] for p in self.presence)
+        return cost + PRESENCE_COST * self.presence_at[x]
 
     def ravage_cost(self, x: int, row: list[int], defend: int) -> float:
         """The Ravage in ``x`` (``row`` is changed to what it leaves): Blight, Dahan killed,
         and the Invaders the surviving Dahan destroy (a gain)."""
-        damage = self.strength(row)
+        damage = strength(row)
         if not damage:
             return 0.0
         damage = max(0, damage - defend - self.vitality[x])
@@ -414,6 +540,8 @@ class Turn:
         killed += min(row[DAHAN], left // 2)
         total += DAHAN_COST * killed
         fight = 2 * (dahan - killed)
+        if not fight:
+            return total
         for kind in (CITY_2, CITY_1, CITY, TOWN_1, TOWN, EXPLORER):
             while row[kind] and fight >= HEALTH[kind]:
                 row[kind] -= 1
@@ -425,21 +553,41 @@ class Turn:
     def gain(self, ops: tuple[Any, ...], x: int, plan: Plan, slow: bool, seat: int = 0) -> float:
         """What effect ``ops`` in land ``x`` is worth: the loss it takes away, the Fear it
         earns, and the rough worth of what the play-out does not follow."""
-        i = self.lands.index(x)
-        before = self.loss(x, plan.rows[i], plan.defend[i], plan.skips[i], slow)
-        row, defend, skips = plan.rows[i][:], plan.defend[i], plan.skips[i][:]
-        state = [row, defend, skips, 0.0]
+        i = self.index[x]
+        row, defend, skips = plan.rows[i], plan.defend[i], plan.skips[i]
+        key = (ops, x, slow, seat, tuple(row), defend, tuple(skips))
+        known = self.gains.get(key)
+        if known is None:
+            known = self.gains[key] = self.land_gain(ops, x, row, defend, skips, slow, seat)
+        return known[0] + (self.victory_worth(plan, i, slow) if known[1] else 0.0)
+
+    def land_gain(
+        self,
+        ops: tuple[Any, ...],
+        x: int,
+        row: list[int],
+        defend: int,
+        skips: list[int],
+        slow: bool,
+        seat: int,
+    ) -> tuple[float, bool]:
+        """:meth:`gain` but the victory: (the loss ``ops`` takes away in land ``x`` and what
+        it earns besides, whether it takes the last of the Invaders the Terror Level's victory
+        needs gone from there)."""
+        before = self.loss(x, row, defend, skips, slow)
+        state = [row[:], defend, skips[:], 0.0]
         self.simulate(ops, x, state, slow, seat)
         after = self.loss(x, state[0], state[1], state[2], slow)
-        return before - after + state[3] + self.victory_worth(plan, i, state[0], slow)
+        needed = self.needed
+        cleared = not any(state[0][k] for k in needed) and any(row[k] for k in needed)
+        return before - after + state[3], cleared
 
-    def victory_worth(self, plan: Plan, i: int, row: list[int], slow: bool) -> float:
-        """WIN_VALUE when land ``i`` left as ``row`` takes the last Invader the Terror Level's
-        victory needs gone off the island (a Fast Power wins at once; a Slow one after the
-        Invader Phase, counted at half)."""
-        needed = self.victory_kinds()
-        cleared = not any(row[k] for k in needed) and any(plan.rows[i][k] for k in needed)
-        if cleared and not any(r[k] for j, r in enumerate(plan.rows) if j != i for k in needed):
+    def victory_worth(self, plan: Plan, i: int, slow: bool) -> float:
+        """WIN_VALUE when a Power that clears land ``i`` of the Invaders the Terror Level's
+        victory needs gone takes the last of them off the island (a Fast Power wins at once; a
+        Slow one after the Invader Phase, counted at half)."""
+        needed = self.needed
+        if not any(r[k] for j, r in enumerate(plan.rows) if j != i for k in needed):
             return WIN_VALUE * (0.5 if slow else 1.0)
         return 0.0
 
@@ -449,7 +597,7 @@ class Turn:
 
     def apply(self, ops: tuple[Any, ...], x: int, plan: Plan, slow: bool, seat: int = 0) -> None:
         """Play ``ops`` out in land ``x`` of ``plan`` (for the team's Powers already played)."""
-        i = self.lands.index(x)
+        i = self.index[x]
         state = [plan.rows[i][:], plan.defend[i], plan.skips[i][:], 0.0]
         self.simulate(ops, x, state, slow, seat)
         plan.rows[i], plan.defend[i], plan.skips[i] = state[0], state[1], state[2]
@@ -491,7 +639,7 @@ class Turn:
         elif name == "gather":
             if set(op[1]) & set(DAHAN_KINDS):
                 around = sum(
-                    self.plan.rows[self.lands.index(y)][DAHAN] for y in self.island.neighbours[x]
+                    self.plan.rows[self.index[y]][DAHAN] for y in self.island.neighbours[x]
                 )
                 row[DAHAN] += min(op[2], around)
         elif name == "add":
@@ -533,37 +681,8 @@ class Turn:
 
     def holds(self, condition: tuple[Any, ...], x: int, row: list[int], seat: int) -> bool:
         """Whether a condition holds in land ``x`` (pieces ``row``) for seat ``seat``."""
-        name = condition[0]
-        invaders = sum(row[k] for k in INVADER_KINDS)
-        dahan = row[DAHAN] + row[DAHAN_1]
-        tests = {
-            "coastal": lambda: self.island.coastal[x],
-            "inland": lambda: not self.island.coastal[x],
-            "blight": lambda: row[BLIGHT] > 0,
-            "no_blight": lambda: row[BLIGHT] == 0,
-            "invaders": lambda: invaders > 0,
-            "no_invaders": lambda: invaders == 0,
-            "dahan": lambda: dahan >= condition[1],
-            "explorers": lambda: row[EXPLORER] >= condition[1],
-            "towns": lambda: row[TOWN] + row[TOWN_1] >= condition[1],
-            "cities": lambda: sum(row[k] for k in CITY_KINDS) >= condition[1],
-            "buildings": lambda: sum(row[k] for k in BUILDINGS) >= condition[1],
-            "terrain": lambda: self.island.terrain[x] in condition[1],
-            "dahan_outnumber": lambda: 0 < invaders < dahan,
-            "dahan_outnumber_buildings": lambda: sum(row[k] for k in BUILDINGS) < dahan,
-            "no_cities": lambda: not sum(row[k] for k in CITY_KINDS),
-            "invaders_at_most": lambda: 0 < invaders <= condition[1],
-            "presence": lambda: self.presence[seat][x] > 0,
-            "sacred_site": lambda: self.sacred(seat, x),
-            "any_presence": lambda: any(p[x] for p in self.presence),
-            "elements": lambda: all(
-                h >= n for h, n in zip(self.elements, condition[1], strict=True)
-            ),
-            "terror": lambda: self.terror >= condition[1],
-            "sacred_sites": lambda: sum(self.sacred(seat, y) for y in self.lands) >= condition[1],
-        }
-        test = tests.get(name)
-        return bool(test()) if test else False
+        test = CONDITIONS.get(condition[0])
+        return bool(test(self, condition, x, row, seat)) if test else False
 
     def split_damage(self, x: int, state: list[Any], damage: int, slow: bool) -> None:
         """Spend ``damage`` on the Invaders of ``state`` where it takes the most loss away."""
@@ -679,19 +798,26 @@ class Turn:
         distance = power.range + int(self.f["range_bonus"][seat])
         if power.extend and all(h >= n for h, n in zip(elements, power.extend[0], strict=True)):
             distance = power.extend[1] + int(self.f["range_bonus"][seat])
+        key = (seat, id(power), distance)
+        if key not in self.reaches:
+            self.reaches[key] = self.lands_in_range(seat, power, distance)
+        return self.reaches[key]
+
+    def lands_in_range(self, seat: int, power: spec.Power, distance: int) -> list[int]:
+        """The lands within ``distance`` of ``power``'s sources that pass its filter."""
         sources = [
             x
             for x in self.lands
             if (self.sacred(seat, x) if power.source_sacred else self.presence[seat][x])
             and (power.source_terrain < 0 or self.island.terrain[x] == power.source_terrain)
         ]
-        table = self.island.distance
+        near = self.reading.near
+        in_range = set().union(*(near(source, distance) for source in sources))
         rows = self.plan.rows
         return [
             x
             for i, x in enumerate(self.lands)
-            if any(table[s][x] <= distance for s in sources)
-            and all(self.holds(c, x, rows[i], seat) for c in power.filter)
+            if x in in_range and all(self.holds(c, x, rows[i], seat) for c in power.filter)
         ]
 
     def effect_of(self, seat: int, option: int, elements: list[int]) -> tuple[Any, ...]:
@@ -935,11 +1061,11 @@ class Turn:
         }
 
     def row(self, x: int) -> list[int]:
-        return self.plan.rows[self.lands.index(x)]
+        return self.plan.rows[self.index[x]]
 
     def marginal(self, x: int, kind: int, change: int) -> float:
         """How much the loss in ``x`` rises with ``change`` pieces of ``kind`` more there."""
-        i = self.lands.index(x)
+        i = self.index[x]
         plan = self.plan
         row = plan.rows[i][:]
         before = self.loss(x, row, plan.defend[i], plan.skips[i])
@@ -998,7 +1124,7 @@ class Turn:
                 value += 1.5 if sacred < 3 else 0.5
             value -= 0.8 * max(0, mine[x] - 1)
             row = self.row(x)
-            if x in self.ravage and self.strength(row) >= 2:
+            if x in self.ravage and strength(row) >= 2:
                 value -= 8
             return value - 2.0 * (row[BLIGHT] > 0)
 
@@ -1035,8 +1161,21 @@ class Turn:
                 total += self.spirit_worth(effect)
                 continue
             lands = self.reach(0, innate, elements)
-            total += max((self.gain(effect, x, plan, slow) for x in lands), default=0.0)
+            total += self.innate_gain(plan, number, effect, lands, slow)
         return total
+
+    def innate_gain(
+        self, plan: Plan, number: int, effect: tuple[Any, ...], lands: list[int], slow: bool
+    ) -> float:
+        """Innate ``number``'s best gain with ``effect`` over ``lands`` in ``plan``, kept for
+        the next card weighed against the same plan (most cards leave the tiers as they are)."""
+        if self.innate_plan is not plan:
+            self.innate_plan, self.innate_gains = plan, {}
+        key = (number, effect, tuple(lands))
+        if key not in self.innate_gains:
+            gains = (self.gain(effect, x, plan, slow) for x in lands)
+            self.innate_gains[key] = max(gains, default=0.0)
+        return self.innate_gains[key]
 
     def power(self, legal: list[int]) -> int:
         powers = [o for o in legal if o != POWER_PASS]
@@ -1064,7 +1203,7 @@ class Turn:
             invaders = [k for k in options if k in HEALTH]
             if not invaders:
                 return options[0]
-            i = self.lands.index(land)
+            i = self.index[land]
             state = [self.plan.rows[i][:], self.plan.defend[i], self.plan.skips[i][:], 0.0]
             kills = self.best_kills(land, state, max(count, 1), False)
             chosen = [k for k in invaders if kills.get(k)]
@@ -1095,3 +1234,50 @@ class Turn:
                 return PIECE_STOP
             return options[0]
         return max(options, key=lambda k: DANGER.get(k, 0))
+
+
+def invaders_in(row: list[int]) -> int:
+    return sum(row[: len(INVADER_KINDS)])
+
+
+def dahan_in(row: list[int]) -> int:
+    return row[DAHAN] + row[DAHAN_1]
+
+
+def buildings_in(row: list[int]) -> int:
+    return sum(row[k] for k in BUILDINGS)
+
+
+def cities_in(row: list[int]) -> int:
+    return sum(row[k] for k in CITY_KINDS)
+
+
+Condition = Callable[[Turn, tuple[Any, ...], int, list[int], int], Any]
+CONDITIONS: dict[str, Condition] = {
+    "coastal": lambda t, c, x, row, seat: t.island.coastal[x],
+    "inland": lambda t, c, x, row, seat: not t.island.coastal[x],
+    "blight": lambda t, c, x, row, seat: row[BLIGHT] > 0,
+    "no_blight": lambda t, c, x, row, seat: row[BLIGHT] == 0,
+    "invaders": lambda t, c, x, row, seat: invaders_in(row) > 0,
+    "no_invaders": lambda t, c, x, row, seat: invaders_in(row) == 0,
+    "dahan": lambda t, c, x, row, seat: dahan_in(row) >= c[1],
+    "explorers": lambda t, c, x, row, seat: row[EXPLORER] >= c[1],
+    "towns": lambda t, c, x, row, seat: row[TOWN] + row[TOWN_1] >= c[1],
+    "cities": lambda t, c, x, row, seat: cities_in(row) >= c[1],
+    "buildings": lambda t, c, x, row, seat: buildings_in(row) >= c[1],
+    "terrain": lambda t, c, x, row, seat: t.island.terrain[x] in c[1],
+    "dahan_outnumber": lambda t, c, x, row, seat: 0 < invaders_in(row) < dahan_in(row),
+    "dahan_outnumber_buildings": lambda t, c, x, row, seat: buildings_in(row) < dahan_in(row),
+    "no_cities": lambda t, c, x, row, seat: not cities_in(row),
+    "invaders_at_most": lambda t, c, x, row, seat: 0 < invaders_in(row) <= c[1],
+    "presence": lambda t, c, x, row, seat: t.presence[seat][x] > 0,
+    "sacred_site": lambda t, c, x, row, seat: t.sacred(seat, x),
+    "any_presence": lambda t, c, x, row, seat: any(p[x] for p in t.presence),
+    "elements": lambda t, c, x, row, seat: all(
+        h >= n for h, n in zip(t.elements, c[1], strict=True)
+    ),
+    "terror": lambda t, c, x, row, seat: t.terror >= c[1],
+    "sacred_sites": lambda t, c, x, row, seat: sum(t.sacred(seat, y) for y in t.lands) >= c[1],
+}
+"""What each condition of a Power's filter or of an "if" tests: (turn, condition, land, its
+pieces, seat) -> whether it holds."""

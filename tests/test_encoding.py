@@ -63,6 +63,17 @@ def test_lazy_decoding_gives_each_field_as_decode_does_when_it_is_read() -> None
         lazy["scores"]
 
 
+def test_lazy_unscaled_decoding_gives_each_field_as_decode_does_when_it_is_read() -> None:
+    unscaled = stored(3)[TABLE.gather(3, 1)].astype(np.float32)
+    full = SCHEMA.decode(SCHEMA.scale(unscaled.copy()))
+    lazy = SCHEMA.decode_unscaled_lazy(unscaled)
+    assert len(lazy) == 0
+    for name in ("hand_sizes", "score", "round"):
+        assert lazy[name].dtype == full[name].dtype
+        assert np.array_equal(lazy[name], full[name])
+    assert sorted(lazy) == sorted(full)
+
+
 def test_rounded_and_flat_decoding_lay_out_the_fields_as_decode_gives_them() -> None:
     vector = SCHEMA.scale(stored(3)[TABLE.gather(3, 1)])
     fields = SCHEMA.decode(vector)

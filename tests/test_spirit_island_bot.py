@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tabletop_envs.agents.base import RandomAgent
+from tabletop_envs.agents import spirit_island_bot as bot_module
+from tabletop_envs.agents.base import InformationSet, RandomAgent
 from tabletop_envs.agents.heuristics import heuristic_agent
 from tabletop_envs.agents.spirit_island_bot import SpiritIslandHeuristicAgent
 
@@ -61,3 +62,38 @@ def test_reading_the_game_itself_chooses_as_reading_the_observation(
             if rng.random() < 0.3:
                 action = int(rng.choice(game.legal_actions()))
             game.apply(action)
+
+
+@pytest.mark.parametrize(("players", "level"), [(1, "base"), (2, "hard"), (4, "easy")])
+def test_what_the_bot_keeps_between_decisions_changes_no_choice(
+    players: int, level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The land gains kept between decisions (``GAINS``) and the views ``act_in`` keeps,
+    against the bot deciding afresh from the observation, at every decision of two-turn
+    rollouts in sampled worlds (as a guided search meets them) from positions of a seeded
+    game, the bot's moves mixed with random ones."""
+    keeping, rng = SpiritIslandHeuristicAgent(seed=0), np.random.default_rng(players)
+
+    def afresh(game: SpiritIslandGame, seat: int) -> int:
+        kept = bot_module.GAINS
+        monkeypatch.setattr(bot_module, "GAINS", {})
+        observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
+        choice = SpiritIslandHeuristicAgent(seed=0).act(observation, f"player_{seat}")
+        monkeypatch.setattr(bot_module, "GAINS", kept)
+        return choice
+
+    game, checked = SpiritIslandGame(players, seed=7, difficulty=level), 0
+    while not game.is_terminal:
+        if rng.random() < 0.1:
+            for _ in range(2):
+                world = InformationSet(game, game.current_player).sample(rng)
+                turn = world.turn
+                while not world.is_terminal and world.turn < turn + 2:
+                    seat = world.current_player
+                    action = keeping.act_in(world, seat)
+                    assert action == afresh(world, seat), world.action_to_str(action)
+                    world.apply(action)
+                    checked += 1
+        action = keeping.act_in(game, game.current_player)
+        game.apply(action if rng.random() < 0.7 else int(rng.choice(game.legal_actions())))
+    assert checked > 300

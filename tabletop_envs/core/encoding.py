@@ -216,6 +216,11 @@ class ObservationSchema:
         an observer builds it before :meth:`scale`): nothing to unscale or round."""
         return self._fields(vector.astype(np.int64))
 
+    def decode_unscaled_lazy(self, vector: np.ndarray) -> LazyFields:
+        """:meth:`decode_unscaled` for a reader of some fields, each made when it is first
+        read (as :meth:`decode_lazy`)."""
+        return LazyFields(vector.astype(np.int64), self._field_at)
+
     def _fields(self, values: np.ndarray) -> dict[str, np.ndarray]:
         return {
             name: values[at] if shape is None else values[at].reshape(shape)
