@@ -24,6 +24,7 @@ needed to change the master seed, since every row of a table plays the same deal
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -273,8 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_args(args.players, args.levels, args.teams)
         games = games_by_players(args.games, args.players)
         check_workers(args)
-        store = fresh_store() if args.fresh else load_store(args.store)
-        check_seed(store, args.seed)
+        kept_rows(args)
     except (UsageError, ValueError) as error:
         return fail(PROG, str(error))
     start = RunLoad.now()
@@ -294,10 +294,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.no_write:
         print(markdown([{**result, "run": 1} for result in results], [provenance], args.seed))
         return 0
-    store = merged_store(store, results, provenance, args.seed)
+    try:
+        store = merged_store(kept_rows(args), results, provenance, args.seed)
+    except (UsageError, ValueError) as error:  # another run changed the kept rows meanwhile
+        return fail(PROG, str(error))
     write_atomic(args.store, json.dumps(store, indent=1) + "\n")
     publish(SECTION, markdown(store["rows"], store["runs"], args.seed), args.page)
     return 0
+
+
+def kept_rows(args: argparse.Namespace) -> dict[str, Any]:
+    """The kept rows as they are now (other runs may write them while this one plays), checked
+    against this run's seed; none with ``--fresh``."""
+    store = fresh_store() if args.fresh else load_store(args.store)
+    check_seed(store, args.seed)
+    return store
 
 
 def fresh_store() -> dict[str, Any]:

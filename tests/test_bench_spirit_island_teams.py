@@ -129,3 +129,37 @@ def test_endings_with_one_short_name_are_counted_together() -> None:
     assert spirit_island_teams.endings_cell(result) == (
         "Blight 50 % (turn 8.0), Presence 40 % (turn 4.0), won: Terror Level 2 10 % (turn 9.0)"
     )
+
+
+def test_rows_another_run_kept_while_this_one_played_stay(tmp_path: Path, monkeypatch) -> None:
+    """The kept rows are read again before writing: a run that ended meanwhile keeps its row."""
+    play_row = spirit_island_teams.play_row
+
+    def play_while_another_run_ends(team: str, *args) -> dict:
+        if team == "heuristic":
+            assert (
+                run(
+                    tmp_path,
+                    "--games",
+                    "1",
+                    "--players",
+                    "1",
+                    "--levels",
+                    "base",
+                    "--teams",
+                    "random",
+                )
+                == 0
+            )
+        return play_row(team, *args)
+
+    monkeypatch.setattr(spirit_island_teams, "play_row", play_while_another_run_ends)
+    assert (
+        run(tmp_path, "--games", "1", "--players", "1", "--levels", "base", "--teams", "heuristic")
+        == 0
+    )
+    section = read_section(spirit_island_teams.SECTION, tmp_path / "RESULTS.md")
+    assert [(row["team"], row["run"]) for row in table_rows(section, "players")] == [
+        ("`random`", "1"),
+        ("`heuristic`", "2"),
+    ]
