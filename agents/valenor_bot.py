@@ -339,24 +339,27 @@ _HAND_START = _AT["hand_kind"]
 _HAND_END = _AT["hand_value"] + HAND_MAX
 """The own hand's kinds and values: one key (a card's kind row is never empty)."""
 assert _HAND_END == _HAND_START + 5 * HAND_MAX and _AT["hand_value"] == _HAND_START + 4 * HAND_MAX
-_KIND_OF_ENTRY = [entry % 4 for entry in range(4 * HAND_MAX)]
-"""The kind that each ``hand_kind`` entry shows."""
-_HAND_VALUE = BoundedCache(lambda entry: round(entry * _SCALE["hand_value"]), 64)
-"""A ``hand_value`` entry (as a float) -> the card value it shows."""
-_CARD_VALUES = range(round(_SCALE["hand_value"]) + 1)
-_DEFENDING_VALUE = {
-    (kind, value): value if kind in DEFENDING_KINDS else 0
-    for kind in range(4)
-    for value in _CARD_VALUES
-}
-"""(kind, value) -> the value if Defense or Support, else 0."""
-_INVADER_VALUE = {
-    (kind, value): value if kind == S.KIND_INVADER else 0
-    for kind in range(4)
-    for value in _CARD_VALUES
-}
-"""(kind, value) -> the value if an Invader, else 0."""
-assert all(S.VALUE[card] > 0 for card in range(len(S.VALUE)) if S.KIND[card] != S.KIND_SPIRIT)
+_KIND_ROW_BYTES = 4 * 4
+"""The bytes of one card's ``hand_kind`` row (4 float32 entries)."""
+_VALUE_BYTES_AT = 4 * (_AT["hand_value"] - _HAND_START)
+
+
+def _kind_of_row(row: bytes) -> int | None:
+    """The kind a ``hand_kind`` row shows (by its bytes), None for an empty row (no card)."""
+    entries = np.frombuffer(row, np.float32).tolist()
+    if not any(entries):
+        return None
+    if sorted(entries) != [0.0, 0.0, 0.0, 1.0]:
+        raise ValueError(f"a hand_kind row must be one-hot or empty, got {entries}")
+    return entries.index(1.0)
+
+
+_KIND_OF_ROW = BoundedCache(_kind_of_row, 64)
+"""A ``hand_kind`` row's bytes -> the kind it shows (None: no card)."""
+_VALUE_OF = BoundedCache(
+    lambda entry: round(np.frombuffer(entry, np.float32).item() * _SCALE["hand_value"]), 64
+)
+"""A ``hand_value`` entry's bytes -> the card value it shows."""
 
 
 class Hand:
@@ -364,20 +367,32 @@ class Hand:
     alone; kept by the bot, like the board, for the next decisions with the same hand."""
 
     def __init__(self, key: bytes) -> None:
-        """``key``: the bytes of the hand fields (``_HAND_START`` to ``_HAND_END``)."""
-        entries = np.frombuffer(key, np.float32)
-        kinds = list(map(_KIND_OF_ENTRY.__getitem__, entries[: 4 * HAND_MAX].nonzero()[0].tolist()))
-        at = 4 * HAND_MAX
-        values = map(_HAND_VALUE.__getitem__, entries[at : at + len(kinds)].tolist())
-        self.cards = list(zip(kinds, values, strict=True))
-        """(kind, value) per hand card, front first (one kind per card)."""
-        self.values = list(map(_DEFENDING_VALUE.__getitem__, self.cards))
+        """``key``: the bytes of the hand fields (``_HAND_START`` to ``_HAND_END``; the cards
+        fill the first slots)."""
+        self.cards: list[tuple[int, int]] = []
+        """(kind, value) per hand card, front first."""
+        self.values: list[int] = []
         """Each card's value if Defense or Support, else 0."""
-        self.value_set = frozenset(self.values)
-        self.defense = list(filter(None, self.values))
-        """The values of the Defense and Support cards (never 0), front first."""
-        self.invaders = list(filter(None, map(_INVADER_VALUE.__getitem__, self.cards)))
+        self.defense: list[int] = []
+        """The values of the Defense and Support cards, front first."""
+        self.invaders: list[int] = []
         """The values of the Invader cards, front first."""
+        value_at = _VALUE_BYTES_AT
+        for at in range(0, _KIND_ROW_BYTES * HAND_MAX, _KIND_ROW_BYTES):
+            kind = _KIND_OF_ROW[key[at : at + _KIND_ROW_BYTES]]
+            if kind is None:
+                break
+            value = _VALUE_OF[key[value_at : value_at + 4]]
+            value_at += 4
+            self.cards.append((kind, value))
+            if kind in DEFENDING_KINDS:
+                self.values.append(value)
+                self.defense.append(value)
+            else:
+                self.values.append(0)
+                if kind == S.KIND_INVADER:
+                    self.invaders.append(value)
+        self.value_set = frozenset(self.values)
         self.defense_set, self.invader_set = frozenset(self.defense), frozenset(self.invaders)
 
 
