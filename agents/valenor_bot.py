@@ -697,8 +697,8 @@ class ValenorHeuristicAgent(Agent):
 
     def _window(self, table: Table, legal: list[int]) -> int:
         use = int(1 in legal and self._spirit_plan(table) is not None)
-        messages = {option // 2 for option in legal}
-        return 2 * self._message(table, messages) + use
+        one_message = legal[0] // 2 == legal[-1] // 2  # the options ascend: 2 x message + use
+        return 2 * (SAY_NOTHING if one_message else self._message(table)) + use
 
     def _move_defense(self, table: Table, legal: list[int]) -> int:
         plan = self._brom_plan(table)
@@ -824,12 +824,10 @@ class ValenorHeuristicAgent(Agent):
 
     # ----- table talk ----------------------------------------------------------------
     @staticmethod
-    def _message(table: Table, allowed: set[int]) -> int:
+    def _message(table: Table) -> int:
         """An honest message about our hand: we can defeat the shown Invader; we can make a
         Direct Hit at a Location (said as "I can defeat the Invader at Location k"); our next
         Invader's level and terrain; we hold a "+"; else nothing."""
-        if len(allowed) == 1:
-            return SAY_NOTHING
         defense = table.hand_defense
         if table.shown and any(
             table.defense[p] + v >= table.shown for p in table.shown_spots for v in defense
