@@ -57,6 +57,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from tabletop_envs.agents.base import Agent
 
+from tabletop_envs.core.cache import BoundedCache
 from tabletop_envs.valenor import spec as S
 from tabletop_envs.valenor.observer import MAX_SEATS, SCHEMA
 from tabletop_envs.valenor.rules import invader_spots
@@ -182,10 +183,8 @@ _TERRAIN_FIELDS = 2 * S.NUM_LOCATIONS * S.NUM_TERRAINS
 _INVADER_SCALE, _DEFENSE_SCALE = _SCALE["location_invader"], _SCALE["location_defense_sum"]
 
 
-@functools.lru_cache(maxsize=1024)
 def _terrains_of(fields: bytes) -> list[tuple[int, ...]]:
-    """The terrains each Location still shows, from the bytes of its two terrain fields (the
-    same list for the same bytes: never changed)."""
+    """The terrains each Location still shows, from the bytes of its two terrain fields."""
     size = _TERRAIN_FIELDS // 2
     large, small = [0] * S.NUM_LOCATIONS, {}
     for index in np.frombuffer(fields, np.float32).nonzero()[0].tolist():
@@ -196,45 +195,53 @@ def _terrains_of(fields: bytes) -> list[tuple[int, ...]]:
     return [(big, small[i]) if i in small else (big,) for i, big in enumerate(large)]
 
 
-@functools.lru_cache(maxsize=1024)
-def _unscaled(fields: bytes, scale: float) -> list[int]:
-    """The unscaled values of float32 entries given by their bytes (the same list for the same
-    bytes: never changed)."""
-    return [round(x * scale) for x in np.frombuffer(fields, np.float32).tolist()]
+def _invaders_of(fields: bytes) -> list[int]:
+    """The Invader value on each Location, from the bytes of ``location_invader``."""
+    return [round(x * _INVADER_SCALE) for x in np.frombuffer(fields, np.float32).tolist()]
 
 
-@functools.lru_cache(maxsize=4096)
-def _spots_of(invader_bytes: bytes, terrain_bytes: bytes, value: int) -> list[int]:
-    """``invader_spots`` for the Invader of ``value``, the Invaders and terrains given by the
-    bytes of their fields (Defense changes more often than they do; never changed)."""
-    invaders = _unscaled(invader_bytes, _INVADER_SCALE)
+def _defense_sums_of(fields: bytes) -> list[int]:
+    """The Defense sum on each Location, from the bytes of ``location_defense_sum``."""
+    return [round(x * _DEFENSE_SCALE) for x in np.frombuffer(fields, np.float32).tolist()]
+
+
+def _spots_of(key: tuple[bytes, bytes, int]) -> list[int]:
+    """``invader_spots`` for (the bytes of the Invader fields, of the terrain fields, the
+    value of the Invader to place)."""
+    invader_bytes, terrain_bytes, value = key
     terrain = S.TERRAIN[INVADER_OF_VALUE[value]]
-    return invader_spots(invaders, _terrains_of(terrain_bytes), terrain, value)
+    return invader_spots(_INVADERS[invader_bytes], _TERRAINS[terrain_bytes], terrain, value)
+
+
+_TERRAINS = BoundedCache(_terrains_of, 1024)
+_INVADERS = BoundedCache(_invaders_of, 1024)
+_DEFENSE_SUMS = BoundedCache(_defense_sums_of, 1024)
+_SPOTS = BoundedCache(_spots_of, 4096)
+"""What a board's fields decode to, by their bytes, shared by the bots of a process (the
+fields change less often than the board as a whole: Defense is added more often than an
+Invader; the kept lists are never changed)."""
 
 
 class Board:
     """The Locations as an observation shows them (terrains, Invaders, Defense), and what the
     bot works out from them alone; kept by the bot for the next decisions on the same board."""
 
-    def __init__(self, vector: np.ndarray) -> None:
-        at = _AT["location_large"]
-        self._terrain_bytes = vector[at : at + _TERRAIN_FIELDS].tobytes()
-        self.terrains = _terrains_of(self._terrain_bytes)
+    def __init__(self, key: bytes) -> None:
+        """``key``: the bytes of the Location fields (``_BOARD_START`` to ``_BOARD_END``)."""
+        self._terrain_bytes = key[_TERRAIN_BYTES]
+        self.terrains = _TERRAINS[self._terrain_bytes]
         """The terrains each Location still shows: (large, small), or (large,) devastated."""
-        at = _AT["location_invader"]
-        self._invader_bytes = vector[at : at + S.NUM_LOCATIONS].tobytes()
-        self.invader = _unscaled(self._invader_bytes, _INVADER_SCALE)
+        self._invader_bytes = key[_INVADER_BYTES]
+        self.invader = _INVADERS[self._invader_bytes]
         """Invader value per Location, 0 if none."""
-        at = _AT["location_defense_sum"]
-        self.defense = _unscaled(vector[at : at + S.NUM_LOCATIONS].tobytes(), _DEFENSE_SCALE)
+        self.defense = _DEFENSE_SUMS[key[_DEFENSE_SUM_BYTES]]
         self.exact_needs = frozenset(
             invader - defense
             for invader, defense in zip(self.invader, self.defense, strict=True)
             if invader
         )
         """The Defense values that would make a Direct Hit on an Invader on the table."""
-        at = _AT["location_defense"]
-        self._stacks_bytes = vector[at : at + _STACK_FIELDS].tobytes()
+        self._stacks_bytes = key[_STACK_BYTES]
         """The Defense counts by value per Location, then the Support counts (scaled; read
         only for Brom's moves)."""
         self._spots: dict[int, list[int]] = {}
@@ -246,7 +253,7 @@ class Board:
         """Legal Locations for the Invader of ``value``."""
         spots = self._spots.get(value)
         if spots is None:
-            spots = self._spots[value] = _spots_of(self._invader_bytes, self._terrain_bytes, value)
+            spots = self._spots[value] = _SPOTS[self._invader_bytes, self._terrain_bytes, value]
         return spots
 
     @read_once
@@ -304,17 +311,23 @@ class Board:
         return values
 
 
-def _ints(vector: np.ndarray, name: str, count: int, start: int = 0) -> list[int]:
-    """``count`` unscaled entries of field ``name`` from its entry ``start``."""
-    scale, at = _SCALE[name], _AT[name] + start
-    return [round(x * scale) for x in vector[at : at + count].tolist()]
-
-
 _STACK_FIELDS = (_DEFENSE_ROW + _SUPPORT_ROW) * S.NUM_LOCATIONS
 assert _AT["location_support"] == _AT["location_defense"] + _DEFENSE_ROW * S.NUM_LOCATIONS
 _BOARD_START = _AT["location_large"]
 _BOARD_END = _AT["location_defense_sum"] + S.NUM_LOCATIONS
 """The Location fields (cards, devastation, Invaders, Defense and Support, sums): one key."""
+
+
+def _bytes_of(name: str, count: int) -> slice:
+    """Where the first ``count`` entries of field ``name`` lie in a board's key."""
+    start = 4 * (_AT[name] - _BOARD_START)
+    return slice(start, start + 4 * count)
+
+
+_TERRAIN_BYTES = _bytes_of("location_large", _TERRAIN_FIELDS)
+_INVADER_BYTES = _bytes_of("location_invader", S.NUM_LOCATIONS)
+_DEFENSE_SUM_BYTES = _bytes_of("location_defense_sum", S.NUM_LOCATIONS)
+_STACK_BYTES = _bytes_of("location_defense", _STACK_FIELDS)
 _INVADER_IN_PLAY = _AT["card_in_play_kind"] + S.KIND_INVADER
 _FACE_UP_WINDOW = _AT["window_reason"] + W_FACE_UP
 _DEVASTATION_WINDOW = _AT["window_reason"] + W_DEVASTATION
@@ -322,31 +335,76 @@ _BOARDS_KEPT = 256
 """How many boards a bot keeps (it forgets them all when it has more)."""
 
 
+_HAND_START = _AT["hand_kind"]
+_HAND_END = _AT["hand_value"] + HAND_MAX
+"""The own hand's kinds and values: one key (a card's kind row is never empty)."""
+assert _HAND_END == _HAND_START + 5 * HAND_MAX and _AT["hand_value"] == _HAND_START + 4 * HAND_MAX
+_KIND_ROW_BYTES = 4 * 4
+"""The bytes of one card's ``hand_kind`` row (4 float32 entries)."""
+_VALUE_BYTES_AT = 4 * (_AT["hand_value"] - _HAND_START)
+
+
+def _kind_of_row(row: bytes) -> int | None:
+    """The kind a ``hand_kind`` row shows (by its bytes), None for an empty row (no card)."""
+    entries = np.frombuffer(row, np.float32).tolist()
+    if not any(entries):
+        return None
+    if sorted(entries) != [0.0, 0.0, 0.0, 1.0]:
+        raise ValueError(f"a hand_kind row must be one-hot or empty, got {entries}")
+    return entries.index(1.0)
+
+
+_KIND_OF_ROW = BoundedCache(_kind_of_row, 64)
+"""A ``hand_kind`` row's bytes -> the kind it shows (None: no card)."""
+_VALUE_OF = BoundedCache(
+    lambda entry: round(np.frombuffer(entry, np.float32).item() * _SCALE["hand_value"]), 64
+)
+"""A ``hand_value`` entry's bytes -> the card value it shows."""
+
+
 class Hand:
     """The bot's own hand as an observation shows it, and what the bot works out from it
     alone; kept by the bot, like the board, for the next decisions with the same hand."""
 
-    def __init__(self, vector: np.ndarray) -> None:
-        at = _AT["hand_kind"]
-        kinds = [i % 4 for i in vector[at : at + 4 * HAND_MAX].nonzero()[0].tolist()]
-        self.cards = list(zip(kinds, _ints(vector, "hand_value", len(kinds)), strict=True))
-        """(kind, value) per hand card, front first (one kind per card)."""
-        self.values = [v if k in DEFENDING_KINDS else 0 for k, v in self.cards]
+    def __init__(self, key: bytes) -> None:
+        """``key``: the bytes of the hand fields (``_HAND_START`` to ``_HAND_END``; the cards
+        fill the first slots)."""
+        self.cards: list[tuple[int, int]] = []
+        """(kind, value) per hand card, front first."""
+        self.values: list[int] = []
         """Each card's value if Defense or Support, else 0."""
+        self.defense: list[int] = []
+        """The values of the Defense and Support cards, front first."""
+        self.invaders: list[int] = []
+        """The values of the Invader cards, front first."""
+        value_at = _VALUE_BYTES_AT
+        for at in range(0, _KIND_ROW_BYTES * HAND_MAX, _KIND_ROW_BYTES):
+            kind = _KIND_OF_ROW[key[at : at + _KIND_ROW_BYTES]]
+            if kind is None:
+                break
+            value = _VALUE_OF[key[value_at : value_at + 4]]
+            value_at += 4
+            self.cards.append((kind, value))
+            if kind in DEFENDING_KINDS:
+                self.values.append(value)
+                self.defense.append(value)
+            else:
+                self.values.append(0)
+                if kind == S.KIND_INVADER:
+                    self.invaders.append(value)
         self.value_set = frozenset(self.values)
-        self.defense = [value for kind, value in self.cards if kind in DEFENDING_KINDS]
-        self.invaders = [value for kind, value in self.cards if kind == S.KIND_INVADER]
         self.defense_set, self.invader_set = frozenset(self.defense), frozenset(self.invaders)
 
 
-_HAND_START = _AT["hand_kind"]
-_HAND_END = _AT["hand_value"] + HAND_MAX
-"""The own hand's kinds and values: one key (a card's kind row is never empty)."""
-assert _HAND_END == _HAND_START + 5 * HAND_MAX
 _HANDS_KEPT = 256
 """How many hands a bot keeps (it forgets them all when it has more)."""
-_MASKS_KEPT = 1024
-"""How many action masks a bot keeps (likewise)."""
+_MASKS_KEPT = 256
+"""How many action masks a bot keeps for each decision (likewise)."""
+
+
+def _options(offset: int, mask: bytes) -> list[int]:
+    """The legal options (action minus ``offset``) of an action mask given by its int8 bytes."""
+    return [action - offset for action in np.frombuffer(mask, np.int8).nonzero()[0].tolist()]
 
 
 class Table:
@@ -356,28 +414,23 @@ class Table:
     def __init__(
         self,
         vector: np.ndarray,
-        boards: dict[bytes, Board] | None = None,
-        hands: dict[bytes, Hand] | None = None,
+        boards: BoundedCache[bytes, Board] | None = None,
+        hands: BoundedCache[bytes, Hand] | None = None,
     ) -> None:
         """``boards``, ``hands``: those read before, by the bytes of their fields (added to)."""
         vector = np.asarray(vector)
         if vector.shape != (SCHEMA.size,):
             raise ValueError(f"observation has shape {vector.shape}, expected ({SCHEMA.size},)")
         self.vector = vector
-        self._boards = {} if boards is None else boards
-        self._hands = {} if hands is None else hands
+        self._boards = BoundedCache(Board, _BOARDS_KEPT) if boards is None else boards
+        self._hands = BoundedCache(Hand, _HANDS_KEPT) if hands is None else hands
         decision = _DECISION_OF_ROW.get(vector[:_DECISIONS].tobytes())
         self.decision = self._one_hot("decision", 0, _DECISIONS) if decision is None else decision
         """The decision asked for (read at once: every choice needs it)."""
 
     @read_once
     def board(self) -> Board:
-        key = self.vector[_BOARD_START:_BOARD_END].tobytes()
-        board = self._boards.get(key)
-        if board is None:
-            if len(self._boards) >= _BOARDS_KEPT:
-                self._boards.clear()
-            board = self._boards[key] = Board(self.vector)
+        board = self._boards[self.vector[_BOARD_START:_BOARD_END].tobytes()]
         self.terrains, self.invader, self.defense = board.terrains, board.invader, board.defense
         self.exact_needs = board.exact_needs
         return board
@@ -386,9 +439,6 @@ class Table:
         """``count`` scaled entries of field ``name`` from its entry ``start``."""
         at = _AT[name] + start
         return self.vector[at : at + count].tolist()
-
-    def _ints(self, name: str, start: int, count: int) -> list[int]:
-        return _ints(self.vector, name, count, start)
 
     def _int(self, name: str, index: int = 0) -> int:
         return round(self.vector.item(_AT[name] + index) * _SCALE[name])
@@ -412,12 +462,7 @@ class Table:
 
     @read_once
     def cards(self) -> Hand:
-        key = self.vector[_HAND_START:_HAND_END].tobytes()
-        cards = self._hands.get(key)
-        if cards is None:
-            if len(self._hands) >= _HANDS_KEPT:
-                self._hands.clear()
-            cards = self._hands[key] = Hand(self.vector)
+        cards = self._hands[self.vector[_HAND_START:_HAND_END].tobytes()]
         self.hand, self.hand_value_set = cards.cards, cards.value_set
         self.hand_defense = cards.defense
         return cards
@@ -619,19 +664,22 @@ class ValenorHeuristicAgent(Agent):
         self.threshold = threshold
         self._planned: tuple[int, int, int] | None = None
         """(kind, value, Location) of a Toni play readied for a shown Invader."""
-        self._boards: dict[bytes, Board] = {}
+        self._boards = BoundedCache(Board, _BOARDS_KEPT)
         """The boards of earlier decisions, by their fields' bytes (the table changes less
         often than the bot is asked)."""
-        self._hands: dict[bytes, Hand] = {}
+        self._hands = BoundedCache(Hand, _HANDS_KEPT)
         """The hands of earlier decisions, by their fields' bytes."""
-        self._masks: dict[bytes, tuple[int, list[int]]] = {}
-        """(offset, legal options) of the action masks seen, by their bytes."""
+        self._masks = [
+            BoundedCache(functools.partial(_options, offset), _MASKS_KEPT) for offset in _OFFSETS
+        ]
+        """By decision, the legal options of the action masks seen, by their bytes as int8
+        (few masks recur: a window's, a play's; the lists are shared, never changed)."""
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
         table = Table(observation["observation"], self._boards, self._hands)
         decision = table.decision
         offset = _OFFSETS[decision]
-        legal = self._legal(np.asarray(observation["action_mask"]), offset)
+        legal = self._masks[decision][np.asarray(observation["action_mask"], np.int8).tobytes()]
         if not legal:
             raise ValueError(f"{agent} has no legal action for {Decision(decision).name.lower()}")
         planned, self._planned = self._planned, None
@@ -644,24 +692,13 @@ class ValenorHeuristicAgent(Agent):
         choice = _CHOOSERS[decision](self, table, legal)
         return offset + (choice if choice in legal else legal[0])
 
-    def _legal(self, mask: np.ndarray, offset: int) -> list[int]:
-        """The legal options (action minus ``offset``), kept by the mask's bytes (few masks
-        recur: a window's, a play's); the list is shared, never changed."""
-        key = mask.tobytes()
-        known = self._masks.get(key)
-        if known is None or known[0] != offset:
-            if len(self._masks) >= _MASKS_KEPT:
-                self._masks.clear()
-            known = self._masks[key] = (offset, [a - offset for a in mask.nonzero()[0].tolist()])
-        return known[1]
-
     def _draft(self, table: Table, legal: list[int]) -> int:
         return next(s for s in DRAFT_ORDER if s in legal)
 
     def _window(self, table: Table, legal: list[int]) -> int:
         use = int(1 in legal and self._spirit_plan(table) is not None)
-        messages = {option // 2 for option in legal}
-        return 2 * self._message(table, messages) + use
+        one_message = legal[0] // 2 == legal[-1] // 2  # the options ascend: 2 x message + use
+        return 2 * (SAY_NOTHING if one_message else self._message(table)) + use
 
     def _move_defense(self, table: Table, legal: list[int]) -> int:
         plan = self._brom_plan(table)
@@ -787,12 +824,10 @@ class ValenorHeuristicAgent(Agent):
 
     # ----- table talk ----------------------------------------------------------------
     @staticmethod
-    def _message(table: Table, allowed: set[int]) -> int:
+    def _message(table: Table) -> int:
         """An honest message about our hand: we can defeat the shown Invader; we can make a
         Direct Hit at a Location (said as "I can defeat the Invader at Location k"); our next
         Invader's level and terrain; we hold a "+"; else nothing."""
-        if len(allowed) == 1:
-            return SAY_NOTHING
         defense = table.hand_defense
         if table.shown and any(
             table.defense[p] + v >= table.shown for p in table.shown_spots for v in defense

@@ -13,6 +13,10 @@ the CPU ms per choice (the minimum over rounds) is printed, and the run fails if
 ever choose differently. With ``--bots none`` only the recording runs: counted in
 instructions (valgrind callgrind) and subtracted from a run with ``--bots current`` or
 ``--bots old`` (the same ``--old``, ``--seeds`` and ``--rounds``), it gives a bot's own cost.
+With ``--fresh`` each round starts a new instance of each bot with its module's caches
+emptied (``cache_clear`` of each ``functools`` cache, ``clear`` of each
+:class:`~tabletop_envs.core.cache.BoundedCache`): the cost of a bot that meets the decisions
+for the first time, not of one warmed by earlier rounds.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from tabletop_envs.tools.evaluate import parse_options
 
 import tabletop_envs
 from tabletop_envs.cli import OneLineParser, UsageError, positive_int
+from tabletop_envs.core.cache import BoundedCache
 
 Decision = tuple[dict[str, np.ndarray], str, dict | None]
 """(observation, agent, the recording bot's generator state when the decision came up)."""
@@ -92,6 +97,17 @@ def answer(bot: Agent, decisions: list[Decision]) -> tuple[list[int], float]:
     return choices, seconds
 
 
+def fresh(bot: Agent) -> Agent:
+    """A new instance of ``bot``'s class (built as :func:`old_bot` builds one), its module's
+    caches emptied."""
+    for value in vars(sys.modules[type(bot).__module__]).values():
+        if isinstance(value, BoundedCache):
+            value.clear()
+        elif callable(getattr(value, "cache_clear", None)):
+            value.cache_clear()
+    return type(bot)(seed=0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m experiments.bot_replay", description=__doc__)
     parser.add_argument("game")
@@ -100,6 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=positive_int, default=3)
     parser.add_argument("--old", default=None, help="an older copy of the bot's module file")
     parser.add_argument("--bots", choices=("both", "current", "old", "none"), default="both")
+    parser.add_argument(
+        "--fresh", action="store_true", help="a new bot, its module's caches emptied, each round"
+    )
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option"
     )
@@ -123,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     answers: dict[str, list[int]] = {}
     for _ in range(args.rounds if bots else 0):
         for label, bot in bots.items():
+            if args.fresh:
+                bot = bots[label] = fresh(bot)
             answers[label], seconds = answer(bot, decisions)
             best[label] = min(best[label], seconds)
     for label in bots:

@@ -7,7 +7,7 @@ import inspect
 from pathlib import Path
 
 import pytest
-from tabletop_envs.agents import vaalbara_bot, valiant_wars_bot
+from tabletop_envs.agents import vaalbara_bot, valenor_bot, valiant_wars_bot
 
 from experiments import bot_replay, env_steps
 
@@ -63,4 +63,35 @@ def test_each_decision_meets_the_generator_as_recorded(
     copy.write_text(Path(inspect.getfile(vaalbara_bot)).read_text() + extra_draw)
     args = ["vaalbara", "--players", "3", "--seeds", "2", "--rounds", "1", "--old", str(copy)]
     assert bot_replay.main(args) == 0
+    assert "the same choices" in capsys.readouterr().out
+
+
+def test_fresh_rounds_start_a_new_bot_with_its_modules_caches_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "cached_bot.py"
+    module.write_text(
+        "import functools\n"
+        "from tabletop_envs.core.cache import BoundedCache\n\n"
+        "SQUARES = BoundedCache(lambda key: key * key, 8)\n\n"
+        "@functools.lru_cache\n"
+        "def cube(key):\n"
+        "    return key ** 3\n\n"
+        "class Bot:\n"
+        "    def __init__(self, seed=None):\n"
+        "        self.seed = seed\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import cached_bot  # type: ignore[import-not-found]
+
+    bot = cached_bot.Bot(seed=5)
+    assert cached_bot.SQUARES[3] == 9 and cached_bot.cube(2) == 8
+    new = bot_replay.fresh(bot)
+    assert type(new) is cached_bot.Bot and new is not bot and new.seed == 0
+    assert len(cached_bot.SQUARES) == 0 and cached_bot.cube.cache_info().currsize == 0
+
+    copy = tmp_path / "old_bot.py"
+    copy.write_text(Path(inspect.getfile(valenor_bot)).read_text())
+    args = ["valenor", "--players", "2", "--seeds", "2", "--rounds", "2", "--fresh"]
+    assert bot_replay.main([*args, "--old", str(copy)]) == 0
     assert "the same choices" in capsys.readouterr().out

@@ -46,11 +46,14 @@ def test_bounded_view_caches_give_the_same_observations(monkeypatch) -> None:
     the caches stay within their bounds."""
     from tabletop_envs.vaalbara import observer as vaalbara_view
 
-    monkeypatch.setattr(vaalbara_view, "REALM_CACHE_SIZE", 2)
+    monkeypatch.setattr(vaalbara_view._REALMS, "bound", 2)
+    monkeypatch.setattr(vaalbara_view._WORTH, "bound", 2)
+    vaalbara_view._REALMS.clear()
+    vaalbara_view._WORTH.clear()
     game = tabletop_envs.game_module("vaalbara_v1").Game(3, seed=11)
     rng = np.random.default_rng(11)
     while not game.is_terminal:
         seat = game.current_player
         assert np.array_equal(game.observation(seat), game.SCHEMA.encode(game.view(seat)))
         game.apply_unchecked(int(rng.choice(np.flatnonzero(game.legal_mask()))))
-    assert len(vaalbara_view._REALMS) <= 2
+        assert len(vaalbara_view._REALMS) <= 2 and len(vaalbara_view._WORTH) <= 2

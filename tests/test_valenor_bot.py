@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import pytest
 from tabletop_envs.agents.base import Agent, RandomAgent
-from tabletop_envs.agents.valenor_bot import ValenorHeuristicAgent, placeable_values
+from tabletop_envs.agents.valenor_bot import Table, ValenorHeuristicAgent, placeable_values
 
 from benchmarks import heuristic_choices
 from tabletop_envs import valenor_v2
 from tabletop_envs.valenor import spec as S
+from tabletop_envs.valenor.observer import SCHEMA
 from tabletop_envs.valenor.rules import ValenorGame, invader_spots
 
 GAMES = 200
@@ -112,3 +114,18 @@ def test_the_bot_makes_the_choices_it_made_before_its_speed_work() -> None:
     for players, digest in CHOICES_AT_C46F8AD.items():
         fingerprint = heuristic_choices.fingerprint("valenor_v2", players, 4)
         assert fingerprint.digest.hexdigest()[:16] == digest, players
+
+
+def test_the_hand_is_read_card_by_card_and_a_malformed_kind_row_is_named() -> None:
+    game = ValenorGame(2, seed=0)
+    d = S.defense_ids
+    game.arrange(hands=[[d(9)[0], S.invader_id(13), d(2)[0]], [d(5)[0]]])
+    vector = game.observation(0)
+    table = Table(vector)
+    assert table.hand == [(S.KIND_DEFENSE, 9), (S.KIND_INVADER, 13), (S.KIND_DEFENSE, 2)]
+    assert table.cards.defense == [9, 2] and table.cards.invaders == [13]
+    assert table.cards.values == [9, 0, 2]
+    at = SCHEMA.offset("hand_kind")
+    vector[at : at + 2] = 1.0  # the front card shows two kinds
+    with pytest.raises(ValueError, match="hand_kind row must be one-hot or empty"):
+        Table(vector).hand  # noqa: B018 (reading the hand decodes it)

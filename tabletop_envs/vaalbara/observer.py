@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tabletop_envs.core.cache import BoundedCache
 from tabletop_envs.core.encoding import (
     SEATS,
     Field,
@@ -221,10 +222,6 @@ REALM_CACHE_SIZE = WORTH_CACHE_SIZE = 1 << 14
 KINDS_CACHE_SIZE = 1 << 13
 """Realm summaries are kept for this many realms (by cards) and land kind multisets, land
 worths for this many (realm rewards, neighbour Meadows, pick)."""
-_REALMS: dict[tuple[int, ...], tuple[Any, ...]] = {}
-"""Realm summaries by the realm's cards: a realm changes a few times a game."""
-_WORTH: dict[tuple[Any, ...], tuple[float, ...]] = {}
-"""Scaled land worths by kind, by (realm rewards, neighbour Meadows, pick)."""
 
 
 def _scaled(name: str, top: int) -> list[float]:
@@ -377,7 +374,7 @@ def _put_deck_size(seat: int, size: int, _was: object, values: np.ndarray) -> No
 
 def _put_realm(seat: int, realm: tuple[int, ...], _was: object, values: np.ndarray) -> None:
     at = _KEPT["realms"][seat]
-    values[at : at + LAND_KINDS] = _realm_summary(realm)[0]
+    values[at : at + LAND_KINDS] = _REALMS[realm][0]
 
 
 _SEAT_WRITERS = (_put_discards, _put_known, _put_hand_size, _put_deck_size, _put_realm)
@@ -402,10 +399,10 @@ def _put_own(
     if pick != EMPTY:
         vector[_MY_PICK_AT + pick] = 1
     vector[_MY_VP_AT] = _MY_VP[min(game.vp[player], VP_SCALE)]
-    meadows = _realm_summary(realms[(player + 1) % n])[1]
+    meadows = _REALMS[realms[(player + 1) % n]][1]
     if n > 2:
-        meadows += _realm_summary(realms[player - 1])[1]
-    _land_values(game, pick, _realm_summary(realms[player])[2], meadows, vector)
+        meadows += _REALMS[realms[player - 1]][1]
+    _land_values(game, pick, _REALMS[realms[player]][2], meadows, vector)
 
 
 _DECISION_AT, _DECIDER_AT, _ACTIVE_AT, _HAND_AT, _MY_PICK_AT, _MY_VP_AT = (
@@ -418,25 +415,22 @@ def _land_values(
 ) -> None:
     """VP the observer would score taking each row land now (:func:`_worth`), by the kind of
     each row card."""
-    key = (rewards, meadows, pick)
-    worth = _WORTH.get(key)
-    if worth is None:
-        if len(_WORTH) >= WORTH_CACHE_SIZE:
-            _WORTH.clear()
-        worth = _WORTH[key] = _worth(rewards, meadows, pick)
+    worth = _WORTH[rewards, meadows, pick]
     for row_at, cards in zip(_LAND_VALUES_AT, game.rows, strict=True):
         for at, card in enumerate(cards, row_at):
             if card != EMPTY:
                 vector[at] = worth[KIND_OF[card]]
 
 
-def _worth(rewards: tuple[int, ...], meadows: int, pick: int) -> tuple[float, ...]:
-    """A land's worth by kind, scaled: with the pick's initiative and Farmer doubling once
-    picked, else at the River cap (public realms and own pick only), clipped to the scale.
+def _worth(key: tuple[tuple[int, ...], int, int]) -> tuple[float, ...]:
+    """A land's worth by kind, scaled, for ``key`` = (``rewards``, ``meadows``, ``pick``): with
+    the pick's initiative and Farmer doubling once picked, else at the River cap (public
+    realms and own pick only), clipped to the scale.
 
     ``rewards`` are the realm's :func:`land_reward` by kind with no neighbour Meadows at
     initiative 1: a Meadow's reward adds the neighbours' Meadows, a River's is multiplied by
     the initiative (at most the River cap); no other kind depends on either."""
+    rewards, meadows, pick = key
     initiative = RIVER_INITIATIVE_CAP if pick == EMPTY else min(pick + 1, RIVER_INITIATIVE_CAP)
     worth = list(rewards)
     worth[_MEADOW] += meadows
@@ -447,13 +441,15 @@ def _worth(rewards: tuple[int, ...], meadows: int, pick: int) -> tuple[float, ..
 
 
 def _realm_summary(realm: tuple[int, ...]) -> tuple[Any, ...]:
-    """:func:`_kinds_summary` of a realm's cards (cached by the cards, in the order taken)."""
-    summary = _REALMS.get(realm)
-    if summary is None:
-        if len(_REALMS) >= REALM_CACHE_SIZE:
-            _REALMS.clear()
-        summary = _REALMS[realm] = _kinds_summary(tuple(sorted(KIND_OF[card] for card in realm)))
-    return summary
+    """:func:`_kinds_summary` of a realm's cards."""
+    return _kinds_summary(tuple(sorted(KIND_OF[card] for card in realm)))
+
+
+_REALMS = BoundedCache(_realm_summary, REALM_CACHE_SIZE)
+"""Realm summaries by the realm's cards, in the order taken: a realm changes a few times a
+game."""
+_WORTH = BoundedCache(_worth, WORTH_CACHE_SIZE)
+"""Scaled land worths by kind, by (realm rewards, neighbour Meadows, pick)."""
 
 
 @lru_cache(maxsize=KINDS_CACHE_SIZE)
