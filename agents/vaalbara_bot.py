@@ -32,8 +32,8 @@ row land within reach. Pioneer: the realm land whose swap for the unseen bottom 
 most. Midwife: the strongest discarded card (Farmer first). Bard: the seat whose realm
 looks weakest. Fighter: always revealed (+1).
 
-The bot reads ``SCHEMA.rounded(observation)`` (through one matrix product, :class:`Seen`)
-and the action mask: nothing else.
+The bot reads its observation (through one matrix product, :class:`Seen`) and the action
+mask: nothing else.
 """
 
 from __future__ import annotations
@@ -41,8 +41,11 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from functools import lru_cache
 from itertools import repeat
+from operator import sub
+from types import SimpleNamespace
 
 import numpy as np
 from tabletop_envs.agents.base import SeededAgent
@@ -68,8 +71,16 @@ from tabletop_envs.vaalbara.spec import (
     land_cards_for,
 )
 
-C = Character
-T = LandType
+
+def _plain(enum: type[IntEnum]) -> SimpleNamespace:
+    """An enum's members as plain ints by name: reading an enum member is about ten times
+    slower, and the bot reads them in its inner loops."""
+    return SimpleNamespace(**{member.name: int(member) for member in enum})
+
+
+C = _plain(Character)
+T = _plain(LandType)
+K = _plain(LandKind)
 NONE = -1
 KIND_FOREST_VALUE = [FOREST_VALUE.get(LandKind(kind), 0) for kind in range(LAND_KINDS)]
 DECK_KINDS = {
@@ -155,25 +166,34 @@ def _weights(name: str, row: int, weights: Sequence[float]) -> np.ndarray:
     return column
 
 
-def _readout() -> tuple[np.ndarray, dict[str, int]]:
-    """What :class:`Seen` reads, as one matrix applied to the rounded observation, and where
-    each part starts in the product. A one-hot row is read as its index + 1 (0: none set), a
-    row of card flags as a bit mask, a realm as its counts by land type; ``shown`` counts
-    every land kind in sight (realms, rows, known deck cards). In float32, exactly: every
-    product and sum is an integer below 2**24."""
+def _readout() -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+    """What :class:`Seen` reads, as one matrix applied to the observation plus a bias, and
+    where each part starts in the result. A one-hot row is read as its index (``NONE`` when
+    none is set; for the decision, round, turn positions and Omen ranks 0), the players field
+    as the player count, a row of card flags as a bit mask, a realm as its counts by land type;
+    ``shown`` counts every land kind in sight (realms, rows, known deck cards). The fields'
+    scales are folded into the matrix, so every read is a small integer up to float32 error
+    (far below 0.5) and rounds to the exact value."""
     columns: list[np.ndarray] = []
+    bias: list[float] = []
     starts: dict[str, int] = {}
 
-    def part(name: str, parts: list[np.ndarray]) -> None:
+    def part(name: str, parts: list[np.ndarray], offset: float = 0.0) -> None:
         starts[name] = len(columns)
         columns.extend(parts)
+        bias.extend([offset] * len(parts))
 
     seats = range(MAX_PLAYERS)
-    singles = ("decision", "round", "players", "my_pick", "rider_slot")
-    for name in (*singles, "deck_top_known", "deck_bottom_known"):
-        part(name, [_weights(name, 0, np.arange(1, _WIDTHS[name] + 1))])
-    for name in ("revealed_picks", "turn_position", "row1", "row2", "omen_ranks"):
-        part(name, [_weights(name, seat, np.arange(1, _WIDTHS[name] + 1)) for seat in seats])
+    for name in ("decision", "round"):
+        part(name, [_weights(name, 0, np.arange(_WIDTHS[name]))])
+    part("players", [_weights("players", 0, np.arange(2, _WIDTHS["players"] + 2))])
+    for name in ("my_pick", "rider_slot", "deck_top_known", "deck_bottom_known"):
+        part(name, [_weights(name, 0, np.arange(1, _WIDTHS[name] + 1))], NONE)
+    for name in ("turn_position", "omen_ranks"):
+        part(name, [_weights(name, seat, np.arange(_WIDTHS[name])) for seat in seats])
+    for name in ("revealed_picks", "row1", "row2"):
+        ones = np.arange(1, _WIDTHS[name] + 1)
+        part(name, [_weights(name, seat, ones) for seat in seats], NONE)
     for name in ("discards", "known_in_hand"):
         part(name, [_weights(name, seat, _BITS) for seat in seats])
     for name in ("hand_sizes", "picked"):
@@ -187,7 +207,8 @@ def _readout() -> tuple[np.ndarray, dict[str, int]]:
     kind_rows += [("deck_top_known", 0), ("deck_bottom_known", 0)]
     kinds = np.eye(LAND_KINDS)
     part("shown", [sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
-    return np.stack(columns, axis=1).astype(np.float32), starts
+    unscaled = np.stack(columns, axis=1) / SCHEMA.scales.astype(np.float64)[:, None]
+    return unscaled.astype(np.float32), np.array(bias, dtype=np.float32), starts
 
 
 @lru_cache(maxsize=4096)
@@ -213,7 +234,8 @@ def bonus_terms(new_type: float) -> tuple[float, ...]:
 
 _WIDTHS = {field.name: field.shape[-1] for field in SCHEMA.fields}
 _BITS = [1 << card for card in range(CHARACTER_COUNT)]
-_READOUT, _AT = _readout()
+_READOUT, _BIAS, _AT = _readout()
+_SHAPE = (SCHEMA.size,)
 
 
 NEIGHBOURS = {
@@ -227,18 +249,19 @@ class Seen:
     """One seat's decoded observation, with seats relative to it (0 is itself)."""
 
     def __init__(self, observation: np.ndarray) -> None:
-        rounded = SCHEMA.rounded(observation).astype(np.float32)  # exact: small ints
-        out = (rounded @ _READOUT).astype(np.int64).tolist()
+        if observation.shape != _SHAPE:
+            raise ValueError(f"observation has shape {observation.shape}, expected {_SHAPE}")
+        out = np.rint(observation @ _READOUT + _BIAS).astype(np.int64).tolist()
         at = _AT
-        self.n = n = out[at["players"]] + 1
-        self.decision = max(out[at["decision"]] - 1, 0)
-        self.round = max(out[at["round"]] - 1, 0)
+        self.n = n = out[at["players"]]
+        self.decision = out[at["decision"]]
+        self.round = out[at["round"]]
         self.rounds_left = ROUNDS - 1 - self.round
-        self.my_pick = out[at["my_pick"]] - 1
+        self.my_pick = out[at["my_pick"]]
         start = at["revealed_picks"]
-        self.picks = [value - 1 for value in out[start : start + n]]
+        self.picks = out[start : start + n]
         start = at["turn_position"]
-        self.position = [max(value - 1, 0) for value in out[start : start + n]]
+        self.position = out[start : start + n]
         start = at["discards"]
         self.discards = out[start : start + MAX_PLAYERS]
         start = at["known_in_hand"]
@@ -246,31 +269,28 @@ class Seen:
         start = at["hand_sizes"]
         self.hand_sizes = out[start : start + n]
         start = at["picked"]
-        self.picked = [value > 0 for value in out[start : start + n]]
+        self.picked = list(map(bool, out[start : start + n]))
         start, width = at["realms"], LAND_KINDS
-        self.kinds = [out[start + s * width : start + (s + 1) * width] for s in range(n)]
+        self.kinds = [out[at : at + width] for at in range(start, start + n * width, width)]
         start, width = at["types"], LAND_TYPES
-        self.types = [out[start + s * width : start + (s + 1) * width] for s in range(n)]
+        self.types = types = [out[at : at + width] for at in range(start, start + n * width, width)]
         self.neighbour_seats = NEIGHBOURS[n]
-        self.meadows_near = [
-            sum(self.types[other][T.MEADOW] for other in seats) for seats in self.neighbour_seats
-        ]
+        meadows = [of_seat[T.MEADOW] for of_seat in types]
+        self.meadows_near = [sum(map(meadows.__getitem__, seats)) for seats in NEIGHBOURS[n]]
         start = at["row1"]
-        self.row1 = [value - 1 for value in out[start : start + n]]
+        self.row1 = out[start : start + n]
         start = at["row2"]
-        self.row2 = [value - 1 for value in out[start : start + n]]
+        self.row2 = out[start : start + n]
         start = at["omen_ranks"]
-        self.omen = [max(value - 1, 0) for value in out[start : start + n]]
-        self.top = out[at["deck_top_known"]] - 1
-        self.bottom = out[at["deck_bottom_known"]] - 1
-        self.rider_slot = out[at["rider_slot"]] - 1
+        self.omen = out[start : start + n]
+        self.top = out[at["deck_top_known"]]
+        self.bottom = out[at["deck_bottom_known"]]
+        self.rider_slot = out[at["rider_slot"]]
         start = at["shown"]
         shown = out[start : start + LAND_KINDS]
-        self.unseen = [
-            max(deck - seen, 0) for deck, seen in zip(DECK_KINDS_LISTS[n], shown, strict=True)
-        ]
+        self.unseen = list(map(max, map(sub, DECK_KINDS_LISTS[n], shown), repeat(0)))
         """Land kinds not visible anywhere: the unknown part of the land deck."""
-        self.row1_lands = tuple(kind for kind in self.row1 if kind != NONE)
+        self.row1_lands = tuple(filter(NONE.__ne__, self.row1))
         """The lands of the first row, in slot order."""
 
     def neighbours(self, seat: int) -> list[int]:
@@ -377,8 +397,8 @@ class LandModel:
             seen = self.seen
             types, meadows = seen.types[seat], seen.meadows_near[seat]
             factor = 2 if farmer else 1
-            river = immediate_reward(types, meadows, LandKind.RIVER, init)
-            values[LandKind.RIVER] = river * factor + self.pick_values(seat)[LandKind.RIVER]
+            river = immediate_reward(types, meadows, K.RIVER, init)
+            values[K.RIVER] = river * factor + self.pick_values(seat)[K.RIVER]
         return values
 
     def _fixed_row(self, seat: int, farmer: bool) -> list[float]:
@@ -445,9 +465,7 @@ class LandModel:
                     grown = list(after)
                     grown[drawn_type] += 1
                     potential = grown_potential[drawn_type] = self.potential(grown, carpenter)
-                reward = immediate_reward(
-                    after, seen.meadows_next_door(0), drawn, C.PIONEER.initiative
-                )
+                reward = immediate_reward(after, seen.meadows_next_door(0), drawn, C.PIONEER + 1)
                 gain += probability * (reward + potential - base)
             by_type[land_type] = gain
         return {
@@ -474,12 +492,7 @@ def pick_chances(
 
 
 PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
-"""The characters whose effect reads the neighbours' picks (and whether a Tracker is played):
-:attr:`Rivals.neighbour_picks`. The Hunter's reads whether a neighbour resolves first."""
-
-
-LANDS_MATTER = frozenset((C.TRACKER, C.RIDER))
-"""The characters whose effect reads the lands left (their values)."""
+"""The characters whose effect reads the neighbours' picks (and whether a Tracker is played)."""
 
 
 def turn_key(card: int, omen: int) -> int:
@@ -488,34 +501,51 @@ def turn_key(card: int, omen: int) -> int:
     return card * MAX_PLAYERS + omen
 
 
-class Rivals:
-    """The other seats' sampled picks in resolution order, and the lands they leave: the
-    seats ahead of a card are a prefix of that order, so one pass serves every card."""
+class Deals:
+    """The distinct sampled deals of the other seats' picks, each with those seats'
+    :func:`turn_key` in resolution order and the lands each place in that order finds (the
+    seats ahead of a card are a prefix of the order, so one chain serves every card)."""
 
-    def __init__(self, seen: Seen, model: LandModel, picks: tuple[int, ...]) -> None:
-        self.picks = picks
-        self.model = model
+    def __init__(
+        self, seen: Seen, model: LandModel, deals: list[tuple[int, ...]], last: int
+    ) -> None:
+        """``last``: the latest :func:`turn_key` a card will be valued at (the chains stop
+        at its place)."""
+        self.deals = deals
         omen = seen.omen
-        ranked = sorted([(turn_key(picks[s], omen[s]), s) for s in range(1, seen.n)])
-        self.keys = [key for key, _ in ranked]
-        """The other seats' :func:`turn_key` in resolution order."""
-        self.order = [seat for _, seat in ranked]
-        neighbours = seen.neighbours(0)
-        self.neighbour_key = min(turn_key(picks[seat], omen[seat]) for seat in neighbours)
-        """The :func:`turn_key` of the neighbour resolving first."""
-        self.neighbour_picks = (*(picks[seat] for seat in neighbours), C.TRACKER in picks)
-        """The neighbours' picks, and whether another seat plays the Tracker."""
-        self.lands = [seen.row1_lands]
-        """:meth:`lands_left` so far, by place."""
+        rivals = range(1, seen.n)
+        after = model.lands_after
+        first = seen.row1_lands
+        self.keys: list[list[int]] = []
+        """Per deal, the other seats' turn keys in resolution order."""
+        self.lands: list[list[tuple[int, ...]]] = []
+        """Per deal, the first row's lands as each place finds them."""
+        for picks in deals:
+            ranked = sorted([(picks[seat] * MAX_PLAYERS + omen[seat], seat) for seat in rivals])
+            keys = [key for key, _ in ranked]
+            lands = [first]
+            for _, seat in ranked[: bisect_left(keys, last)]:
+                lands.append(after(lands[-1], seat, picks[seat] + 1))
+            self.keys.append(keys)
+            self.lands.append(lands)
 
-    def lands_left(self, place: int) -> tuple[int, ...]:
-        """The first row's lands once the first ``place`` seats in order took the best for
-        them, each in turn."""
-        lands = self.lands
-        while len(lands) <= place:
-            seat = self.order[len(lands) - 1]
-            lands.append(self.model.lands_after(lands[-1], seat, self.picks[seat] + 1))
-        return lands[place]
+    def lands_found(self, mine: int) -> list[tuple[int, ...]]:
+        """Per deal, the lands left to a seat resolving at turn key ``mine``."""
+        places = map(bisect_left, self.keys, repeat(mine))
+        return list(map(list.__getitem__, self.lands, places))
+
+    def neighbour_first(self, seen: Seen, mine: int) -> list[bool]:
+        """Per deal, whether a neighbour resolves before turn key ``mine``."""
+        omen, neighbours = seen.omen, seen.neighbours(0)
+        return [
+            min(picks[seat] * MAX_PLAYERS + omen[seat] for seat in neighbours) < mine
+            for picks in self.deals
+        ]
+
+    def neighbour_picks(self, seen: Seen) -> list[tuple[object, ...]]:
+        """Per deal, the neighbours' picks and whether another seat plays the Tracker."""
+        neighbours = seen.neighbours(0)
+        return [(*(picks[seat] for seat in neighbours), C.TRACKER in picks) for picks in self.deals]
 
 
 class VaalbaraHeuristicAgent(SeededAgent):
@@ -545,56 +575,37 @@ class VaalbaraHeuristicAgent(SeededAgent):
     def choose_character(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         """The card whose turn is worth most on average over sampled picks of the others."""
         samples = self._sample_picks(seen, self.tuning.samples)
-        deals: dict[tuple[int, ...], int] = {}
-        deal_of_sample = [deals.setdefault(picks, len(deals)) for picks in samples]
-        rivals = [Rivals(seen, model, picks) for picks in deals]
-        lands_parts: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]] = {}
-        effects: dict[tuple[int, object], float] = {}
-
-        def turn_value(card: int, facts: object, ahead: Rivals, place: int) -> float:
-            """Land plus effect (each kept by what it reads) for ``card`` at ``place``."""
-            lands = ahead.lands_left(place)
-            part = lands_parts.get((card, lands))
-            if part is None:
-                part = lands_parts[(card, lands)] = self._land_part(model, card, lands)
-            land, values = part
-            key = (card, lands if card in LANDS_MATTER else facts)
-            effect = effects.get(key)
-            if effect is None:
-                picks = [card, *ahead.picks[1:]]
-                effect = self._effect(seen, model, card, picks, ahead.order[:place], place, values)
-                effects[key] = effect
-            return land + effect
-
-        def turn_values(card: int) -> list[float]:
-            """The card's value against each distinct deal: the same lands left and the same
-            facts its effect reads give the same value."""
-            falconer, hunter = card == C.FALCONER, card == C.HUNTER
-            picks_matter = card in PICKS_MATTER
-            mine = turn_key(card, seen.omen[0])
-            known: dict[tuple[object, tuple[int, ...]], float] = {}
-            values = []
-            for ahead in rivals:
-                place = bisect_left(ahead.keys, mine)
-                if hunter:
-                    facts: object = ahead.neighbour_key < mine
-                elif picks_matter:
-                    facts = ahead.neighbour_picks
-                else:
-                    facts = falconer and place > 0
-                lands = ahead.lands
-                key = (facts, lands[place] if place < len(lands) else ahead.lands_left(place))
-                value = known.get(key)
-                if value is None:
-                    value = known[key] = turn_value(card, facts, ahead, place)
-                values.append(value)
-            return values
+        distinct: dict[tuple[int, ...], int] = {}
+        deal_of_sample = [distinct.setdefault(picks, len(distinct)) for picks in samples]
+        deals = Deals(seen, model, list(distinct), turn_key(max(options), seen.omen[0]))
 
         def expected(card: int) -> float:
-            values = turn_values(card)
+            values = self._turn_values(seen, model, deals, card)
             return sum(map(values.__getitem__, deal_of_sample))
 
         return max(options, key=expected)
+
+    def _turn_values(self, seen: Seen, model: LandModel, deals: Deals, card: int) -> list[float]:
+        """The card's turn (its effect plus the best land left) against each distinct deal,
+        valued once per distinct (lands left, facts its effect reads)."""
+        mine = turn_key(card, seen.omen[0])
+        lands = deals.lands_found(mine)
+        facts: list | None = None
+        if card == C.HUNTER:
+            facts = deals.neighbour_first(seen, mine)
+        elif card in PICKS_MATTER:
+            facts = deals.neighbour_picks(seen)
+        keys: list = lands if facts is None else list(zip(facts, lands, strict=True))
+        row = model.row(0, card + 1, card == C.FARMER)
+        values = dict.fromkeys(keys)
+        for key in values:
+            deal = keys.index(key)
+            left = lands[deal]
+            best = max(map(row.__getitem__, left), default=0.0)
+            picks = [card, *deals.deals[deal][1:]]
+            fact = None if facts is None else facts[deal]
+            values[key] = best + self._effect(seen, model, card, picks, fact, left, best)
+        return list(map(values.__getitem__, keys))
 
     def _sample_picks(self, seen: Seen, samples: int) -> list[tuple[int, ...]]:
         """``samples`` guesses at every other seat's pick (seat 0's entry is a placeholder),
@@ -612,29 +623,23 @@ class VaalbaraHeuristicAgent(SeededAgent):
         ]
         return list(zip(repeat(NONE), *picks))
 
-    @staticmethod
-    def _land_part(model: LandModel, card: int, lands: tuple[int, ...]) -> tuple[float, list]:
-        """The best of ``lands`` for this seat playing ``card``, and all their values, best
-        first."""
-        init = card + 1
-        farmer = card == C.FARMER
-        values = sorted(map(model.row(0, init, farmer).__getitem__, lands), reverse=True)
-        return (values[0] if values else 0.0), values
-
     def _effect(
         self,
         seen: Seen,
         model: LandModel,
         card: int,
         picks: list[int],
-        ahead: list[int],
-        place: int,
-        values: list[float],
+        neighbour_first: object,
+        lands: tuple[int, ...],
+        best: float,
     ) -> float:
+        """The card's effect for this seat: ``picks`` every seat's (its own first),
+        ``neighbour_first`` (for the Hunter) whether a neighbour resolves first, ``lands`` the
+        lands left to it and ``best`` the best of them."""
         share = self.tuning.opponent_share / (seen.n - 1)
         neighbours = seen.neighbours(0)
         if card == C.HUNTER:
-            return 3.0 * all(n not in ahead for n in neighbours)
+            return 3.0 * (not neighbour_first)
         if card == C.CRAFTER:
             return 5.0 * self._crafter_chance(seen, picks, neighbours)
         if card == C.ORACLE:
@@ -642,13 +647,13 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if card == C.CARPENTER:
             return 3.0 * seen.types[0][T.FOREST]
         if card == C.FALCONER:
-            return (2.0 + 2.0 * share) * (place > 0)
+            return (2.0 + 2.0 * share) * (len(lands) < len(seen.row1_lands))
         if card == C.BARD:
             return -2.0 * share
         if card == C.TRACKER:
-            return self._tracker_gain(model, values)
+            return self._tracker_gain(model, lands, best)
         if card == C.RIDER:
-            return self._rider_gain(seen, model, values)
+            return self._rider_gain(seen, model, lands, best)
         if card == C.PIONEER:
             return max(model.pioneer_gains().values(), default=0.0)
         return 0.0
@@ -667,21 +672,25 @@ class VaalbaraHeuristicAgent(SeededAgent):
             return 1.0 / (len(tied) + 1)
         return float(all(seen.omen[n] < seen.omen[0] for n in tied))
 
-    def _tracker_gain(self, model: LandModel, values: list[float]) -> float:
-        """Swapping the worst land left for the top card, then taking the best."""
-        if len(values) < 2:
+    def _tracker_gain(self, model: LandModel, lands: tuple[int, ...], keep: float) -> float:
+        """Swapping the worst of ``lands`` for the top card, then taking the best (or
+        ``keep``, the best of them)."""
+        if len(lands) < 2:
             return 0.0
-        keep = values[0]
         draws = model.unseen_draws(model.seen.top)
         init = C.TRACKER + 1
         return sum(p * max(0.0, model.value(0, k, init) - keep) for k, p in draws)
 
-    def _rider_gain(self, seen: Seen, model: LandModel, values: list[float]) -> float:
-        if len(values) < 2:
+    def _rider_gain(
+        self, seen: Seen, model: LandModel, lands: tuple[int, ...], best: float
+    ) -> float:
+        """Bringing the best second-row land within reach, over ``best``, the best of
+        ``lands``."""
+        if len(lands) < 2:
             return 0.0
         init = C.RIDER + 1
         best_row2 = max((model.value(0, k, init) for k in seen.row2 if k != NONE), default=0.0)
-        return max(0.0, best_row2 - values[0])
+        return max(0.0, best_row2 - best)
 
     # ----- resolution -----------------------------------------------------------------
     def choose_land(self, seen: Seen, model: LandModel, options: list[int]) -> int:
