@@ -43,8 +43,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
-from itertools import repeat
-from operator import sub
+from itertools import count, repeat
+from operator import add, mul, sub
 from types import SimpleNamespace
 
 import numpy as np
@@ -151,6 +151,11 @@ def immediate_reward(types: Sequence[int], meadows_next_door: int, kind: int, in
         return 2 * (sum(1 for count in types if count) + (types[T.VILLAGE] == 0))
     if land_type == T.MOUNTAIN:
         return MOUNTAIN_BONUS.get(types[T.MOUNTAIN] + 1, 0)
+    return river_reward(types, init)
+
+
+def river_reward(types: Sequence[int], init: int) -> int:
+    """VP for taking a River into a realm of ``types`` with initiative ``init``."""
     return min(init, RIVER_INITIATIVE_CAP) * (types[T.RIVER] + 1)
 
 
@@ -300,6 +305,39 @@ class Seen:
         return self.meadows_near[seat]
 
 
+@dataclass(frozen=True)
+class Outlook:
+    """What the rounds left are expected to bring a realm, from the lands still to come."""
+
+    expected: tuple[float, ...]
+    """Lands of each type a realm is expected to add."""
+    mountain_terms: dict[int, float]
+    """What a realm's Mountains wait for, by how many it has (a pair pays)."""
+    bonus_terms: tuple[float, ...]
+    """:func:`bonus_terms` for the chance of adding a new type."""
+    key: tuple[float, ...]
+    """Everything :meth:`LandModel.potential` reads besides the realm."""
+
+    @staticmethod
+    @lru_cache(maxsize=1024)
+    def of(future: tuple[int, ...], left: int, pick_factor: float, type_chance: float) -> Outlook:
+        """The outlook with the land kinds ``future`` still to come and ``left`` rounds to
+        play (kept: every seat at a table sees nearly the same)."""
+        total = max(1, sum(future))
+        rate = [min(0.9, pick_factor * count / total) for count in type_counts(future)]
+        expected = tuple([left * chance for chance in rate])
+        mountain = rate[T.MOUNTAIN]
+        mountain_one = 1 - (1 - mountain) ** left
+        mountain_two = mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
+        new_type = 1 - (1 - type_chance) ** left
+        return Outlook(
+            expected,
+            {1: 10 * mountain_one, 2: 20 * mountain_two, 3: 20 * mountain_one},
+            bonus_terms(new_type),
+            (*expected, mountain_one, mountain_two, new_type),
+        )
+
+
 PICK_VALUES_KEPT = 1 << 12
 _PICK_VALUES: dict[tuple[object, ...], list[float]] = {}
 """:meth:`LandModel.pick_values` by the model's class, realm, Carpenter and outlook."""
@@ -315,30 +353,19 @@ class LandModel:
         for kind in seen.row2:
             if kind != NONE:
                 future[kind] += 1
-        total = max(1, sum(future))
-        by_type = type_counts(future)
-        self.rate = [min(0.9, tuning.pick_factor * count / total) for count in by_type]
-        left = seen.rounds_left
-        self.expected = [left * rate for rate in self.rate]
-        mountain = self.rate[T.MOUNTAIN]
-        self.mountain_one = 1 - (1 - mountain) ** left
-        self.mountain_two = self.mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
-        self.new_type = 1 - (1 - tuning.type_chance) ** left
-        self._mountain_terms = {
-            1: 10 * self.mountain_one,
-            2: 20 * self.mountain_two,
-            3: 20 * self.mountain_one,
-        }
-        """What a realm's Mountains wait for, by how many it has (a pair pays)."""
-        self._bonus_terms = bonus_terms(self.new_type)
-        self._outlook = (*self.expected, self.mountain_one, self.mountain_two, self.new_type)
-        """Everything :meth:`potential` reads besides the realm."""
+        left, factor, chance = seen.rounds_left, tuning.pick_factor, tuning.type_chance
+        outlook = Outlook.of(tuple(future), left, factor, chance)
+        self.expected = outlook.expected
+        self._mountain_terms = outlook.mountain_terms
+        self._bonus_terms = outlook.bonus_terms
+        self._outlook = outlook.key
         self.carpenter_left = [
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
         self._pick_values: list[list[float] | None] = [None] * seen.n
         self._rows: dict[tuple[int, int, bool], list[float]] = {}
         self._pioneer_gains: dict[int, float] | None = None
+        self._unseen_mix: list[tuple[int, float]] | None = None
         self._lands_after: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
 
     def potential(self, types: list[int], carpenter: bool) -> float:
@@ -394,11 +421,8 @@ class LandModel:
         values = self._rows.get(key)
         if values is None:
             values = self._rows[key] = self._fixed_row(seat, farmer)[:]
-            seen = self.seen
-            types, meadows = seen.types[seat], seen.meadows_near[seat]
-            factor = 2 if farmer else 1
-            river = immediate_reward(types, meadows, K.RIVER, init)
-            values[K.RIVER] = river * factor + self.pick_values(seat)[K.RIVER]
+            river = river_reward(self.seen.types[seat], init) * (2 if farmer else 1)
+            values[K.RIVER] = river + self.pick_values(seat)[K.RIVER]
         return values
 
     def _fixed_row(self, seat: int, farmer: bool) -> list[float]:
@@ -408,13 +432,10 @@ class LandModel:
         values = self._rows.get(key)
         if values is None:
             seen = self.seen
-            types, meadows = seen.types[seat], seen.meadows_near[seat]
-            rewards = rewards_at_no_initiative(tuple(types), meadows)
-            factor = 2 if farmer else 1
-            values = self._rows[key] = [
-                reward * factor + delta
-                for reward, delta in zip(rewards, self.pick_values(seat), strict=True)
-            ]
+            rewards = rewards_at_no_initiative(tuple(seen.types[seat]), seen.meadows_near[seat])
+            if farmer:
+                rewards = map(mul, rewards, repeat(2))
+            values = self._rows[key] = list(map(add, rewards, self.pick_values(seat)))
         return values
 
     def lands_after(self, lands: tuple[int, ...], seat: int, init: int) -> tuple[int, ...]:
@@ -433,10 +454,10 @@ class LandModel:
         """(kind, probability) of a face-down card: certain if ``known``, else the unseen mix."""
         if known != NONE:
             return [(known, 1.0)]
-        total = sum(self.seen.unseen)
-        if total == 0:
-            return []
-        return [(k, c / total) for k, c in enumerate(self.seen.unseen) if c]
+        if self._unseen_mix is None:
+            total = sum(self.seen.unseen)
+            self._unseen_mix = [(k, c / total) for k, c in enumerate(self.seen.unseen) if c]
+        return self._unseen_mix
 
     def pioneer_gains(self) -> dict[int, float]:
         """Expected gain of swapping away each realm kind for the deck's bottom card (kept)."""
@@ -453,9 +474,11 @@ class LandModel:
         draws = self.unseen_draws(seen.bottom)
         by_type: dict[int, float] = {}
         """The gain of swapping away a land of each type: the same for kinds of one type."""
-        for land_type in {KIND_TYPE_INDEX[k] for k, count in enumerate(seen.kinds[0]) if count}:
+        for land_type in {KIND_TYPE_INDEX[k] for k, held in enumerate(seen.kinds[0]) if held}:
             after = list(types)
             after[land_type] -= 1
+            rewards = list(rewards_at_no_initiative(tuple(after), seen.meadows_near[0]))
+            rewards[K.RIVER] = river_reward(after, C.PIONEER + 1)
             grown_potential: dict[int, float] = {}
             gain = 0.0
             for drawn, probability in draws:
@@ -465,8 +488,7 @@ class LandModel:
                     grown = list(after)
                     grown[drawn_type] += 1
                     potential = grown_potential[drawn_type] = self.potential(grown, carpenter)
-                reward = immediate_reward(after, seen.meadows_next_door(0), drawn, C.PIONEER + 1)
-                gain += probability * (reward + potential - base)
+                gain += probability * (rewards[drawn] + potential - base)
             by_type[land_type] = gain
         return {
             kind: by_type[KIND_TYPE_INDEX[kind]]
@@ -575,8 +597,9 @@ class VaalbaraHeuristicAgent(SeededAgent):
     def choose_character(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         """The card whose turn is worth most on average over sampled picks of the others."""
         samples = self._sample_picks(seen, self.tuning.samples)
-        distinct: dict[tuple[int, ...], int] = {}
-        deal_of_sample = [distinct.setdefault(picks, len(distinct)) for picks in samples]
+        distinct = dict(zip(dict.fromkeys(samples), count()))
+        """Each distinct deal's index, in the order of first sampling."""
+        deal_of_sample = list(map(distinct.__getitem__, samples))
         deals = Deals(seen, model, list(distinct), turn_key(max(options), seen.omen[0]))
 
         def expected(card: int) -> float:
@@ -636,20 +659,19 @@ class VaalbaraHeuristicAgent(SeededAgent):
         """The card's effect for this seat: ``picks`` every seat's (its own first),
         ``neighbour_first`` (for the Hunter) whether a neighbour resolves first, ``lands`` the
         lands left to it and ``best`` the best of them."""
-        share = self.tuning.opponent_share / (seen.n - 1)
-        neighbours = seen.neighbours(0)
         if card == C.HUNTER:
             return 3.0 * (not neighbour_first)
         if card == C.CRAFTER:
-            return 5.0 * self._crafter_chance(seen, picks, neighbours)
+            return 5.0 * self._crafter_chance(seen, picks, seen.neighbours(0))
         if card == C.ORACLE:
-            return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in neighbours)
+            return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in seen.neighbours(0))
         if card == C.CARPENTER:
             return 3.0 * seen.types[0][T.FOREST]
         if card == C.FALCONER:
+            share = self.tuning.opponent_share / (seen.n - 1)
             return (2.0 + 2.0 * share) * (len(lands) < len(seen.row1_lands))
         if card == C.BARD:
-            return -2.0 * share
+            return -2.0 * (self.tuning.opponent_share / (seen.n - 1))
         if card == C.TRACKER:
             return self._tracker_gain(model, lands, best)
         if card == C.RIDER:
@@ -678,8 +700,8 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if len(lands) < 2:
             return 0.0
         draws = model.unseen_draws(model.seen.top)
-        init = C.TRACKER + 1
-        return sum(p * max(0.0, model.value(0, k, init) - keep) for k, p in draws)
+        row = model.row(0, C.TRACKER + 1)
+        return sum(p * max(0.0, row[k] - keep) for k, p in draws)
 
     def _rider_gain(
         self, seen: Seen, model: LandModel, lands: tuple[int, ...], best: float
