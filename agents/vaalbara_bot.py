@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
 from itertools import count, repeat
@@ -138,22 +138,6 @@ def type_counts(kinds: Sequence[int]) -> list[int]:
     return counts
 
 
-def immediate_reward(types: Sequence[int], meadows_next_door: int, kind: int, init: int) -> int:
-    """VP for taking ``kind`` into a realm of ``types`` with initiative ``init``."""
-    land_type = KIND_TYPE_INDEX[kind]
-    if land_type == T.MEADOW:
-        return types[T.MEADOW] + 1 + meadows_next_door
-    if land_type == T.FIELD:
-        return 2 * (types[T.FIELD] + 1)
-    if land_type == T.FOREST:
-        return KIND_FOREST_VALUE[kind]
-    if land_type == T.VILLAGE:
-        return 2 * (sum(1 for count in types if count) + (types[T.VILLAGE] == 0))
-    if land_type == T.MOUNTAIN:
-        return MOUNTAIN_BONUS.get(types[T.MOUNTAIN] + 1, 0)
-    return river_reward(types, init)
-
-
 def river_reward(types: Sequence[int], init: int) -> int:
     """VP for taking a River into a realm of ``types`` with initiative ``init``."""
     return min(init, RIVER_INITIATIVE_CAP) * (types[T.RIVER] + 1)
@@ -218,9 +202,14 @@ def _readout() -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
 
 @lru_cache(maxsize=4096)
 def rewards_at_no_initiative(types: tuple[int, ...], meadows_next_door: int) -> tuple[int, ...]:
-    """:func:`immediate_reward` of every land kind at initiative 0 (a River's is then 0): the
-    part of a land row that depends on the realm alone."""
-    return tuple(immediate_reward(types, meadows_next_door, kind, 0) for kind in range(LAND_KINDS))
+    """VP for taking each land kind into a realm of ``types`` at initiative 0 (a River's,
+    :func:`river_reward`, is then 0): the part of a land row that depends on the realm alone."""
+    by_type = [0] * LAND_TYPES
+    by_type[T.MEADOW] = types[T.MEADOW] + 1 + meadows_next_door
+    by_type[T.FIELD] = 2 * (types[T.FIELD] + 1)
+    by_type[T.VILLAGE] = 2 * (LAND_TYPES - types.count(0) + (types[T.VILLAGE] == 0))
+    by_type[T.MOUNTAIN] = MOUNTAIN_BONUS.get(types[T.MOUNTAIN] + 1, 0)
+    return tuple(map(add, map(by_type.__getitem__, KIND_TYPE_INDEX), KIND_FOREST_VALUE))
 
 
 @lru_cache(maxsize=64)
@@ -317,6 +306,12 @@ class Outlook:
     """:func:`bonus_terms` for the chance of adding a new type."""
     key: tuple[float, ...]
     """Everything :meth:`LandModel.potential` reads besides the realm."""
+    rows: dict[tuple[object, ...], dict[tuple[int, bool], list[float]]] = field(
+        default_factory=dict
+    )
+    """:meth:`LandModel.row` kept by the model's class, a seat's realm, neighbour Meadows and
+    Carpenter (then by initiative and Farmer): the bots at a table ask for the same realms
+    under the same outlook (cleared when :data:`ROWS_KEPT` realms are kept)."""
 
     @staticmethod
     @lru_cache(maxsize=1024)
@@ -337,6 +332,9 @@ class Outlook:
             (*expected, mountain_one, mountain_two, new_type),
         )
 
+
+ROWS_KEPT = 256
+"""How many realms one :class:`Outlook` keeps rows for."""
 
 PICK_VALUES_KEPT = 1 << 12
 _PICK_VALUES: dict[tuple[object, ...], list[float]] = {}
@@ -359,11 +357,13 @@ class LandModel:
         self._mountain_terms = outlook.mountain_terms
         self._bonus_terms = outlook.bonus_terms
         self._outlook = outlook.key
+        self._kept_rows = outlook.rows
         self.carpenter_left = [
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
         self._pick_values: list[list[float] | None] = [None] * seen.n
-        self._rows: dict[tuple[int, int, bool], list[float]] = {}
+        self._rows: list[dict[tuple[int, bool], list[float]] | None] = [None] * seen.n
+        """Each seat's rows, by initiative (capped) and Farmer: from :attr:`Outlook.rows`."""
         self._pioneer_gains: dict[int, float] | None = None
         self._unseen_mix: list[tuple[int, float]] | None = None
         self._lands_after: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
@@ -404,12 +404,33 @@ class LandModel:
         types = self.seen.types[seat]
         carpenter = self.carpenter_left[seat]
         base = self.potential(types, carpenter)
-        by_type = []
+        by_type = [grown - base for grown in self.grown_potentials(types, carpenter)]
+        return list(map(by_type.__getitem__, KIND_TYPE_INDEX))
+
+    def grown_potentials(self, types: list[int], carpenter: bool) -> list[float]:
+        """:meth:`potential` of ``types`` grown by one land of each type, in type order (the
+        same arithmetic, without a copy and a call per type)."""
+        e = self.expected
+        meadow, field = types[T.MEADOW], types[T.FIELD]
+        forest, mountain, river = types[T.FOREST], types[T.MOUNTAIN], types[T.RIVER]
+        distinct = LAND_TYPES - types.count(0)
+        mountain_terms, bonus = self._mountain_terms, self._bonus_terms
+        values = []
         for land_type in range(LAND_TYPES):
-            grown = list(types)
-            grown[land_type] += 1
-            by_type.append(self.potential(grown, carpenter) - base)
-        return [by_type[KIND_TYPE_INDEX[kind]] for kind in range(LAND_KINDS)]
+            value = (
+                2.0 * (field + (land_type == T.FIELD)) * e[T.FIELD]
+                + 6.0 * (river + (land_type == T.RIVER)) * e[T.RIVER]
+            )
+            value += (meadow + (land_type == T.MEADOW)) * e[T.MEADOW]
+            count = distinct + (types[land_type] == 0)
+            value += 2.0 * count * e[T.VILLAGE]
+            term = mountain_terms.get(mountain + (land_type == T.MOUNTAIN))
+            if term is not None:
+                value += term
+            if carpenter:
+                value += 3.0 * (forest + (land_type == T.FOREST))
+            values.append(value + bonus[count])
+        return values
 
     def value(self, seat: int, kind: int, init: int, farmer: bool = False) -> float:
         """What taking ``kind`` now is worth to ``seat`` playing initiative ``init``."""
@@ -417,25 +438,40 @@ class LandModel:
 
     def row(self, seat: int, init: int, farmer: bool = False) -> list[float]:
         """:meth:`value` of every land kind for ``seat`` at initiative ``init`` (kept)."""
-        key = (seat, init, farmer)
-        values = self._rows.get(key)
+        rows = self._rows[seat] or self._seat_rows(seat)
+        key = (min(init, RIVER_INITIATIVE_CAP), farmer)  # the same River beyond the cap
+        values = rows.get(key)
         if values is None:
-            values = self._rows[key] = self._fixed_row(seat, farmer)[:]
+            values = rows[key] = self._fixed_row(seat, farmer)[:]
             river = river_reward(self.seen.types[seat], init) * (2 if farmer else 1)
             values[K.RIVER] = river + self.pick_values(seat)[K.RIVER]
         return values
 
+    def _seat_rows(self, seat: int) -> dict[tuple[int, bool], list[float]]:
+        """``seat``'s rows as :attr:`Outlook.rows` keeps them (a new entry if none)."""
+        seen = self.seen
+        carpenter = self.carpenter_left[seat]
+        key = (type(self), tuple(seen.types[seat]), seen.meadows_near[seat], carpenter)
+        rows = self._kept_rows.get(key)
+        if rows is None:
+            if len(self._kept_rows) >= ROWS_KEPT:
+                self._kept_rows.clear()
+            rows = self._kept_rows[key] = {}
+        self._rows[seat] = rows
+        return rows
+
     def _fixed_row(self, seat: int, farmer: bool) -> list[float]:
         """:meth:`row` but for the River, the one kind whose reward depends on the initiative
         (its entry is left to :meth:`row`; kept)."""
-        key = (seat, -1, farmer)
-        values = self._rows.get(key)
+        rows = self._rows[seat] or self._seat_rows(seat)
+        key = (-1, farmer)
+        values = rows.get(key)
         if values is None:
             seen = self.seen
             rewards = rewards_at_no_initiative(tuple(seen.types[seat]), seen.meadows_near[seat])
             if farmer:
                 rewards = map(mul, rewards, repeat(2))
-            values = self._rows[key] = list(map(add, rewards, self.pick_values(seat)))
+            values = rows[key] = list(map(add, rewards, self.pick_values(seat)))
         return values
 
     def lands_after(self, lands: tuple[int, ...], seat: int, init: int) -> tuple[int, ...]:
@@ -517,6 +553,10 @@ PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
 """The characters whose effect reads the neighbours' picks (and whether a Tracker is played)."""
 
 
+DEAL_EFFECTS = frozenset((C.HUNTER, C.CRAFTER, C.ORACLE, C.FALCONER, C.TRACKER, C.RIDER))
+"""The characters whose effect depends on the deal: on the picks, the order or the lands left."""
+
+
 def turn_key(card: int, omen: int) -> int:
     """When a seat playing ``card`` with Omen rank ``omen`` resolves, as one number: by
     initiative, then by Omens."""
@@ -581,14 +621,14 @@ class VaalbaraHeuristicAgent(SeededAgent):
         self.tuning = tuning or Tuning()
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        legal = observation["action_mask"].nonzero()[0].tolist()
         if not legal:
             raise ValueError(f"{agent} has no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
         seen = Seen(observation["observation"])
         segment = LAYOUT.segment_of(seen.decision)
-        options = [action - segment.offset for action in legal]
+        options = list(map(sub, legal, repeat(segment.offset)))
         model = self.model_class(seen, self.tuning)
         choose = getattr(self, _CHOOSERS[seen.decision])
         return segment.offset + choose(seen, model, options)
@@ -613,13 +653,19 @@ class VaalbaraHeuristicAgent(SeededAgent):
         valued once per distinct (lands left, facts its effect reads)."""
         mine = turn_key(card, seen.omen[0])
         lands = deals.lands_found(mine)
+        row = model.row(0, card + 1, card == C.FARMER)
+        if card not in DEAL_EFFECTS:
+            effect = self._fixed_effect(seen, model, card)
+            by_lands = dict.fromkeys(lands)
+            for left in by_lands:
+                by_lands[left] = max(map(row.__getitem__, left), default=0.0) + effect
+            return list(map(by_lands.__getitem__, lands))
         facts: list | None = None
         if card == C.HUNTER:
             facts = deals.neighbour_first(seen, mine)
         elif card in PICKS_MATTER:
             facts = deals.neighbour_picks(seen)
         keys: list = lands if facts is None else list(zip(facts, lands, strict=True))
-        row = model.row(0, card + 1, card == C.FARMER)
         values = dict.fromkeys(keys)
         for key in values:
             deal = keys.index(key)
@@ -627,7 +673,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
             best = max(map(row.__getitem__, left), default=0.0)
             picks = [card, *deals.deals[deal][1:]]
             fact = None if facts is None else facts[deal]
-            values[key] = best + self._effect(seen, model, card, picks, fact, left, best)
+            values[key] = best + self._deal_effect(seen, model, card, picks, fact, left, best)
         return list(map(values.__getitem__, keys))
 
     def _sample_picks(self, seen: Seen, samples: int) -> list[tuple[int, ...]]:
@@ -646,7 +692,17 @@ class VaalbaraHeuristicAgent(SeededAgent):
         ]
         return list(zip(repeat(NONE), *picks))
 
-    def _effect(
+    def _fixed_effect(self, seen: Seen, model: LandModel, card: int) -> float:
+        """The effect of a card outside :data:`DEAL_EFFECTS` for this seat."""
+        if card == C.CARPENTER:
+            return 3.0 * seen.types[0][T.FOREST]
+        if card == C.BARD:
+            return -2.0 * (self.tuning.opponent_share / (seen.n - 1))
+        if card == C.PIONEER:
+            return max(model.pioneer_gains().values(), default=0.0)
+        return 0.0
+
+    def _deal_effect(
         self,
         seen: Seen,
         model: LandModel,
@@ -656,29 +712,21 @@ class VaalbaraHeuristicAgent(SeededAgent):
         lands: tuple[int, ...],
         best: float,
     ) -> float:
-        """The card's effect for this seat: ``picks`` every seat's (its own first),
-        ``neighbour_first`` (for the Hunter) whether a neighbour resolves first, ``lands`` the
-        lands left to it and ``best`` the best of them."""
+        """The effect of a card in :data:`DEAL_EFFECTS` for this seat: ``picks`` every seat's
+        (its own first), ``neighbour_first`` (for the Hunter) whether a neighbour resolves
+        first, ``lands`` the lands left to it and ``best`` the best of them."""
         if card == C.HUNTER:
             return 3.0 * (not neighbour_first)
         if card == C.CRAFTER:
             return 5.0 * self._crafter_chance(seen, picks, seen.neighbours(0))
         if card == C.ORACLE:
             return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in seen.neighbours(0))
-        if card == C.CARPENTER:
-            return 3.0 * seen.types[0][T.FOREST]
         if card == C.FALCONER:
             share = self.tuning.opponent_share / (seen.n - 1)
             return (2.0 + 2.0 * share) * (len(lands) < len(seen.row1_lands))
-        if card == C.BARD:
-            return -2.0 * (self.tuning.opponent_share / (seen.n - 1))
         if card == C.TRACKER:
             return self._tracker_gain(model, lands, best)
-        if card == C.RIDER:
-            return self._rider_gain(seen, model, lands, best)
-        if card == C.PIONEER:
-            return max(model.pioneer_gains().values(), default=0.0)
-        return 0.0
+        return self._rider_gain(seen, model, lands, best)
 
     @staticmethod
     def _crafter_chance(seen: Seen, picks: list[int], neighbours: list[int]) -> float:
