@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
 from itertools import count, repeat
-from operator import add, mul, sub
+from operator import add, itemgetter, mul, sub
 from types import SimpleNamespace
 
 import numpy as np
@@ -155,14 +155,15 @@ def _weights(name: str, row: int, weights: Sequence[float]) -> np.ndarray:
     return column
 
 
-def _readout() -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
-    """What :class:`Seen` reads, as one matrix applied to the observation plus a bias, and
-    where each part starts in the result. A one-hot row is read as its index (``NONE`` when
+def _readout() -> tuple[np.ndarray, dict[str, int]]:
+    """What :class:`Seen` reads, as one matrix applied to the observation, and where each part
+    starts in the result. A one-hot row is read as its index (``NONE`` when
     none is set; for the decision, round, turn positions and Omen ranks 0), the players field
     as the player count, a row of card flags as a bit mask, a realm as its counts by land type;
     ``shown`` counts every land kind in sight (realms, rows, known deck cards). The fields'
     scales are folded into the matrix, so every read is a small integer up to float32 error
-    (far below 0.5) and rounds to the exact value."""
+    (far below 0.5) and rounds to the exact value; the offsets (``NONE``) ride on the players
+    field's rows, of which exactly one is set."""
     columns: list[np.ndarray] = []
     bias: list[float] = []
     starts: dict[str, int] = {}
@@ -197,7 +198,9 @@ def _readout() -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
     kinds = np.eye(LAND_KINDS)
     part("shown", [sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
     unscaled = np.stack(columns, axis=1) / SCHEMA.scales.astype(np.float64)[:, None]
-    return unscaled.astype(np.float32), np.array(bias, dtype=np.float32), starts
+    players = SCHEMA.slices["players"]
+    unscaled[players] += bias  # exactly one players flag is set: the bias, added once
+    return unscaled.astype(np.float32), starts
 
 
 @lru_cache(maxsize=4096)
@@ -228,7 +231,7 @@ def bonus_terms(new_type: float) -> tuple[float, ...]:
 
 _WIDTHS = {field.name: field.shape[-1] for field in SCHEMA.fields}
 _BITS = [1 << card for card in range(CHARACTER_COUNT)]
-_READOUT, _BIAS, _AT = _readout()
+_READOUT, _AT = _readout()
 _SHAPE = (SCHEMA.size,)
 
 
@@ -238,6 +241,36 @@ NEIGHBOURS = {
 }
 """Each seat's neighbours (one seat with two players), by player count."""
 
+SIDES = {
+    n: [
+        [seats[0] for seats in NEIGHBOURS[n]],
+        [seats[-1] if n > 2 else -1 for seats in NEIGHBOURS[n]],
+    ]
+    for n in NEIGHBOURS
+}
+"""Each seat's neighbour on one side and on the other (-1: none, with two players), by player
+count."""
+
+
+def _parts(n: int) -> dict[str, object]:
+    """Where :class:`Seen`'s reads lie in the read-out with ``n`` players: a slice per field,
+    a list of slices (one per seat) for the realms and their types."""
+    parts: dict[str, object] = {}
+    for name in ("revealed_picks", "turn_position", "hand_sizes", "picked", "row1", "row2"):
+        parts[name] = slice(_AT[name], _AT[name] + n)
+    parts["omen_ranks"] = slice(_AT["omen_ranks"], _AT["omen_ranks"] + n)
+    for name in ("discards", "known_in_hand"):
+        parts[name] = slice(_AT[name], _AT[name] + MAX_PLAYERS)
+    parts["shown"] = slice(_AT["shown"], _AT["shown"] + LAND_KINDS)
+    for name, width in (("realms", LAND_KINDS), ("types", LAND_TYPES)):
+        parts[name] = [
+            slice(_AT[name] + seat * width, _AT[name] + (seat + 1) * width) for seat in range(n)
+        ]
+    return parts
+
+
+_PARTS = {n: _parts(n) for n in range(2, MAX_PLAYERS + 1)}
+
 
 class Seen:
     """One seat's decoded observation, with seats relative to it (0 is itself)."""
@@ -245,43 +278,32 @@ class Seen:
     def __init__(self, observation: np.ndarray) -> None:
         if observation.shape != _SHAPE:
             raise ValueError(f"observation has shape {observation.shape}, expected {_SHAPE}")
-        out = np.rint(observation @ _READOUT + _BIAS).astype(np.int64).tolist()
+        out = np.rint(observation @ _READOUT).astype(np.int64).tolist()
         at = _AT
         self.n = n = out[at["players"]]
+        part = _PARTS[n]
         self.decision = out[at["decision"]]
         self.round = out[at["round"]]
         self.rounds_left = ROUNDS - 1 - self.round
         self.my_pick = out[at["my_pick"]]
-        start = at["revealed_picks"]
-        self.picks = out[start : start + n]
-        start = at["turn_position"]
-        self.position = out[start : start + n]
-        start = at["discards"]
-        self.discards = out[start : start + MAX_PLAYERS]
-        start = at["known_in_hand"]
-        self.known = out[start : start + MAX_PLAYERS]
-        start = at["hand_sizes"]
-        self.hand_sizes = out[start : start + n]
-        start = at["picked"]
-        self.picked = list(map(bool, out[start : start + n]))
-        start, width = at["realms"], LAND_KINDS
-        self.kinds = [out[at : at + width] for at in range(start, start + n * width, width)]
-        start, width = at["types"], LAND_TYPES
-        self.types = types = [out[at : at + width] for at in range(start, start + n * width, width)]
+        self.picks = out[part["revealed_picks"]]
+        self.position = out[part["turn_position"]]
+        self.discards = out[part["discards"]]
+        self.known = out[part["known_in_hand"]]
+        self.hand_sizes = out[part["hand_sizes"]]
+        self.picked = list(map(bool, out[part["picked"]]))
+        self.kinds = list(map(out.__getitem__, part["realms"]))
+        self.types = types = list(map(out.__getitem__, part["types"]))
         self.neighbour_seats = NEIGHBOURS[n]
-        meadows = [of_seat[T.MEADOW] for of_seat in types]
-        self.meadows_near = [sum(map(meadows.__getitem__, seats)) for seats in NEIGHBOURS[n]]
-        start = at["row1"]
-        self.row1 = out[start : start + n]
-        start = at["row2"]
-        self.row2 = out[start : start + n]
-        start = at["omen_ranks"]
-        self.omen = out[start : start + n]
+        meadows = [*map(itemgetter(T.MEADOW), types), 0]  # the last: no second neighbour
+        self.meadows_near = list(map(add, *(map(meadows.__getitem__, side) for side in SIDES[n])))
+        self.row1 = out[part["row1"]]
+        self.row2 = out[part["row2"]]
+        self.omen = out[part["omen_ranks"]]
         self.top = out[at["deck_top_known"]]
         self.bottom = out[at["deck_bottom_known"]]
         self.rider_slot = out[at["rider_slot"]]
-        start = at["shown"]
-        shown = out[start : start + LAND_KINDS]
+        shown = out[part["shown"]]
         self.unseen = list(map(max, map(sub, DECK_KINDS_LISTS[n], shown), repeat(0)))
         """Land kinds not visible anywhere: the unknown part of the land deck."""
         self.row1_lands = tuple(filter(NONE.__ne__, self.row1))
