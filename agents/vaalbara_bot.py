@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
 from itertools import count, repeat
-from operator import add, itemgetter, mul, sub
+from operator import add, contains, itemgetter, mul, sub
 from types import SimpleNamespace
 
 import numpy as np
@@ -499,7 +499,7 @@ class LandModel:
     def lands_after(self, lands: tuple[int, ...], seat: int, init: int) -> tuple[int, ...]:
         """``lands`` once ``seat`` playing initiative ``init`` took the best for it (kept:
         sampled deals share their first turns)."""
-        key = (lands, seat, init)
+        key = (lands, seat, min(init, RIVER_INITIATIVE_CAP))  # the same row beyond the cap
         left = self._lands_after.get(key)
         if left is None:
             row = self.row(seat, init)
@@ -598,6 +598,7 @@ class Deals:
         self.deals = deals
         omen = seen.omen
         rivals = range(1, seen.n)
+        seat_of = dict(zip(omen, range(seen.n), strict=True))  # Omen ranks are distinct
         after = model.lands_after
         first = seen.row1_lands
         self.keys: list[list[int]] = []
@@ -605,11 +606,11 @@ class Deals:
         self.lands: list[list[tuple[int, ...]]] = []
         """Per deal, the first row's lands as each place finds them."""
         for picks in deals:
-            ranked = sorted([(picks[seat] * MAX_PLAYERS + omen[seat], seat) for seat in rivals])
-            keys = [key for key, _ in ranked]
+            keys = sorted([picks[seat] * MAX_PLAYERS + omen[seat] for seat in rivals])
             lands = [first]
-            for _, seat in ranked[: bisect_left(keys, last)]:
-                lands.append(after(lands[-1], seat, picks[seat] + 1))
+            for key in keys[: bisect_left(keys, last)]:
+                card, rank = divmod(key, MAX_PLAYERS)  # as turn_key made it
+                lands.append(after(lands[-1], seat_of[rank], card + 1))
             self.keys.append(keys)
             self.lands.append(lands)
 
@@ -620,16 +621,19 @@ class Deals:
 
     def neighbour_first(self, seen: Seen, mine: int) -> list[bool]:
         """Per deal, whether a neighbour resolves before turn key ``mine``."""
-        omen, neighbours = seen.omen, seen.neighbours(0)
-        return [
-            min(picks[seat] * MAX_PLAYERS + omen[seat] for seat in neighbours) < mine
-            for picks in self.deals
-        ]
+        omen = seen.omen
+        keys = [
+            [picks[seat] * MAX_PLAYERS + omen[seat] for picks in self.deals]
+            for seat in seen.neighbours(0)
+        ]  # each neighbour's turn_key per deal
+        first = keys[0] if len(keys) == 1 else map(min, *keys)
+        return list(map(mine.__gt__, first))
 
-    def neighbour_picks(self, seen: Seen) -> list[tuple[object, ...]]:
+    def neighbour_picks(self, seen: Seen) -> list[tuple[object, bool]]:
         """Per deal, the neighbours' picks and whether another seat plays the Tracker."""
-        neighbours = seen.neighbours(0)
-        return [(*(picks[seat] for seat in neighbours), C.TRACKER in picks) for picks in self.deals]
+        deals = self.deals
+        picks = map(itemgetter(*seen.neighbours(0)), deals)
+        return list(zip(picks, map(contains, deals, repeat(C.TRACKER)), strict=True))
 
 
 class VaalbaraHeuristicAgent(SeededAgent):
