@@ -32,17 +32,20 @@ row land within reach. Pioneer: the realm land whose swap for the unseen bottom 
 most. Midwife: the strongest discarded card (Farmer first). Bard: the seat whose realm
 looks weakest. Fighter: always revealed (+1).
 
-The bot reads ``SCHEMA.rounded(observation)`` (through one matrix product, :class:`Seen`)
-and the action mask: nothing else.
+The bot reads its observation (through one matrix product, :class:`Seen`) and the action
+mask: nothing else.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import IntEnum
 from functools import lru_cache
-from itertools import repeat
+from itertools import count, repeat
+from operator import add, contains, itemgetter, mul, sub
+from types import SimpleNamespace
 
 import numpy as np
 from tabletop_envs.agents.base import SeededAgent
@@ -68,8 +71,16 @@ from tabletop_envs.vaalbara.spec import (
     land_cards_for,
 )
 
-C = Character
-T = LandType
+
+def _plain(enum: type[IntEnum]) -> SimpleNamespace:
+    """An enum's members as plain ints by name: reading an enum member is about ten times
+    slower, and the bot reads them in its inner loops."""
+    return SimpleNamespace(**{member.name: int(member) for member in enum})
+
+
+C = _plain(Character)
+T = _plain(LandType)
+K = _plain(LandKind)
 NONE = -1
 KIND_FOREST_VALUE = [FOREST_VALUE.get(LandKind(kind), 0) for kind in range(LAND_KINDS)]
 DECK_KINDS = {
@@ -127,19 +138,8 @@ def type_counts(kinds: Sequence[int]) -> list[int]:
     return counts
 
 
-def immediate_reward(types: Sequence[int], meadows_next_door: int, kind: int, init: int) -> int:
-    """VP for taking ``kind`` into a realm of ``types`` with initiative ``init``."""
-    land_type = KIND_TYPE_INDEX[kind]
-    if land_type == T.MEADOW:
-        return types[T.MEADOW] + 1 + meadows_next_door
-    if land_type == T.FIELD:
-        return 2 * (types[T.FIELD] + 1)
-    if land_type == T.FOREST:
-        return KIND_FOREST_VALUE[kind]
-    if land_type == T.VILLAGE:
-        return 2 * (sum(1 for count in types if count) + (types[T.VILLAGE] == 0))
-    if land_type == T.MOUNTAIN:
-        return MOUNTAIN_BONUS.get(types[T.MOUNTAIN] + 1, 0)
+def river_reward(types: Sequence[int], init: int) -> int:
+    """VP for taking a River into a realm of ``types`` with initiative ``init``."""
     return min(init, RIVER_INITIATIVE_CAP) * (types[T.RIVER] + 1)
 
 
@@ -156,24 +156,34 @@ def _weights(name: str, row: int, weights: Sequence[float]) -> np.ndarray:
 
 
 def _readout() -> tuple[np.ndarray, dict[str, int]]:
-    """What :class:`Seen` reads, as one matrix applied to the rounded observation, and where
-    each part starts in the product. A one-hot row is read as its index + 1 (0: none set), a
-    row of card flags as a bit mask, a realm as its counts by land type; ``shown`` counts
-    every land kind in sight (realms, rows, known deck cards). In float32, exactly: every
-    product and sum is an integer below 2**24."""
+    """What :class:`Seen` reads, as one matrix applied to the observation, and where each part
+    starts in the result. A one-hot row is read as its index (``NONE`` when
+    none is set; for the decision, round, turn positions and Omen ranks 0), the players field
+    as the player count, a row of card flags as a bit mask, a realm as its counts by land type;
+    ``shown`` counts every land kind in sight (realms, rows, known deck cards). The fields'
+    scales are folded into the matrix, so every read is a small integer up to float32 error
+    (far below 0.5) and rounds to the exact value; the offsets (``NONE``) ride on the players
+    field's rows, of which exactly one is set."""
     columns: list[np.ndarray] = []
+    bias: list[float] = []
     starts: dict[str, int] = {}
 
-    def part(name: str, parts: list[np.ndarray]) -> None:
+    def part(name: str, parts: list[np.ndarray], offset: float = 0.0) -> None:
         starts[name] = len(columns)
         columns.extend(parts)
+        bias.extend([offset] * len(parts))
 
     seats = range(MAX_PLAYERS)
-    singles = ("decision", "round", "players", "my_pick", "rider_slot")
-    for name in (*singles, "deck_top_known", "deck_bottom_known"):
-        part(name, [_weights(name, 0, np.arange(1, _WIDTHS[name] + 1))])
-    for name in ("revealed_picks", "turn_position", "row1", "row2", "omen_ranks"):
-        part(name, [_weights(name, seat, np.arange(1, _WIDTHS[name] + 1)) for seat in seats])
+    for name in ("decision", "round"):
+        part(name, [_weights(name, 0, np.arange(_WIDTHS[name]))])
+    part("players", [_weights("players", 0, np.arange(2, _WIDTHS["players"] + 2))])
+    for name in ("my_pick", "rider_slot", "deck_top_known", "deck_bottom_known"):
+        part(name, [_weights(name, 0, np.arange(1, _WIDTHS[name] + 1))], NONE)
+    for name in ("turn_position", "omen_ranks"):
+        part(name, [_weights(name, seat, np.arange(_WIDTHS[name])) for seat in seats])
+    for name in ("revealed_picks", "row1", "row2"):
+        ones = np.arange(1, _WIDTHS[name] + 1)
+        part(name, [_weights(name, seat, ones) for seat in seats], NONE)
     for name in ("discards", "known_in_hand"):
         part(name, [_weights(name, seat, _BITS) for seat in seats])
     for name in ("hand_sizes", "picked"):
@@ -187,14 +197,22 @@ def _readout() -> tuple[np.ndarray, dict[str, int]]:
     kind_rows += [("deck_top_known", 0), ("deck_bottom_known", 0)]
     kinds = np.eye(LAND_KINDS)
     part("shown", [sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
-    return np.stack(columns, axis=1).astype(np.float32), starts
+    unscaled = np.stack(columns, axis=1) / SCHEMA.scales.astype(np.float64)[:, None]
+    players = SCHEMA.slices["players"]
+    unscaled[players] += bias  # exactly one players flag is set: the bias, added once
+    return unscaled.astype(np.float32), starts
 
 
 @lru_cache(maxsize=4096)
 def rewards_at_no_initiative(types: tuple[int, ...], meadows_next_door: int) -> tuple[int, ...]:
-    """:func:`immediate_reward` of every land kind at initiative 0 (a River's is then 0): the
-    part of a land row that depends on the realm alone."""
-    return tuple(immediate_reward(types, meadows_next_door, kind, 0) for kind in range(LAND_KINDS))
+    """VP for taking each land kind into a realm of ``types`` at initiative 0 (a River's,
+    :func:`river_reward`, is then 0): the part of a land row that depends on the realm alone."""
+    by_type = [0] * LAND_TYPES
+    by_type[T.MEADOW] = types[T.MEADOW] + 1 + meadows_next_door
+    by_type[T.FIELD] = 2 * (types[T.FIELD] + 1)
+    by_type[T.VILLAGE] = 2 * (LAND_TYPES - types.count(0) + (types[T.VILLAGE] == 0))
+    by_type[T.MOUNTAIN] = MOUNTAIN_BONUS.get(types[T.MOUNTAIN] + 1, 0)
+    return tuple(map(add, map(by_type.__getitem__, KIND_TYPE_INDEX), KIND_FOREST_VALUE))
 
 
 @lru_cache(maxsize=64)
@@ -214,6 +232,7 @@ def bonus_terms(new_type: float) -> tuple[float, ...]:
 _WIDTHS = {field.name: field.shape[-1] for field in SCHEMA.fields}
 _BITS = [1 << card for card in range(CHARACTER_COUNT)]
 _READOUT, _AT = _readout()
+_SHAPE = (SCHEMA.size,)
 
 
 NEIGHBOURS = {
@@ -222,55 +241,72 @@ NEIGHBOURS = {
 }
 """Each seat's neighbours (one seat with two players), by player count."""
 
+SIDES = {
+    n: [
+        [seats[0] for seats in NEIGHBOURS[n]],
+        [seats[-1] if n > 2 else -1 for seats in NEIGHBOURS[n]],
+    ]
+    for n in NEIGHBOURS
+}
+"""Each seat's neighbour on one side and on the other (-1: none, with two players), by player
+count."""
+
+
+def _parts(n: int) -> dict[str, object]:
+    """Where :class:`Seen`'s reads lie in the read-out with ``n`` players: a slice per field,
+    a list of slices (one per seat) for the realms and their types."""
+    parts: dict[str, object] = {}
+    for name in ("revealed_picks", "turn_position", "hand_sizes", "picked", "row1", "row2"):
+        parts[name] = slice(_AT[name], _AT[name] + n)
+    parts["omen_ranks"] = slice(_AT["omen_ranks"], _AT["omen_ranks"] + n)
+    for name in ("discards", "known_in_hand"):
+        parts[name] = slice(_AT[name], _AT[name] + MAX_PLAYERS)
+    parts["shown"] = slice(_AT["shown"], _AT["shown"] + LAND_KINDS)
+    for name, width in (("realms", LAND_KINDS), ("types", LAND_TYPES)):
+        parts[name] = [
+            slice(_AT[name] + seat * width, _AT[name] + (seat + 1) * width) for seat in range(n)
+        ]
+    return parts
+
+
+_PARTS = {n: _parts(n) for n in range(2, MAX_PLAYERS + 1)}
+
 
 class Seen:
     """One seat's decoded observation, with seats relative to it (0 is itself)."""
 
     def __init__(self, observation: np.ndarray) -> None:
-        rounded = SCHEMA.rounded(observation).astype(np.float32)  # exact: small ints
-        out = (rounded @ _READOUT).astype(np.int64).tolist()
+        if observation.shape != _SHAPE:
+            raise ValueError(f"observation has shape {observation.shape}, expected {_SHAPE}")
+        out = np.rint(observation @ _READOUT).astype(np.int64).tolist()
         at = _AT
-        self.n = n = out[at["players"]] + 1
-        self.decision = max(out[at["decision"]] - 1, 0)
-        self.round = max(out[at["round"]] - 1, 0)
+        self.n = n = out[at["players"]]
+        part = _PARTS[n]
+        self.decision = out[at["decision"]]
+        self.round = out[at["round"]]
         self.rounds_left = ROUNDS - 1 - self.round
-        self.my_pick = out[at["my_pick"]] - 1
-        start = at["revealed_picks"]
-        self.picks = [value - 1 for value in out[start : start + n]]
-        start = at["turn_position"]
-        self.position = [max(value - 1, 0) for value in out[start : start + n]]
-        start = at["discards"]
-        self.discards = out[start : start + MAX_PLAYERS]
-        start = at["known_in_hand"]
-        self.known = out[start : start + MAX_PLAYERS]
-        start = at["hand_sizes"]
-        self.hand_sizes = out[start : start + n]
-        start = at["picked"]
-        self.picked = [value > 0 for value in out[start : start + n]]
-        start, width = at["realms"], LAND_KINDS
-        self.kinds = [out[start + s * width : start + (s + 1) * width] for s in range(n)]
-        start, width = at["types"], LAND_TYPES
-        self.types = [out[start + s * width : start + (s + 1) * width] for s in range(n)]
+        self.my_pick = out[at["my_pick"]]
+        self.picks = out[part["revealed_picks"]]
+        self.position = out[part["turn_position"]]
+        self.discards = out[part["discards"]]
+        self.known = out[part["known_in_hand"]]
+        self.hand_sizes = out[part["hand_sizes"]]
+        self.picked = list(map(bool, out[part["picked"]]))
+        self.kinds = list(map(out.__getitem__, part["realms"]))
+        self.types = types = list(map(out.__getitem__, part["types"]))
         self.neighbour_seats = NEIGHBOURS[n]
-        self.meadows_near = [
-            sum(self.types[other][T.MEADOW] for other in seats) for seats in self.neighbour_seats
-        ]
-        start = at["row1"]
-        self.row1 = [value - 1 for value in out[start : start + n]]
-        start = at["row2"]
-        self.row2 = [value - 1 for value in out[start : start + n]]
-        start = at["omen_ranks"]
-        self.omen = [max(value - 1, 0) for value in out[start : start + n]]
-        self.top = out[at["deck_top_known"]] - 1
-        self.bottom = out[at["deck_bottom_known"]] - 1
-        self.rider_slot = out[at["rider_slot"]] - 1
-        start = at["shown"]
-        shown = out[start : start + LAND_KINDS]
-        self.unseen = [
-            max(deck - seen, 0) for deck, seen in zip(DECK_KINDS_LISTS[n], shown, strict=True)
-        ]
+        meadows = [*map(itemgetter(T.MEADOW), types), 0]  # the last: no second neighbour
+        self.meadows_near = list(map(add, *(map(meadows.__getitem__, side) for side in SIDES[n])))
+        self.row1 = out[part["row1"]]
+        self.row2 = out[part["row2"]]
+        self.omen = out[part["omen_ranks"]]
+        self.top = out[at["deck_top_known"]]
+        self.bottom = out[at["deck_bottom_known"]]
+        self.rider_slot = out[at["rider_slot"]]
+        shown = out[part["shown"]]
+        self.unseen = list(map(max, map(sub, DECK_KINDS_LISTS[n], shown), repeat(0)))
         """Land kinds not visible anywhere: the unknown part of the land deck."""
-        self.row1_lands = tuple(kind for kind in self.row1 if kind != NONE)
+        self.row1_lands = tuple(filter(NONE.__ne__, self.row1))
         """The lands of the first row, in slot order."""
 
     def neighbours(self, seat: int) -> list[int]:
@@ -279,6 +315,48 @@ class Seen:
     def meadows_next_door(self, seat: int) -> int:
         return self.meadows_near[seat]
 
+
+@dataclass(frozen=True)
+class Outlook:
+    """What the rounds left are expected to bring a realm, from the lands still to come."""
+
+    expected: tuple[float, ...]
+    """Lands of each type a realm is expected to add."""
+    mountain_terms: dict[int, float]
+    """What a realm's Mountains wait for, by how many it has (a pair pays)."""
+    bonus_terms: tuple[float, ...]
+    """:func:`bonus_terms` for the chance of adding a new type."""
+    key: tuple[float, ...]
+    """Everything :meth:`LandModel.potential` reads besides the realm."""
+    rows: dict[tuple[object, ...], dict[tuple[int, bool], list[float]]] = field(
+        default_factory=dict
+    )
+    """:meth:`LandModel.row` kept by the model's class, a seat's realm, neighbour Meadows and
+    Carpenter (then by initiative and Farmer): the bots at a table ask for the same realms
+    under the same outlook (cleared when :data:`ROWS_KEPT` realms are kept)."""
+
+    @staticmethod
+    @lru_cache(maxsize=1024)
+    def of(future: tuple[int, ...], left: int, pick_factor: float, type_chance: float) -> Outlook:
+        """The outlook with the land kinds ``future`` still to come and ``left`` rounds to
+        play (kept: every seat at a table sees nearly the same)."""
+        total = max(1, sum(future))
+        rate = [min(0.9, pick_factor * count / total) for count in type_counts(future)]
+        expected = tuple([left * chance for chance in rate])
+        mountain = rate[T.MOUNTAIN]
+        mountain_one = 1 - (1 - mountain) ** left
+        mountain_two = mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
+        new_type = 1 - (1 - type_chance) ** left
+        return Outlook(
+            expected,
+            {1: 10 * mountain_one, 2: 20 * mountain_two, 3: 20 * mountain_one},
+            bonus_terms(new_type),
+            (*expected, mountain_one, mountain_two, new_type),
+        )
+
+
+ROWS_KEPT = 256
+"""How many realms one :class:`Outlook` keeps rows for."""
 
 PICK_VALUES_KEPT = 1 << 12
 _PICK_VALUES: dict[tuple[object, ...], list[float]] = {}
@@ -295,30 +373,21 @@ class LandModel:
         for kind in seen.row2:
             if kind != NONE:
                 future[kind] += 1
-        total = max(1, sum(future))
-        by_type = type_counts(future)
-        self.rate = [min(0.9, tuning.pick_factor * count / total) for count in by_type]
-        left = seen.rounds_left
-        self.expected = [left * rate for rate in self.rate]
-        mountain = self.rate[T.MOUNTAIN]
-        self.mountain_one = 1 - (1 - mountain) ** left
-        self.mountain_two = self.mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
-        self.new_type = 1 - (1 - tuning.type_chance) ** left
-        self._mountain_terms = {
-            1: 10 * self.mountain_one,
-            2: 20 * self.mountain_two,
-            3: 20 * self.mountain_one,
-        }
-        """What a realm's Mountains wait for, by how many it has (a pair pays)."""
-        self._bonus_terms = bonus_terms(self.new_type)
-        self._outlook = (*self.expected, self.mountain_one, self.mountain_two, self.new_type)
-        """Everything :meth:`potential` reads besides the realm."""
+        left, factor, chance = seen.rounds_left, tuning.pick_factor, tuning.type_chance
+        outlook = Outlook.of(tuple(future), left, factor, chance)
+        self.expected = outlook.expected
+        self._mountain_terms = outlook.mountain_terms
+        self._bonus_terms = outlook.bonus_terms
+        self._outlook = outlook.key
+        self._kept_rows = outlook.rows
         self.carpenter_left = [
             not seen.discards[s] >> C.CARPENTER & 1 and seen.rounds_left > 0 for s in range(seen.n)
         ]
         self._pick_values: list[list[float] | None] = [None] * seen.n
-        self._rows: dict[tuple[int, int, bool], list[float]] = {}
+        self._rows: list[dict[tuple[int, bool], list[float]] | None] = [None] * seen.n
+        """Each seat's rows, by initiative (capped) and Farmer: from :attr:`Outlook.rows`."""
         self._pioneer_gains: dict[int, float] | None = None
+        self._unseen_mix: list[tuple[int, float]] | None = None
         self._lands_after: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
 
     def potential(self, types: list[int], carpenter: bool) -> float:
@@ -357,12 +426,33 @@ class LandModel:
         types = self.seen.types[seat]
         carpenter = self.carpenter_left[seat]
         base = self.potential(types, carpenter)
-        by_type = []
+        by_type = [grown - base for grown in self.grown_potentials(types, carpenter)]
+        return list(map(by_type.__getitem__, KIND_TYPE_INDEX))
+
+    def grown_potentials(self, types: list[int], carpenter: bool) -> list[float]:
+        """:meth:`potential` of ``types`` grown by one land of each type, in type order (the
+        same arithmetic, without a copy and a call per type)."""
+        e = self.expected
+        meadow, field = types[T.MEADOW], types[T.FIELD]
+        forest, mountain, river = types[T.FOREST], types[T.MOUNTAIN], types[T.RIVER]
+        distinct = LAND_TYPES - types.count(0)
+        mountain_terms, bonus = self._mountain_terms, self._bonus_terms
+        values = []
         for land_type in range(LAND_TYPES):
-            grown = list(types)
-            grown[land_type] += 1
-            by_type.append(self.potential(grown, carpenter) - base)
-        return [by_type[KIND_TYPE_INDEX[kind]] for kind in range(LAND_KINDS)]
+            value = (
+                2.0 * (field + (land_type == T.FIELD)) * e[T.FIELD]
+                + 6.0 * (river + (land_type == T.RIVER)) * e[T.RIVER]
+            )
+            value += (meadow + (land_type == T.MEADOW)) * e[T.MEADOW]
+            count = distinct + (types[land_type] == 0)
+            value += 2.0 * count * e[T.VILLAGE]
+            term = mountain_terms.get(mountain + (land_type == T.MOUNTAIN))
+            if term is not None:
+                value += term
+            if carpenter:
+                value += 3.0 * (forest + (land_type == T.FOREST))
+            values.append(value + bonus[count])
+        return values
 
     def value(self, seat: int, kind: int, init: int, farmer: bool = False) -> float:
         """What taking ``kind`` now is worth to ``seat`` playing initiative ``init``."""
@@ -370,37 +460,46 @@ class LandModel:
 
     def row(self, seat: int, init: int, farmer: bool = False) -> list[float]:
         """:meth:`value` of every land kind for ``seat`` at initiative ``init`` (kept)."""
-        key = (seat, init, farmer)
-        values = self._rows.get(key)
+        rows = self._rows[seat] or self._seat_rows(seat)
+        key = (min(init, RIVER_INITIATIVE_CAP), farmer)  # the same River beyond the cap
+        values = rows.get(key)
         if values is None:
-            values = self._rows[key] = self._fixed_row(seat, farmer)[:]
-            seen = self.seen
-            types, meadows = seen.types[seat], seen.meadows_near[seat]
-            factor = 2 if farmer else 1
-            river = immediate_reward(types, meadows, LandKind.RIVER, init)
-            values[LandKind.RIVER] = river * factor + self.pick_values(seat)[LandKind.RIVER]
+            values = rows[key] = self._fixed_row(seat, farmer)[:]
+            river = river_reward(self.seen.types[seat], init) * (2 if farmer else 1)
+            values[K.RIVER] = river + self.pick_values(seat)[K.RIVER]
         return values
+
+    def _seat_rows(self, seat: int) -> dict[tuple[int, bool], list[float]]:
+        """``seat``'s rows as :attr:`Outlook.rows` keeps them (a new entry if none)."""
+        seen = self.seen
+        carpenter = self.carpenter_left[seat]
+        key = (type(self), tuple(seen.types[seat]), seen.meadows_near[seat], carpenter)
+        rows = self._kept_rows.get(key)
+        if rows is None:
+            if len(self._kept_rows) >= ROWS_KEPT:
+                self._kept_rows.clear()
+            rows = self._kept_rows[key] = {}
+        self._rows[seat] = rows
+        return rows
 
     def _fixed_row(self, seat: int, farmer: bool) -> list[float]:
         """:meth:`row` but for the River, the one kind whose reward depends on the initiative
         (its entry is left to :meth:`row`; kept)."""
-        key = (seat, -1, farmer)
-        values = self._rows.get(key)
+        rows = self._rows[seat] or self._seat_rows(seat)
+        key = (-1, farmer)
+        values = rows.get(key)
         if values is None:
             seen = self.seen
-            types, meadows = seen.types[seat], seen.meadows_near[seat]
-            rewards = rewards_at_no_initiative(tuple(types), meadows)
-            factor = 2 if farmer else 1
-            values = self._rows[key] = [
-                reward * factor + delta
-                for reward, delta in zip(rewards, self.pick_values(seat), strict=True)
-            ]
+            rewards = rewards_at_no_initiative(tuple(seen.types[seat]), seen.meadows_near[seat])
+            if farmer:
+                rewards = map(mul, rewards, repeat(2))
+            values = rows[key] = list(map(add, rewards, self.pick_values(seat)))
         return values
 
     def lands_after(self, lands: tuple[int, ...], seat: int, init: int) -> tuple[int, ...]:
         """``lands`` once ``seat`` playing initiative ``init`` took the best for it (kept:
         sampled deals share their first turns)."""
-        key = (lands, seat, init)
+        key = (lands, seat, min(init, RIVER_INITIATIVE_CAP))  # the same row beyond the cap
         left = self._lands_after.get(key)
         if left is None:
             row = self.row(seat, init)
@@ -413,10 +512,10 @@ class LandModel:
         """(kind, probability) of a face-down card: certain if ``known``, else the unseen mix."""
         if known != NONE:
             return [(known, 1.0)]
-        total = sum(self.seen.unseen)
-        if total == 0:
-            return []
-        return [(k, c / total) for k, c in enumerate(self.seen.unseen) if c]
+        if self._unseen_mix is None:
+            total = sum(self.seen.unseen)
+            self._unseen_mix = [(k, c / total) for k, c in enumerate(self.seen.unseen) if c]
+        return self._unseen_mix
 
     def pioneer_gains(self) -> dict[int, float]:
         """Expected gain of swapping away each realm kind for the deck's bottom card (kept)."""
@@ -433,9 +532,11 @@ class LandModel:
         draws = self.unseen_draws(seen.bottom)
         by_type: dict[int, float] = {}
         """The gain of swapping away a land of each type: the same for kinds of one type."""
-        for land_type in {KIND_TYPE_INDEX[k] for k, count in enumerate(seen.kinds[0]) if count}:
+        for land_type in {KIND_TYPE_INDEX[k] for k, held in enumerate(seen.kinds[0]) if held}:
             after = list(types)
             after[land_type] -= 1
+            rewards = list(rewards_at_no_initiative(tuple(after), seen.meadows_near[0]))
+            rewards[K.RIVER] = river_reward(after, C.PIONEER + 1)
             grown_potential: dict[int, float] = {}
             gain = 0.0
             for drawn, probability in draws:
@@ -445,10 +546,7 @@ class LandModel:
                     grown = list(after)
                     grown[drawn_type] += 1
                     potential = grown_potential[drawn_type] = self.potential(grown, carpenter)
-                reward = immediate_reward(
-                    after, seen.meadows_next_door(0), drawn, C.PIONEER.initiative
-                )
-                gain += probability * (reward + potential - base)
+                gain += probability * (rewards[drawn] + potential - base)
             by_type[land_type] = gain
         return {
             kind: by_type[KIND_TYPE_INDEX[kind]]
@@ -474,12 +572,11 @@ def pick_chances(
 
 
 PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
-"""The characters whose effect reads the neighbours' picks (and whether a Tracker is played):
-:attr:`Rivals.neighbour_picks`. The Hunter's reads whether a neighbour resolves first."""
+"""The characters whose effect reads the neighbours' picks (and whether a Tracker is played)."""
 
 
-LANDS_MATTER = frozenset((C.TRACKER, C.RIDER))
-"""The characters whose effect reads the lands left (their values)."""
+DEAL_EFFECTS = frozenset((C.HUNTER, C.CRAFTER, C.ORACLE, C.FALCONER, C.TRACKER, C.RIDER))
+"""The characters whose effect depends on the deal: on the picks, the order or the lands left."""
 
 
 def turn_key(card: int, omen: int) -> int:
@@ -488,34 +585,55 @@ def turn_key(card: int, omen: int) -> int:
     return card * MAX_PLAYERS + omen
 
 
-class Rivals:
-    """The other seats' sampled picks in resolution order, and the lands they leave: the
-    seats ahead of a card are a prefix of that order, so one pass serves every card."""
+class Deals:
+    """The distinct sampled deals of the other seats' picks, each with those seats'
+    :func:`turn_key` in resolution order and the lands each place in that order finds (the
+    seats ahead of a card are a prefix of the order, so one chain serves every card)."""
 
-    def __init__(self, seen: Seen, model: LandModel, picks: tuple[int, ...]) -> None:
-        self.picks = picks
-        self.model = model
+    def __init__(
+        self, seen: Seen, model: LandModel, deals: list[tuple[int, ...]], last: int
+    ) -> None:
+        """``last``: the latest :func:`turn_key` a card will be valued at (the chains stop
+        at its place)."""
+        self.deals = deals
         omen = seen.omen
-        ranked = sorted([(turn_key(picks[s], omen[s]), s) for s in range(1, seen.n)])
-        self.keys = [key for key, _ in ranked]
-        """The other seats' :func:`turn_key` in resolution order."""
-        self.order = [seat for _, seat in ranked]
-        neighbours = seen.neighbours(0)
-        self.neighbour_key = min(turn_key(picks[seat], omen[seat]) for seat in neighbours)
-        """The :func:`turn_key` of the neighbour resolving first."""
-        self.neighbour_picks = (*(picks[seat] for seat in neighbours), C.TRACKER in picks)
-        """The neighbours' picks, and whether another seat plays the Tracker."""
-        self.lands = [seen.row1_lands]
-        """:meth:`lands_left` so far, by place."""
+        rivals = range(1, seen.n)
+        seat_of = dict(zip(omen, range(seen.n), strict=True))  # Omen ranks are distinct
+        after = model.lands_after
+        first = seen.row1_lands
+        self.keys: list[list[int]] = []
+        """Per deal, the other seats' turn keys in resolution order."""
+        self.lands: list[list[tuple[int, ...]]] = []
+        """Per deal, the first row's lands as each place finds them."""
+        for picks in deals:
+            keys = sorted([picks[seat] * MAX_PLAYERS + omen[seat] for seat in rivals])
+            lands = [first]
+            for key in keys[: bisect_left(keys, last)]:
+                card, rank = divmod(key, MAX_PLAYERS)  # as turn_key made it
+                lands.append(after(lands[-1], seat_of[rank], card + 1))
+            self.keys.append(keys)
+            self.lands.append(lands)
 
-    def lands_left(self, place: int) -> tuple[int, ...]:
-        """The first row's lands once the first ``place`` seats in order took the best for
-        them, each in turn."""
-        lands = self.lands
-        while len(lands) <= place:
-            seat = self.order[len(lands) - 1]
-            lands.append(self.model.lands_after(lands[-1], seat, self.picks[seat] + 1))
-        return lands[place]
+    def lands_found(self, mine: int) -> list[tuple[int, ...]]:
+        """Per deal, the lands left to a seat resolving at turn key ``mine``."""
+        places = map(bisect_left, self.keys, repeat(mine))
+        return list(map(list.__getitem__, self.lands, places))
+
+    def neighbour_first(self, seen: Seen, mine: int) -> list[bool]:
+        """Per deal, whether a neighbour resolves before turn key ``mine``."""
+        omen = seen.omen
+        keys = [
+            [picks[seat] * MAX_PLAYERS + omen[seat] for picks in self.deals]
+            for seat in seen.neighbours(0)
+        ]  # each neighbour's turn_key per deal
+        first = keys[0] if len(keys) == 1 else map(min, *keys)
+        return list(map(mine.__gt__, first))
+
+    def neighbour_picks(self, seen: Seen) -> list[tuple[object, bool]]:
+        """Per deal, the neighbours' picks and whether another seat plays the Tracker."""
+        deals = self.deals
+        picks = map(itemgetter(*seen.neighbours(0)), deals)
+        return list(zip(picks, map(contains, deals, repeat(C.TRACKER)), strict=True))
 
 
 class VaalbaraHeuristicAgent(SeededAgent):
@@ -529,14 +647,14 @@ class VaalbaraHeuristicAgent(SeededAgent):
         self.tuning = tuning or Tuning()
 
     def act(self, observation: Mapping[str, np.ndarray], agent: str) -> int:
-        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        legal = observation["action_mask"].nonzero()[0].tolist()
         if not legal:
             raise ValueError(f"{agent} has no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
         seen = Seen(observation["observation"])
         segment = LAYOUT.segment_of(seen.decision)
-        options = [action - segment.offset for action in legal]
+        options = list(map(sub, legal, repeat(segment.offset)))
         model = self.model_class(seen, self.tuning)
         choose = getattr(self, _CHOOSERS[seen.decision])
         return segment.offset + choose(seen, model, options)
@@ -545,56 +663,44 @@ class VaalbaraHeuristicAgent(SeededAgent):
     def choose_character(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         """The card whose turn is worth most on average over sampled picks of the others."""
         samples = self._sample_picks(seen, self.tuning.samples)
-        deals: dict[tuple[int, ...], int] = {}
-        deal_of_sample = [deals.setdefault(picks, len(deals)) for picks in samples]
-        rivals = [Rivals(seen, model, picks) for picks in deals]
-        lands_parts: dict[tuple[int, tuple[int, ...]], tuple[float, list[float]]] = {}
-        effects: dict[tuple[int, object], float] = {}
-
-        def turn_value(card: int, facts: object, ahead: Rivals, place: int) -> float:
-            """Land plus effect (each kept by what it reads) for ``card`` at ``place``."""
-            lands = ahead.lands_left(place)
-            part = lands_parts.get((card, lands))
-            if part is None:
-                part = lands_parts[(card, lands)] = self._land_part(model, card, lands)
-            land, values = part
-            key = (card, lands if card in LANDS_MATTER else facts)
-            effect = effects.get(key)
-            if effect is None:
-                picks = [card, *ahead.picks[1:]]
-                effect = self._effect(seen, model, card, picks, ahead.order[:place], place, values)
-                effects[key] = effect
-            return land + effect
-
-        def turn_values(card: int) -> list[float]:
-            """The card's value against each distinct deal: the same lands left and the same
-            facts its effect reads give the same value."""
-            falconer, hunter = card == C.FALCONER, card == C.HUNTER
-            picks_matter = card in PICKS_MATTER
-            mine = turn_key(card, seen.omen[0])
-            known: dict[tuple[object, tuple[int, ...]], float] = {}
-            values = []
-            for ahead in rivals:
-                place = bisect_left(ahead.keys, mine)
-                if hunter:
-                    facts: object = ahead.neighbour_key < mine
-                elif picks_matter:
-                    facts = ahead.neighbour_picks
-                else:
-                    facts = falconer and place > 0
-                lands = ahead.lands
-                key = (facts, lands[place] if place < len(lands) else ahead.lands_left(place))
-                value = known.get(key)
-                if value is None:
-                    value = known[key] = turn_value(card, facts, ahead, place)
-                values.append(value)
-            return values
+        distinct = dict(zip(dict.fromkeys(samples), count()))
+        """Each distinct deal's index, in the order of first sampling."""
+        deal_of_sample = list(map(distinct.__getitem__, samples))
+        deals = Deals(seen, model, list(distinct), turn_key(max(options), seen.omen[0]))
 
         def expected(card: int) -> float:
-            values = turn_values(card)
+            values = self._turn_values(seen, model, deals, card)
             return sum(map(values.__getitem__, deal_of_sample))
 
         return max(options, key=expected)
+
+    def _turn_values(self, seen: Seen, model: LandModel, deals: Deals, card: int) -> list[float]:
+        """The card's turn (its effect plus the best land left) against each distinct deal,
+        valued once per distinct (lands left, facts its effect reads)."""
+        mine = turn_key(card, seen.omen[0])
+        lands = deals.lands_found(mine)
+        row = model.row(0, card + 1, card == C.FARMER)
+        if card not in DEAL_EFFECTS:
+            effect = self._fixed_effect(seen, model, card)
+            by_lands = dict.fromkeys(lands)
+            for left in by_lands:
+                by_lands[left] = max(map(row.__getitem__, left), default=0.0) + effect
+            return list(map(by_lands.__getitem__, lands))
+        facts: list | None = None
+        if card == C.HUNTER:
+            facts = deals.neighbour_first(seen, mine)
+        elif card in PICKS_MATTER:
+            facts = deals.neighbour_picks(seen)
+        keys: list = lands if facts is None else list(zip(facts, lands, strict=True))
+        values = dict.fromkeys(keys)
+        for key in values:
+            deal = keys.index(key)
+            left = lands[deal]
+            best = max(map(row.__getitem__, left), default=0.0)
+            picks = [card, *deals.deals[deal][1:]]
+            fact = None if facts is None else facts[deal]
+            values[key] = best + self._deal_effect(seen, model, card, picks, fact, left, best)
+        return list(map(values.__getitem__, keys))
 
     def _sample_picks(self, seen: Seen, samples: int) -> list[tuple[int, ...]]:
         """``samples`` guesses at every other seat's pick (seat 0's entry is a placeholder),
@@ -612,46 +718,41 @@ class VaalbaraHeuristicAgent(SeededAgent):
         ]
         return list(zip(repeat(NONE), *picks))
 
-    @staticmethod
-    def _land_part(model: LandModel, card: int, lands: tuple[int, ...]) -> tuple[float, list]:
-        """The best of ``lands`` for this seat playing ``card``, and all their values, best
-        first."""
-        init = card + 1
-        farmer = card == C.FARMER
-        values = sorted(map(model.row(0, init, farmer).__getitem__, lands), reverse=True)
-        return (values[0] if values else 0.0), values
+    def _fixed_effect(self, seen: Seen, model: LandModel, card: int) -> float:
+        """The effect of a card outside :data:`DEAL_EFFECTS` for this seat."""
+        if card == C.CARPENTER:
+            return 3.0 * seen.types[0][T.FOREST]
+        if card == C.BARD:
+            return -2.0 * (self.tuning.opponent_share / (seen.n - 1))
+        if card == C.PIONEER:
+            return max(model.pioneer_gains().values(), default=0.0)
+        return 0.0
 
-    def _effect(
+    def _deal_effect(
         self,
         seen: Seen,
         model: LandModel,
         card: int,
         picks: list[int],
-        ahead: list[int],
-        place: int,
-        values: list[float],
+        neighbour_first: object,
+        lands: tuple[int, ...],
+        best: float,
     ) -> float:
-        share = self.tuning.opponent_share / (seen.n - 1)
-        neighbours = seen.neighbours(0)
+        """The effect of a card in :data:`DEAL_EFFECTS` for this seat: ``picks`` every seat's
+        (its own first), ``neighbour_first`` (for the Hunter) whether a neighbour resolves
+        first, ``lands`` the lands left to it and ``best`` the best of them."""
         if card == C.HUNTER:
-            return 3.0 * all(n not in ahead for n in neighbours)
+            return 3.0 * (not neighbour_first)
         if card == C.CRAFTER:
-            return 5.0 * self._crafter_chance(seen, picks, neighbours)
+            return 5.0 * self._crafter_chance(seen, picks, seen.neighbours(0))
         if card == C.ORACLE:
-            return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in neighbours)
-        if card == C.CARPENTER:
-            return 3.0 * seen.types[0][T.FOREST]
+            return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in seen.neighbours(0))
         if card == C.FALCONER:
-            return (2.0 + 2.0 * share) * (place > 0)
-        if card == C.BARD:
-            return -2.0 * share
+            share = self.tuning.opponent_share / (seen.n - 1)
+            return (2.0 + 2.0 * share) * (len(lands) < len(seen.row1_lands))
         if card == C.TRACKER:
-            return self._tracker_gain(model, values)
-        if card == C.RIDER:
-            return self._rider_gain(seen, model, values)
-        if card == C.PIONEER:
-            return max(model.pioneer_gains().values(), default=0.0)
-        return 0.0
+            return self._tracker_gain(model, lands, best)
+        return self._rider_gain(seen, model, lands, best)
 
     @staticmethod
     def _crafter_chance(seen: Seen, picks: list[int], neighbours: list[int]) -> float:
@@ -667,21 +768,25 @@ class VaalbaraHeuristicAgent(SeededAgent):
             return 1.0 / (len(tied) + 1)
         return float(all(seen.omen[n] < seen.omen[0] for n in tied))
 
-    def _tracker_gain(self, model: LandModel, values: list[float]) -> float:
-        """Swapping the worst land left for the top card, then taking the best."""
-        if len(values) < 2:
+    def _tracker_gain(self, model: LandModel, lands: tuple[int, ...], keep: float) -> float:
+        """Swapping the worst of ``lands`` for the top card, then taking the best (or
+        ``keep``, the best of them)."""
+        if len(lands) < 2:
             return 0.0
-        keep = values[0]
         draws = model.unseen_draws(model.seen.top)
-        init = C.TRACKER + 1
-        return sum(p * max(0.0, model.value(0, k, init) - keep) for k, p in draws)
+        row = model.row(0, C.TRACKER + 1)
+        return sum(p * max(0.0, row[k] - keep) for k, p in draws)
 
-    def _rider_gain(self, seen: Seen, model: LandModel, values: list[float]) -> float:
-        if len(values) < 2:
+    def _rider_gain(
+        self, seen: Seen, model: LandModel, lands: tuple[int, ...], best: float
+    ) -> float:
+        """Bringing the best second-row land within reach, over ``best``, the best of
+        ``lands``."""
+        if len(lands) < 2:
             return 0.0
         init = C.RIDER + 1
         best_row2 = max((model.value(0, k, init) for k in seen.row2 if k != NONE), default=0.0)
-        return max(0.0, best_row2 - values[0])
+        return max(0.0, best_row2 - best)
 
     # ----- resolution -----------------------------------------------------------------
     def choose_land(self, seen: Seen, model: LandModel, options: list[int]) -> int:

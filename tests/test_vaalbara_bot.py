@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.heuristics import heuristic_agent
-from tabletop_envs.agents.vaalbara_bot import Seen, VaalbaraHeuristicAgent
+from tabletop_envs.agents.vaalbara_bot import (
+    _PICK_VALUES,
+    LandModel,
+    Outlook,
+    Seen,
+    Tuning,
+    VaalbaraHeuristicAgent,
+)
 
 from tabletop_envs import make
 from tabletop_envs.vaalbara.observer import SCHEMA
@@ -204,3 +211,32 @@ def test_the_bot_values_a_crafter_tie_by_the_omens_and_a_possible_tracker() -> N
     assert chance(below, [C.CRAFTER, C.CRAFTER, C.CRAFTER], [1, 2]) == 1.0
     assert chance(above, [C.CRAFTER, C.CRAFTER, C.FARMER], [1, 2]) == 0.0
     assert chance(above, [C.CRAFTER, C.BARD, C.FIGHTER], [1, 2]) == 1.0
+
+
+def every_row(model: LandModel, players: int) -> dict[tuple[int, int, bool], list[float]]:
+    """Each seat's land values at every initiative, with and without the Farmer's doubling."""
+    return {
+        (seat, init, farmer): list(model.row(seat, init, farmer))
+        for seat in range(players)
+        for init in range(1, 12)
+        for farmer in (False, True)
+    }
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_rows_kept_across_decisions_are_the_rows_computed_afresh(players: int) -> None:
+    """The rows an outlook keeps from earlier decisions (by realm, neighbour Meadows and
+    Carpenter) against rows computed with every cache emptied, for every seat's view at every
+    step of a random game."""
+    env = make("vaalbara", raw=True, num_players=players)
+    env.reset(seed=players)
+    rng = np.random.default_rng(players)
+    while not env.game.is_terminal:
+        for name in env.agents:
+            seen = Seen(env.observe(name)["observation"])
+            kept = every_row(LandModel(seen, Tuning()), players)
+            Outlook.of.cache_clear()
+            _PICK_VALUES.clear()
+            assert kept == every_row(LandModel(seen, Tuning()), players)
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
