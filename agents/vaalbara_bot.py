@@ -50,6 +50,7 @@ from types import SimpleNamespace
 import numpy as np
 from tabletop_envs.agents.base import SeededAgent
 
+from tabletop_envs.core.cache import BoundedCache
 from tabletop_envs.vaalbara.observer import SCHEMA
 from tabletop_envs.vaalbara.spec import (
     CHARACTER_COUNT,
@@ -328,12 +329,12 @@ class Outlook:
     """:func:`bonus_terms` for the chance of adding a new type."""
     key: tuple[float, ...]
     """Everything :meth:`LandModel.potential` reads besides the realm."""
-    rows: dict[tuple[object, ...], dict[tuple[int, bool], list[float]]] = field(
-        default_factory=dict
+    rows: BoundedCache[tuple[object, ...], dict[tuple[int, bool], list[float]]] = field(
+        default_factory=lambda: BoundedCache(lambda _realm: {}, ROWS_KEPT)
     )
     """:meth:`LandModel.row` kept by the model's class, a seat's realm, neighbour Meadows and
     Carpenter (then by initiative and Farmer): the bots at a table ask for the same realms
-    under the same outlook (cleared when :data:`ROWS_KEPT` realms are kept)."""
+    under the same outlook (at most :data:`ROWS_KEPT` realms)."""
 
     @staticmethod
     @lru_cache(maxsize=1024)
@@ -359,7 +360,7 @@ ROWS_KEPT = 256
 """How many realms one :class:`Outlook` keeps rows for."""
 
 PICK_VALUES_KEPT = 1 << 12
-_PICK_VALUES: dict[tuple[object, ...], list[float]] = {}
+_PICK_VALUES: BoundedCache[tuple[object, ...], list[float]] = BoundedCache(None, PICK_VALUES_KEPT)
 """:meth:`LandModel.pick_values` by the model's class, realm, Carpenter and outlook."""
 
 
@@ -415,9 +416,7 @@ class LandModel:
             key = (type(self), tuple(self.seen.types[seat]), carpenter, self._outlook)
             values = _PICK_VALUES.get(key)
             if values is None:
-                if len(_PICK_VALUES) >= PICK_VALUES_KEPT:
-                    _PICK_VALUES.clear()
-                values = _PICK_VALUES[key] = self._seat_deltas(seat)
+                values = _PICK_VALUES.keep(key, self._seat_deltas(seat))
             self._pick_values[seat] = values
         return values
 
@@ -474,12 +473,7 @@ class LandModel:
         seen = self.seen
         carpenter = self.carpenter_left[seat]
         key = (type(self), tuple(seen.types[seat]), seen.meadows_near[seat], carpenter)
-        rows = self._kept_rows.get(key)
-        if rows is None:
-            if len(self._kept_rows) >= ROWS_KEPT:
-                self._kept_rows.clear()
-            rows = self._kept_rows[key] = {}
-        self._rows[seat] = rows
+        rows = self._rows[seat] = self._kept_rows[key]
         return rows
 
     def _fixed_row(self, seat: int, farmer: bool) -> list[float]:

@@ -58,3 +58,15 @@ def test_get_and_in_do_not_compute() -> None:
 def test_a_bad_bound_is_refused_by_name(bound: object) -> None:
     with pytest.raises(ValueError, match="bound must be a positive int"):
         BoundedCache(abs, bound)  # type: ignore[arg-type]
+
+
+def test_values_worked_out_elsewhere_are_kept_under_the_same_bound() -> None:
+    """``keep`` stores a value its caller computed, emptying a full cache first; a cache with
+    no ``compute`` answers a missing key with a KeyError."""
+    cache: BoundedCache[int, str] = BoundedCache(None, 2)
+    assert cache.keep(1, "one") == "one" and cache[1] == "one"
+    cache.keep(2, "two")
+    cache.keep(3, "three")
+    assert dict(cache) == {3: "three"}
+    with pytest.raises(KeyError):
+        cache[4]
