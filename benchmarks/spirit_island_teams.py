@@ -111,7 +111,7 @@ def endings_cell(result: dict[str, Any]) -> str:
 
 
 def ms_cell(result: dict[str, Any]) -> str:
-    """CPU milliseconds a decision, to two significant decimals or three figures."""
+    """CPU milliseconds a decision: two decimals below 100 ms, whole milliseconds above."""
     ms = result["cpu_ms_per_decision"]
     return f"{ms:.2f}" if ms < 100 else f"{ms:.0f}"
 
