@@ -15,11 +15,12 @@ processes' own, so the same with any ``--workers``: the agent's thinking and the
 steps together) and how the games ended (the defeat causes from ``end_facts``).
 
 Rows are kept in ``benchmarks/spirit_island_teams.json`` with the run that measured each
-(command, commit, load): a run replaces the rows it plays and keeps the others, so a slow
-team (a search) joins the tables without replaying the rest. The ``spirit-island-teams``
-section of benchmarks/RESULTS.md is then rewritten from every kept row, one table per level
-(``--no-write``: print the run's rows only, keep both files; ``--fresh``: drop the kept rows,
-needed to change the master seed, since every row of a table plays the same deals).
+(command, commit, load) and which deals it won (``won``: one digit a deal in game order, for
+deal-by-deal comparisons of two teams): a run replaces the rows it plays and keeps the others,
+so a slow team (a search) joins the tables without replaying the rest. The ``spirit-island-
+teams`` section of benchmarks/RESULTS.md is then rewritten from every kept row, one table per
+level (``--no-write``: print the run's rows only, keep both files; ``--fresh``: drop the kept
+rows, needed to change the master seed, since every row of a table plays the same deals).
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ def play_row(team: str, players: int, level: str, games: int, seed: int, workers
         "fear": sum(fear) / len(fear),
         "cpu_ms_per_decision": 1000 * cpu_seconds / max(1, sum(r.decisions for r in records)),
         "deals": [record.seed for record in records],
+        "won": "".join("1" if record.winners else "0" for record in records),
     }
 
 

@@ -94,6 +94,15 @@ def test_every_team_plays_the_same_deals() -> None:
     assert set(other_seed["deals"]).isdisjoint(random["deals"])
 
 
+def test_a_row_keeps_which_deals_it_won() -> None:
+    """``won`` has one digit per deal, in game order, and as many 1s as the team's wins."""
+    row = spirit_island_teams.play_row("heuristic", 1, "easiest", 6, seed=0, workers=2)
+    assert 0 < row["stats"]["wins"] < 6  # these deals mix wins and losses
+    assert len(row["won"]) == 6 and row["won"].count("1") == row["stats"]["wins"]
+    alone = spirit_island_teams.play_row("heuristic", 1, "easiest", 1, seed=0, workers=1)
+    assert alone["won"] == row["won"][0]
+
+
 def test_bad_levels_players_and_teams_are_refused(capsys) -> None:
     for args, message in (
         (["--levels", "brutal"], "--levels brutal: expected some of base, easy, easiest, hard"),
