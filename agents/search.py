@@ -145,12 +145,14 @@ class SearchAgent(SeededAgent):
         depth: int | None = None,
         value: str = "win",
         guide: SearchGuide | None = None,
+        stages: int | None = None,
     ) -> None:
         super().__init__(seed)
         self.information: InformationSet | None = None
         self.rollout_policy = rollout_policy
         self.depth, self.guide = checked_depth(depth), guide
         self.value = guide.value if guide is not None else VALUES[value]
+        self.stages = checked_stages(stages, guide)
 
     def see(self, information: InformationSet) -> None:
         self.information = information
@@ -178,15 +180,29 @@ class SearchAgent(SeededAgent):
 
     def _within(self, world: GameCore) -> Within | None:
         """While rollouts from ``world`` go on (None: no guide): within its guide stage, or,
-        for a guide whose ``stages`` is above 1 (its stages then numbers that rise), within
-        that many stages from ``world``'s."""
+        for more than one stage (``stages``: the guide's numbers its stages), within that many
+        stages from ``world``'s."""
         if self.guide is None:
             return None
-        stage, guide = self.guide.stage(world), self.guide
-        stages = getattr(guide, "stages", 1)
+        stage, guide, stages = self.guide.stage(world), self.guide, self.stages
         if stages == 1:
             return lambda game: guide.stage(game) == stage
         return lambda game: guide.stage(game) < stage + stages
+
+
+def checked_stages(stages: int | None, guide: SearchGuide | None) -> int:
+    """The guide stages a rollout plays: ``stages`` (the spec's ``stages=``), else the guide's
+    own (1 where it sets none); a ValueError where the setting has no numbered stages to count
+    (no guide, or a guide whose stages are not numbered)."""
+    own = getattr(guide, "stages", None)
+    if stages is None:
+        return own or 1
+    if own is None:
+        raise ValueError(
+            f"stages={stages} needs a guide whose stages are numbered "
+            "(guide=heuristic in spirit_island_v1, where a stage is a turn)"
+        )
+    return checked_setting("stages", stages)
 
 
 @dataclass
@@ -221,8 +237,9 @@ class ISMCTSAgent(SearchAgent):
         depth: int | None = None,
         value: str = "win",
         guide: SearchGuide | None = None,
+        stages: int | None = None,
     ) -> None:
-        super().__init__(seed, rollout_policy, depth, value, guide)
+        super().__init__(seed, rollout_policy, depth, value, guide, stages)
         self.budget = SearchBudget(iterations, milliseconds)
         self.exploration = checked_setting("c", exploration)
 
@@ -307,8 +324,9 @@ class PIMCAgent(SearchAgent):
         depth: int | None = None,
         value: str = "win",
         guide: SearchGuide | None = None,
+        stages: int | None = None,
     ) -> None:
-        super().__init__(seed, rollout_policy, depth, value, guide)
+        super().__init__(seed, rollout_policy, depth, value, guide, stages)
         self.budget = SearchBudget(worlds, milliseconds)
         if rollouts is None:
             rollouts = getattr(guide, "rollouts_per_world", DEFAULT_ROLLOUTS)
@@ -368,7 +386,7 @@ def _best(totals: dict[int, float], default: int) -> int:
 
 SEARCH_SPECS = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
 """Spec prefix -> search bot; the number after the colon is its budget per move."""
-_COMMON = {"ms": float, "rollout": str, "depth": int, "value": str, "guide": str}
+_COMMON = {"ms": float, "rollout": str, "depth": int, "value": str, "guide": str, "stages": int}
 _SETTINGS = {
     "ismcts": {**_COMMON, "c": float},
     "pimc": {**_COMMON, "rollouts": int},
@@ -394,6 +412,7 @@ NUMBER_RANGES = {
     "c": (0.0, True, "must be an exploration constant of 0 or more"),
     "rollouts": (1, True, "must be at least 1 rollout"),
     "depth": (1, True, "must be at least 1 decision"),
+    "stages": (1, True, "must be at least 1 stage of the guide"),
     "mix": (0.0, True, "must be the rollouts' share of a leaf's value, from 0 to 1"),
     "prior": (0.0, True, "must be the heuristic move's share of a prior, from 0 to 1"),
 }
@@ -503,6 +522,11 @@ def search_factory(spec: str, game_name: str) -> Callable[[int | None], SearchAg
     keywords = {_KEYWORDS.get(key, key): value for key, value in settings.items()}
     if guided:
         keywords["guide"] = search_guide(game_name)
+    if "stages" in keywords:
+        try:
+            checked_stages(keywords["stages"], keywords.get("guide"))  # type: ignore[arg-type]
+        except ValueError as error:
+            raise ValueError(f"bad search bot {spec!r}: {error}") from None
     keywords["iterations" if kind == "ismcts" else "worlds"] = budget
 
     def make(seed: int | None) -> SearchAgent:

@@ -177,6 +177,9 @@ def test_guided_specs_build_and_bad_ones_name_the_problem() -> None:
         ("pimc:4,guide=best", GAME, "guide must be 'heuristic'"),
         ("pimc:4,guide=heuristic,rollout=random", GAME, "rollout= does not go with guide"),
         ("ismcts:4,guide=heuristic,value=margin", GAME, "value= does not go with guide"),
+        ("pimc:4,guide=heuristic,stages=2", GAME, "stages=2 needs a guide whose stages are"),
+        ("pimc:4,rollout=heuristic,stages=2", GAME, "stages=2 needs a guide whose stages are"),
+        ("pimc:4,guide=heuristic,stages=0", "spirit_island_v1", "stages=0 must be at least 1"),
         (
             "ismcts:4,guide=heuristic",
             "vaalbara_v1",

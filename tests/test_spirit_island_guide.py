@@ -168,10 +168,12 @@ def test_the_blight_share_is_whole_at_the_start_at_every_difficulty(
     assert value_terms(game)["blight"] == pytest.approx(1 - 1 / total)
 
 
-def test_guided_rollouts_play_out_this_turn_and_the_next() -> None:
+@pytest.mark.parametrize("setting, turns", [("", 2), (",stages=1", 1), (",stages=3", 3)])
+def test_guided_rollouts_play_out_this_turn_and_the_next(setting: str, turns: int) -> None:
     """From a searched position of turn t, a guided PIMC's rollout plays through turn t + 1's
-    Invader Phase and stops as turn t + 2 begins (or at the end of the game)."""
-    search = search_factory("pimc:2,guide=heuristic", "spirit_island_v1")(0)
+    Invader Phase and stops as turn t + 2 begins (or at the end of the game); ``stages=N``
+    makes that N turns."""
+    search = search_factory(f"pimc:2,guide=heuristic{setting}", "spirit_island_v1")(0)
     assert isinstance(search, PIMCAgent)
     stopped_turns = set()
     for game in positions(1, 5)[::25]:
@@ -180,6 +182,6 @@ def test_guided_rollouts_play_out_this_turn_and_the_next() -> None:
         world = game.clone()
         within = search._within(world)
         rollout(world, search.rollout_policy, np.random.default_rng(0), within=within)
-        assert world.is_terminal or world.turn == game.turn + 2
+        assert world.is_terminal or world.turn == game.turn + turns
         stopped_turns.add(world.turn - game.turn)
-    assert 2 in stopped_turns
+    assert turns in stopped_turns
