@@ -34,6 +34,7 @@ from typing import Any
 
 from tabletop_envs.agents.arena import play_games
 from tabletop_envs.agents.files import write_atomic
+from tabletop_envs.agents.stats import sign_test
 from tabletop_envs.tools.evaluate import check_match
 from tabletop_envs.tools.report import summarise
 
@@ -133,7 +134,10 @@ def markdown(results: Sequence[dict[str, Any]], runs: Sequence[str], seed: int) 
         "moves cost next to nothing). Endings: Blight = "
         "no Blight left on the Blight card, time = "
         "the Invader deck ran out, Presence = a Spirit lost its last Presence; won: how the "
-        "team won. Levels: base is the published game; easy and easiest need 3 and 2 Fear per "
+        "team won. Against the heuristic: on the deals both teams played, the deals only this "
+        "team won / only the heuristic team won, of the deals compared, and the exact sign "
+        "test's p-value on them (- where a row keeps no deal-by-deal record). Levels: base "
+        "is the published game; easy and easiest need 3 and 2 Fear per "
         "player a Fear card, hard puts 1 Blight per player + 1 on the Healthy side (this "
         "project's own levels, docs/rules/spirit_island.md).",
     ]
@@ -144,21 +148,45 @@ def markdown(results: Sequence[dict[str, Any]], runs: Sequence[str], seed: int) 
             f"**difficulty={level}**",
             "",
             "| players | team | wins | win rate | 95 % interval | mean turn | Fear "
-            "| CPU ms / decision | how the games ended | run |",
-            "|---|---|---|---|---|---|---|---|---|---|",
+            "| CPU ms / decision | how the games ended | against the heuristic | run |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
-        lines += [table_line(result) for result in results if result["level"] == level]
+        lines += [table_line(result, results) for result in results if result["level"] == level]
     return "\n".join(lines) + "\n"
 
 
-def table_line(result: dict[str, Any]) -> str:
+def table_line(result: dict[str, Any], results: Sequence[dict[str, Any]]) -> str:
     stats = result["stats"]
     return (
         f"| {result['players']} | `{result['team']}` | {stats['wins']:g} / "
         f"{result['games']} | {stats['win_rate']:.3f} | [{stats['win_low']:.3f}, "
         f"{stats['win_high']:.3f}] | {stats['mean_turns']:.1f} | {result['fear']:.2f} "
-        f"| {ms_cell(result)} | {endings_cell(result)} | {result.get('run', '-')} |"
+        f"| {ms_cell(result)} | {endings_cell(result)} | {paired_cell(result, results)} "
+        f"| {result.get('run', '-')} |"
     )
+
+
+def paired_cell(result: dict[str, Any], results: Sequence[dict[str, Any]]) -> str:
+    """The team against the heuristic team deal by deal on the deals both played: the deals
+    only this team won, those only the heuristic won, and the sign test's p-value ("-" for
+    the heuristic itself or where either row has no deal-by-deal record)."""
+    if result["team"] == "heuristic" or "won" not in result:
+        return "-"
+    heuristic = next(
+        (
+            other
+            for other in results
+            if row_key(other) == (result["level"], result["players"], "heuristic")
+        ),
+        None,
+    )
+    if heuristic is None or "won" not in heuristic:
+        return "-"
+    pairs = list(zip(result["won"], heuristic["won"], strict=False))  # deals 0.. of both
+    only_team = sum(team == "1" and other == "0" for team, other in pairs)
+    only_heuristic = sum(team == "0" and other == "1" for team, other in pairs)
+    p_value = sign_test(only_team, only_heuristic)
+    return f"{only_team} / {only_heuristic} of {len(pairs)} (p {p_value:.2g})"
 
 
 def row_order(results: Sequence[dict[str, Any]]):

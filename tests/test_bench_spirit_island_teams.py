@@ -172,3 +172,20 @@ def test_rows_another_run_kept_while_this_one_played_stay(tmp_path: Path, monkey
         ("`random`", "1"),
         ("`heuristic`", "2"),
     ]
+
+
+def test_the_paired_column_compares_each_team_with_the_heuristic_deal_by_deal() -> None:
+    """Only the deals both rows played count (the shorter row's), each won by one team alone."""
+
+    def row(team: str, won: str | None, players: int = 1) -> dict:
+        kept = {"team": team, "level": "base", "players": players}
+        return kept if won is None else {**kept, "won": won}
+
+    heuristic = row("heuristic", "1010000")
+    rows = [heuristic, row("pimc:4", "1111"), row("random", None), row("pimc:4", "0101", 2)]
+    assert spirit_island_teams.paired_cell(rows[1], rows) == "2 / 0 of 4 (p 0.5)"
+    assert spirit_island_teams.paired_cell(heuristic, rows) == "-"
+    assert spirit_island_teams.paired_cell(rows[2], rows) == "-"
+    assert spirit_island_teams.paired_cell(rows[3], rows) == "-"  # no 2-player heuristic row
+    longer = row("pimc:8", "0111011")
+    assert spirit_island_teams.paired_cell(longer, [heuristic, longer]) == "4 / 1 of 7 (p 0.38)"
