@@ -4,7 +4,8 @@ old-against-new comparison of a game's observer in one process.
 Under ``valgrind --tool=callgrind``, run once with ``--games N`` and once with ``--games 0``
 (the same imports and set-up, no game) and divide the difference by the decisions printed:
 instructions per ``env()`` step, free of the machine's load. The games are those of
-``benchmarks.throughput`` (``play_aec``: a seeded random legal action at every decision).
+``benchmarks.throughput`` (``play_aec``: a seeded random legal action at every decision);
+``null_core``, its game without rules, counts the env and its wrappers alone.
 ``--observer-at COMMIT`` plays them with the game's observer module as it was at ``COMMIT``
 (the rest of the code as it is); ``--alternate COMMIT --rounds R`` times the same games with
 that observer and with today's in turn, R rounds, and prints the CPU seconds per step of each
@@ -70,7 +71,9 @@ def alternate(env: Any, game_class: Any, commit: str, games: int, rounds: int) -
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m experiments.env_steps")
-    parser.add_argument("game", help=f"a registered game or {throughput.REFERENCE}")
+    parser.add_argument(
+        "game", help=f"a registered game, {throughput.REFERENCE} or {throughput.FLOOR}"
+    )
     parser.add_argument("--players", type=positive_int, default=2)
     parser.add_argument("--games", type=int, default=20, help="games to play (0: set-up only)")
     parser.add_argument("--observer-at", metavar="COMMIT", help="the observer of that commit")
@@ -80,11 +83,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.game == throughput.REFERENCE:
         env = throughput.REFERENCE_MODULES[args.game].env()
         game_class = None
+    elif args.game == throughput.FLOOR:
+        env, game_class = throughput.floor_target().make_env(), None
     else:
         env = tabletop_envs.make(args.game, num_players=args.players)
         game_class = tabletop_envs.game_module(args.game).Game
     if (args.observer_at or args.alternate) and game_class is None:
-        parser.error(f"{throughput.REFERENCE} has no observer module to replace")
+        parser.error(f"{args.game} has no observer module to replace")
     if args.alternate:
         alternate(env, game_class, args.alternate, args.games, args.rounds)
         return 0

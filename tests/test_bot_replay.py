@@ -41,9 +41,11 @@ def test_env_steps_plays_the_seeded_games_it_is_asked_for(
 ) -> None:
     assert env_steps.main(["valiant_wars", "--players", "3", "--games", "1"]) == 0
     assert env_steps.main(["connect_four_v3", "--games", "0"]) == 0
-    first, second = capsys.readouterr().out.splitlines()
+    assert env_steps.main(["null_core", "--games", "2"]) == 0
+    first, second, third = capsys.readouterr().out.splitlines()
     assert first.startswith("valiant_wars 3p games 1 decisions ") and int(first.split()[-1]) > 0
     assert second == "connect_four_v3 2p games 0 decisions 0"
+    assert third == "null_core 2p games 2 decisions 120"  # 60 decisions a game
 
 
 def test_each_decision_meets_the_generator_as_recorded(

@@ -93,3 +93,30 @@ def test_actions_that_are_no_integer_in_range_raise_a_value_error(name: str) -> 
     before = env.unwrapped.game.to_json()
     env.step(np.int64(legal[0]))  # numpy integers pass, as with the stock check
     assert env.unwrapped.game.to_json() != before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_agent_iter_enforces_the_same_order(name: str) -> None:
+    """``agent_iter`` (read straight from the unwrapped env): the same error before reset,
+    the same assertion when an agent is not stepped, and the same ``max_iter`` stop."""
+    ours, stock = tabletop_envs.make(name), stock_env(name)
+    assert outcome(ours.agent_iter) == outcome(stock.agent_iter)
+    for env in (ours, stock):
+        env.reset(seed=5)
+    unstepped = [outcome(lambda: [next(iter(ours.agent_iter())) for _ in range(2)])]
+    unstepped.append(outcome(lambda: [next(iter(stock.agent_iter())) for _ in range(2)]))
+    assert unstepped[0][0] is unstepped[1][0] is AssertionError
+    assert unstepped[0] == unstepped[1]
+    for env in (ours, stock):
+        env.reset(seed=5)
+    seen = {}
+    for label, env in (("ours", ours), ("stock", stock)):
+        agents = []
+        for agent in env.agent_iter(max_iter=3):
+            agents.append(agent)
+            observation, _, termination, truncation, _ = env.last()
+            ended = termination or truncation
+            env.step(None if ended else int(np.flatnonzero(observation["action_mask"])[0]))
+        seen[label] = agents
+    assert len(seen["ours"]) == 3
+    assert seen["ours"] == seen["stock"]

@@ -15,6 +15,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from tabletop_envs.core.game import GameCore, action_index
 from tabletop_envs.core.raster import rasterise
@@ -200,19 +205,24 @@ class TabletopAECEnv(AECEnv):
         return record(self.game, self._deal_seed, self._actions, agents)
 
     def _legal_mask(self) -> np.ndarray:
-        """The mover's legal mask, from the core once per step."""
-        if self._mask is None:
-            self._mask = self.game.legal_mask()
-        return self._mask
+        """The mover's legal mask, from the core once per step (kept; never handed out)."""
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = self.game.legal_mask()
+        return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
         game = self.game
-        moving = agent == self.agent_selection and not self.terminations.get(agent, True)
-        mask = (
-            self._legal_mask().copy() if moving and not game.is_terminal else self._no_mask.copy()
-        )
-        return {"observation": game.observation(seat), "action_mask": mask}
+        if agent == self.agent_selection and not (
+            self.terminations.get(agent, True) or game.is_terminal
+        ):
+            mask = self._legal_mask().copy()
+        else:
+            mask = self._no_mask.copy()
+        return {
+            "observation": game.observation(self.agent_name_mapping[agent]),
+            "action_mask": mask,
+        }
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -220,7 +230,10 @@ class TabletopAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         mask = self._legal_mask()
-        choice = action_index(action, mask.shape[0])
+        if type(action) is int and 0 <= action < mask.shape[0]:
+            choice = action  # the common case, checked as action_index checks it
+        else:
+            choice = action_index(action, mask.shape[0])
         if not mask[choice]:
             self._illegal(agent, action, mask)
             return
@@ -354,13 +367,53 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def step(self, action: Any) -> None:
         """PettingZoo's checks, except that a step after the game has ended raises (the
-        stock wrapper only warns, and the action is lost without a word)."""
-        if self._has_reset and not self._raw.agents:
+        stock wrapper only warns, and the action is lost without a word); once reset, the
+        wrapped env's ``step`` is called straight (the stock one goes through two more
+        frames to reach it)."""
+        if not self._has_reset:
+            super().step(action)
+            return
+        if not self._raw.agents:
             raise ValueError("step() after the game ended: call reset() to deal a new one")
-        super().step(action)
+        self._has_updated = True
+        self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AgentIterable:
+        """PettingZoo's ``agent_iter`` (the same checks and messages), each agent read
+        straight from the unwrapped env."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return AgentIterable(self, max_iter)
 
     def __str__(self) -> str:
         return str(self.env)
+
+
+class AgentIterable(AECOrderEnforcingIterable):
+    """:meth:`OrderEnforcing.agent_iter`'s iterable: its iterator is an :class:`AgentIterator`."""
+
+    def __iter__(self) -> AgentIterator:
+        return AgentIterator(self.env, self.max_iter)
+
+
+class AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator in one frame: it stops when no agent is
+    left or after ``max_iter`` agents, and asserts that each agent was stepped (the stock
+    iterator reads the env through three frames and two wrapper lookups an agent)."""
+
+    def __init__(self, env: OrderEnforcing, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env._raw
+
+    def __next__(self) -> str:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
 
 
 class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
