@@ -812,6 +812,10 @@ class Turn:
         return FEAR_VALUE * spec.FEAR_OF.get(kind, 0) if fear else 0.0
 
     # ----- reach ----------------------------------------------------------------------------
+    def seat_elements(self, seat: int) -> list[int]:
+        """The Elements of the Spirit in row ``seat`` (ours already read; not to be changed)."""
+        return self.elements if seat == 0 else self.f["elements"][seat].tolist()
+
     def power_of(self, seat: int, option: int) -> spec.Power:
         if option < MAX_CARDS:
             return CARDS[option]
@@ -873,7 +877,7 @@ class Turn:
         self, seat: int, option: int, plan: Plan, slow: bool, lands: list[int] | None = None
     ) -> tuple[float, int]:
         """(worth, land) of a Power's best land in ``plan`` (-1: none, or a Spirit target)."""
-        elements = self.f["elements"][seat].tolist()
+        elements = self.seat_elements(seat)
         power = self.power_of(seat, option)
         effect = self.effect_of(seat, option, elements)
         if not effect:
@@ -914,7 +918,7 @@ class Turn:
                 slow = self.is_slow(power)
                 worth, land = self.best_land(seat, option, plan, slow)
                 if land >= 0 and worth > 0:
-                    elements = self.f["elements"][seat].tolist()
+                    elements = self.seat_elements(seat)
                     self.apply(self.effect_of(seat, option, elements), land, plan, slow, seat)
         return plan
 
