@@ -59,8 +59,8 @@ what the bot works out is kept where later decisions ask for it again: the islan
 (its lands, the lands each Invader card names, the lands within reach of a Spirit's Presence)
 per island; each Power's gain in a land by its arguments and the reading of the island it
 depends on (``GAINS``); and, in a search's rollouts (``act_in``), each choice by its view,
-which the search's sampled worlds share until something hidden is revealed. None of it changes a choice
-(``test_what_the_bot_keeps_between_decisions_changes_no_choice``).
+which the search's sampled worlds share until something hidden is revealed. None of it
+changes a choice (``test_what_the_bot_keeps_between_decisions_changes_no_choice``).
 """
 
 from __future__ import annotations
