@@ -56,11 +56,11 @@ their worth and for the Elements of the Spirit's innate Power.
 
 *Keeping what is asked again.* A choice is a function of the view and the legal actions, so
 what the bot works out is kept where later decisions ask for it again: the island's reading
-(its lands, the lands each Invader card names) per island; each Power's gain in a land by its
-arguments and the reading of the island it depends on (``GAINS``); and, in a search's
-rollouts (``act_in``), each choice by its view, which the search's sampled worlds share
-until something hidden is revealed. None of it changes a choice
-(``test_what_the_bot_keeps_between_decisions_changes_no_choice``).
+(its lands, the lands each Invader card names, the lands within reach of a Spirit's Presence)
+per island; each Power's gain in a land by its arguments and the reading of the island it
+depends on (``GAINS``); and, in a search's rollouts (``act_in``), each choice by its view,
+which the search's sampled worlds share until something hidden is revealed. None of it
+changes a choice (``test_what_the_bot_keeps_between_decisions_changes_no_choice``).
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ from typing import Any
 import numpy as np
 from tabletop_envs.agents.base import SeededAgent
 
+from tabletop_envs.core.cache import BoundedCache
 from tabletop_envs.spirit_island import spec
 from tabletop_envs.spirit_island.effect_language import nested_effects
 from tabletop_envs.spirit_island.observer import SCHEMA, unscaled_observation
@@ -281,7 +282,7 @@ class SpiritIslandHeuristicAgent(SeededAgent):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self.answers: dict[tuple[int, bytes, tuple[int, ...]], int] = {}
-        """:meth:`act_in`'s choices by (seat, observation, legal actions): a search's worlds
+        """:meth:`act_in`'s choices by (seat, observation, legal options): a search's worlds
         differ only in what no seat sees until it is revealed, so their rollouts meet the same
         views again."""
 
@@ -289,14 +290,15 @@ class SpiritIslandHeuristicAgent(SeededAgent):
         """:meth:`act` for ``seat`` reading ``game`` itself (a search's world): the numbers of
         its observation before they are scaled, so the same choice without the decoding. The
         choice is a function of the view and the legal actions, so it is kept for the next
-        time they are met (the last ``ANSWERS_KEPT`` views)."""
+        time they are met (the last ``ANSWERS_KEPT`` views; keyed by the pending decision's
+        options, which the view's decision kind turns into the legal actions)."""
         vector = unscaled_observation(game, seat)
-        legal = game.legal_actions()
-        key = (seat, vector.tobytes(), tuple(legal))
+        key = (seat, vector.tobytes(), tuple(game.legal_options()))
         choice = self.answers.get(key)
         if choice is None:
             if len(self.answers) >= ANSWERS_KEPT:
                 self.answers.clear()
+            legal = game.legal_actions()
             choice = answer(SCHEMA.decode_unscaled_lazy(vector), legal, seat)
             self.answers[key] = choice
         return choice
@@ -332,6 +334,11 @@ class Plan:
         return Plan([r[:] for r in self.rows], self.defend[:], [s[:] for s in self.skips])
 
 
+REACHES_KEPT = 4096
+"""The most reaches an :class:`IslandReading` keeps (it forgets them all when it would keep
+more)."""
+
+
 class IslandReading:
     """What the lands in play and their terrains say, the same for every decision of a game:
     the lands, their island (the boards recognised by their terrains) and the lands each
@@ -351,6 +358,10 @@ class IslandReading:
         """The rows of the per-land fields that are the lands in play."""
         self.card_lands: dict[int, frozenset[int]] = {}
         self.nearby: dict[tuple[int, int], frozenset[int]] = {}
+        self.in_range: BoundedCache[tuple[Any, ...], list[int]] = BoundedCache(None, REACHES_KEPT)
+        """The lands within a distance of a Spirit's sources (:meth:`Turn.lands_in_range`) by
+        (its Presence, whether its Wetlands count as Sacred Sites for a Power from Sacred
+        Sites, from Sacred Sites, the source terrain, the distance)."""
 
     def near(self, land: int, distance: int) -> frozenset[int]:
         """The lands within ``distance`` of ``land``."""
@@ -424,7 +435,9 @@ class Turn:
         self.spirits = [spec.SPIRITS[row.index(max(row))] for row in spirit_rows[: self.n]]
         self.spirit = self.spirits[0]
         self.presence = f["presence"][: self.n].tolist()
-        self.presence_at = [sum(column) for column in zip(*self.presence, strict=True)]
+        self.presence_at = (
+            self.presence[0][:] if self.n == 1 else list(map(sum, zip(*self.presence, strict=True)))
+        )
         """The team's Presence in each land."""
         slots = f["invader_slots"].tolist()
         self.ravage = reading.slot_lands(slots[0])
@@ -436,9 +449,11 @@ class Turn:
             f["turn_flags"][reading.rows].tolist(),
         )
         vital = [r for r in range(self.n) if self.spirits[r].special == "vitality"]
-        self.vitality = [
-            3 * sum(1 for r in vital if self.sacred(r, x)) if vital else 0 for x in self.lands
-        ]
+        self.vitality = (
+            [3 * sum(1 for r in vital if self.sacred(r, x)) for x in self.lands]
+            if vital
+            else [0] * len(self.lands)
+        )
         self.turn = int(f["turn"][0])
         self.after_invaders = int(f["invader_deck_size"][0]) == 11 - self.turn
         """Whether this turn's Invader Phase is over (the Slow phase or Time Passes)."""
@@ -454,9 +469,22 @@ class Turn:
             self.standing[kind] += VICTORY_WEIGHT / (1 + left)
         self.standing_row = [self.standing[k] for k in INVADER_KINDS]
         self.needed = self.victory_kinds()
-        self.gains = gains_in(
+        self.gains: dict[tuple[Any, ...], tuple[float, bool]] | None = None
+        """:meth:`known_gains`, once a gain is asked for."""
+        self.reaches: dict[tuple[int, int, int], list[int]] = {}
+        """:meth:`reach` by (seat, the Power's id, range)."""
+        self.innate_gains: dict[tuple[Any, ...], float] = {}
+        """An innate's best gain in :attr:`innate_plan` by (innate, effect, lands)."""
+        self.innate_plan: Plan | None = None
+
+    def known_gains(self) -> dict[tuple[Any, ...], tuple[float, bool]]:
+        """:meth:`land_gain` by its arguments, shared by the decisions whose reading of the
+        island it depends on is the same (``gains_in``'s context); found by the first
+        :meth:`gain` (most decisions weigh no Power)."""
+        f = self.f
+        return gains_in(
             (
-                reading,
+                self.reading,
                 self.ravage,
                 self.build,
                 tuple(self.standing_row),
@@ -467,13 +495,6 @@ class Turn:
                 f["pieces"][:, DAHAN].tobytes(),
             )
         )
-        """:meth:`land_gain` by its arguments, shared by the decisions whose reading of the
-        island it depends on is the same (``gains_in``'s context)."""
-        self.reaches: dict[tuple[int, int, int], list[int]] = {}
-        """:meth:`reach` by (seat, the Power's id, range)."""
-        self.innate_gains: dict[tuple[Any, ...], float] = {}
-        """An innate's best gain in :attr:`innate_plan` by (innate, effect, lands)."""
-        self.innate_plan: Plan | None = None
 
     # ----- the island ---------------------------------------------------------------------
     def sacred(self, seat: int, land: int) -> bool:
@@ -556,9 +577,12 @@ class Turn:
         i = self.index[x]
         row, defend, skips = plan.rows[i], plan.defend[i], plan.skips[i]
         key = (ops, x, slow, seat, tuple(row), defend, tuple(skips))
-        known = self.gains.get(key)
+        gains = self.gains
+        if gains is None:
+            gains = self.gains = self.known_gains()
+        known = gains.get(key)
         if known is None:
-            known = self.gains[key] = self.land_gain(ops, x, row, defend, skips, slow, seat)
+            known = gains[key] = self.land_gain(ops, x, row, defend, skips, slow, seat)
         return known[0] + (self.victory_worth(plan, i, slow) if known[1] else 0.0)
 
     def land_gain(
@@ -788,6 +812,10 @@ class Turn:
         return FEAR_VALUE * spec.FEAR_OF.get(kind, 0) if fear else 0.0
 
     # ----- reach ----------------------------------------------------------------------------
+    def seat_elements(self, seat: int) -> list[int]:
+        """The Elements of the Spirit in row ``seat`` (ours already read; not to be changed)."""
+        return self.elements if seat == 0 else self.f["elements"][seat].tolist()
+
     def power_of(self, seat: int, option: int) -> spec.Power:
         if option < MAX_CARDS:
             return CARDS[option]
@@ -805,6 +833,25 @@ class Turn:
 
     def lands_in_range(self, seat: int, power: spec.Power, distance: int) -> list[int]:
         """The lands within ``distance`` of ``power``'s sources that pass its filter."""
+        key = (
+            tuple(self.presence[seat]),
+            power.source_sacred and self.spirits[seat].wetland_sacred,
+            power.source_sacred,
+            power.source_terrain,
+            distance,
+        )
+        in_range = self.reading.in_range.get(key)
+        if in_range is None:
+            in_range = self.reading.in_range.keep(key, self.sources_reach(seat, power, distance))
+        if not power.filter:
+            return in_range
+        rows, index = self.plan.rows, self.index
+        return [
+            x for x in in_range if all(self.holds(c, x, rows[index[x]], seat) for c in power.filter)
+        ]
+
+    def sources_reach(self, seat: int, power: spec.Power, distance: int) -> list[int]:
+        """The lands in play within ``distance`` of ``power``'s sources, in order."""
         sources = [
             x
             for x in self.lands
@@ -813,12 +860,7 @@ class Turn:
         ]
         near = self.reading.near
         in_range = set().union(*(near(source, distance) for source in sources))
-        rows = self.plan.rows
-        return [
-            x
-            for i, x in enumerate(self.lands)
-            if x in in_range and all(self.holds(c, x, rows[i], seat) for c in power.filter)
-        ]
+        return [x for x in self.lands if x in in_range]
 
     def effect_of(self, seat: int, option: int, elements: list[int]) -> tuple[Any, ...]:
         """The effect a Power has now: a card's, or the innate tiers its Elements reach."""
@@ -835,7 +877,7 @@ class Turn:
         self, seat: int, option: int, plan: Plan, slow: bool, lands: list[int] | None = None
     ) -> tuple[float, int]:
         """(worth, land) of a Power's best land in ``plan`` (-1: none, or a Spirit target)."""
-        elements = self.f["elements"][seat].tolist()
+        elements = self.seat_elements(seat)
         power = self.power_of(seat, option)
         effect = self.effect_of(seat, option, elements)
         if not effect:
@@ -876,7 +918,7 @@ class Turn:
                 slow = self.is_slow(power)
                 worth, land = self.best_land(seat, option, plan, slow)
                 if land >= 0 and worth > 0:
-                    elements = self.f["elements"][seat].tolist()
+                    elements = self.seat_elements(seat)
                     self.apply(self.effect_of(seat, option, elements), land, plan, slow, seat)
         return plan
 

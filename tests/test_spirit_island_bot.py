@@ -68,18 +68,21 @@ def test_reading_the_game_itself_chooses_as_reading_the_observation(
 def test_what_the_bot_keeps_between_decisions_changes_no_choice(
     players: int, level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The land gains kept between decisions (``GAINS``) and the views ``act_in`` keeps,
-    against the bot deciding afresh from the observation, at every decision of two-turn
-    rollouts in sampled worlds (as a guided search meets them) from positions of a seeded
-    game, the bot's moves mixed with random ones."""
+    """The land gains kept between decisions (``GAINS``), the island readings with the
+    reaches they keep (``READINGS``) and the views ``act_in`` keeps, against the bot deciding
+    afresh from the observation, at every decision of two-turn rollouts in sampled worlds (as
+    a guided search meets them) from positions of a seeded game, the bot's moves mixed with
+    random ones."""
     keeping, rng = SpiritIslandHeuristicAgent(seed=0), np.random.default_rng(players)
 
     def afresh(game: SpiritIslandGame, seat: int) -> int:
-        kept = bot_module.GAINS
+        kept = bot_module.GAINS, bot_module.READINGS
         monkeypatch.setattr(bot_module, "GAINS", {})
+        monkeypatch.setattr(bot_module, "READINGS", {})
         observation = {"observation": game.observation(seat), "action_mask": game.legal_mask()}
         choice = SpiritIslandHeuristicAgent(seed=0).act(observation, f"player_{seat}")
-        monkeypatch.setattr(bot_module, "GAINS", kept)
+        monkeypatch.setattr(bot_module, "GAINS", kept[0])
+        monkeypatch.setattr(bot_module, "READINGS", kept[1])
         return choice
 
     game, checked = SpiritIslandGame(players, seed=7, difficulty=level), 0

@@ -331,8 +331,8 @@ def _put_island(island: Island, values: np.ndarray) -> None:
 
 
 def _update_lands(game: SpiritIslandGame, kept: KeptObservation) -> None:
-    """The lands' pieces, Defend and turn flags, encoded again only for the lands whose
-    state changed since the last call."""
+    """The lands' pieces, Defend and turn flags: the entries whose state changed since the
+    last call are encoded again (every land's on the first call)."""
     pieces, defend, skips, isolated = game.pieces, game.defend, game.skips, game.isolated
     if kept.keys[LANDS_BLOCK] == (pieces, defend, skips, isolated):
         return
@@ -340,19 +340,21 @@ def _update_lands(game: SpiritIslandGame, kept: KeptObservation) -> None:
     previous = kept.restamp(LANDS_BLOCK, key)
     values = kept.values
     if type(previous) is not tuple or len(previous[0]) != len(pieces):
-        changed: Any = range(len(pieces))
-    else:
-        old_pieces, old_defend, old_skips, old_isolated = previous
-        changed = [
-            land
-            for land, row in enumerate(pieces)
-            if row != old_pieces[land]
-            or defend[land] != old_defend[land]
-            or skips[land] != old_skips[land]
-            or isolated[land] != old_isolated[land]
-        ]
-    for land in changed:
-        _put_land(values, land, pieces[land], defend[land], skips[land], isolated[land])
+        for land, row in enumerate(pieces):
+            _put_land(values, land, row, defend[land], skips[land], isolated[land])
+        return
+    old_pieces, old_defend, old_skips, old_isolated = previous
+    for land, row in enumerate(pieces):
+        old = old_pieces[land]
+        if row != old:
+            start = _PIECES_AT + KINDS * land
+            for kind, count in enumerate(row):
+                if count != old[kind]:
+                    values[start + kind] = min(count, PIECE_SCALE)
+        if defend[land] != old_defend[land]:
+            values[_DEFEND_AT + land] = min(defend[land], 10)
+        if skips[land] != old_skips[land] or isolated[land] != old_isolated[land]:
+            _put_flags(values, land, skips[land], isolated[land])
 
 
 _PIECES_AT, _DEFEND_AT, _FLAGS_AT = _AT["pieces"], _AT["defend"], _AT["turn_flags"]
@@ -366,6 +368,11 @@ def _put_land(
     start = _PIECES_AT + KINDS * land
     values[start : start + KINDS] = [min(count, PIECE_SCALE) for count in row]
     values[_DEFEND_AT + land] = min(defend, 10)
+    _put_flags(values, land, skips, isolated)
+
+
+def _put_flags(values: np.ndarray, land: int, skips: int, isolated: bool) -> None:
+    """One land's skipped actions, isolation and the two other flags."""
     flags = _FLAGS_AT + 4 * land
     values[flags : flags + 4] = (skips & 1, skips >> 1 & 1, skips >> 2 & 1, isolated)
     values[_SPARED_AT + land] = 1 if skips & SPARE_DAHAN else 0

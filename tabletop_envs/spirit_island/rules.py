@@ -207,6 +207,11 @@ VICTORY_BY_LEVEL = {
     3: (kinds_slice(CITY_KINDS), "Terror Level 3: no Cities on the island"),
 }
 """Terror Level -> (the Invader kinds whose absence wins, as a slice of a land's row; why)."""
+VICTORY_BY_DECK = tuple(
+    VICTORY_BY_LEVEL[1 + bisect_right(TERROR_DIVIDERS, FEAR_DECK_SIZE - left)]
+    for left in range(FEAR_DECK_SIZE + 1)
+)
+"""``VICTORY_BY_LEVEL`` by the Fear cards left in the Fear deck (the Terror Level they mean)."""
 
 
 _REACH_MASKS: dict[int, tuple[spec.Island, tuple[tuple[int, ...], ...]]] = {}
@@ -855,7 +860,7 @@ class SpiritIslandGame(PlainState, GameCore):
         """Why the Spirits have won ("" while they have not)."""
         if not self.fear_deck:
             return "every Fear card earned"
-        kinds, reason = VICTORY_BY_LEVEL[self.terror_level()]
+        kinds, reason = VICTORY_BY_DECK[len(self.fear_deck)]
         for row in self.pieces:
             if any(row[kinds]):
                 return ""
