@@ -496,10 +496,9 @@ class LandModel:
         key = (lands, seat, min(init, RIVER_INITIATIVE_CAP))  # the same row beyond the cap
         left = self._lands_after.get(key)
         if left is None:
-            row = self.row(seat, init)
-            taken = list(lands)
-            taken.remove(max(taken, key=row.__getitem__))
-            left = self._lands_after[key] = tuple(taken)
+            values = list(map(self.row(seat, init).__getitem__, lands))
+            best = values.index(max(values))  # the first of the best, as max(key=) finds
+            left = self._lands_after[key] = lands[:best] + lands[best + 1 :]
         return left
 
     def unseen_draws(self, known: int) -> list[tuple[int, float]]:
@@ -563,6 +562,12 @@ def pick_chances(
         weights = np.ones(len(unplayed))
     cumulative = (weights / weights.sum()).cumsum()
     return tuple(unplayed), tuple((cumulative / cumulative[-1]).tolist())
+
+
+def best_of(row: list[float], lands: tuple[int, ...]) -> float:
+    """The best value in ``row`` of the kinds ``lands`` (0 for none), without ``max``'s
+    keyword arguments (parsing ``default=`` costs more than the comparisons)."""
+    return max(map(row.__getitem__, lands)) if lands else 0.0
 
 
 PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
@@ -678,7 +683,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
             effect = self._fixed_effect(seen, model, card)
             by_lands = dict.fromkeys(lands)
             for left in by_lands:
-                by_lands[left] = max(map(row.__getitem__, left), default=0.0) + effect
+                by_lands[left] = best_of(row, left) + effect
             return list(map(by_lands.__getitem__, lands))
         facts: list | None = None
         if card == C.HUNTER:
@@ -690,7 +695,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         for key in values:
             deal = keys.index(key)
             left = lands[deal]
-            best = max(map(row.__getitem__, left), default=0.0)
+            best = best_of(row, left)
             picks = [card, *deals.deals[deal][1:]]
             fact = None if facts is None else facts[deal]
             values[key] = best + self._deal_effect(seen, model, card, picks, fact, left, best)
