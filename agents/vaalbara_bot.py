@@ -91,7 +91,6 @@ DECK_KINDS = {
     for players in range(2, MAX_PLAYERS + 1)
 }
 """Land kinds in the deck for each player count (a public fact of the setup)."""
-DECK_KINDS_LISTS = {players: kinds.tolist() for players, kinds in DECK_KINDS.items()}
 
 MIDWIFE_PREFERENCE = (
     C.FARMER,
@@ -161,18 +160,19 @@ def _readout() -> tuple[np.ndarray, dict[str, int]]:
     starts in the result. A one-hot row is read as its index (``NONE`` when
     none is set; for the decision, round, turn positions and Omen ranks 0), the players field
     as the player count, a row of card flags as a bit mask, a realm as its counts by land type;
-    ``shown`` counts every land kind in sight (realms, rows, known deck cards). The fields'
-    scales are folded into the matrix, so every read is a small integer up to float32 error
-    (far below 0.5) and rounds to the exact value; the offsets (``NONE``) ride on the players
-    field's rows, of which exactly one is set."""
+    ``unseen`` is the deck's count of each land kind less those in sight (realms, rows, known
+    deck cards). The fields' scales are folded into the matrix, so every read is a small
+    integer up to float32 error (far below 0.5) and rounds to the exact value; the offsets
+    (``NONE``, the deck's counts) ride on the players field's rows, of which exactly one is
+    set (the row of each player count carries that count's offsets)."""
     columns: list[np.ndarray] = []
-    bias: list[float] = []
+    bias: list[np.ndarray] = []
     starts: dict[str, int] = {}
 
     def part(name: str, parts: list[np.ndarray], offset: float = 0.0) -> None:
         starts[name] = len(columns)
         columns.extend(parts)
-        bias.extend([offset] * len(parts))
+        bias.extend([np.full(_WIDTHS["players"], offset)] * len(parts))
 
     seats = range(MAX_PLAYERS)
     for name in ("decision", "round"):
@@ -197,10 +197,13 @@ def _readout() -> tuple[np.ndarray, dict[str, int]]:
     ]
     kind_rows += [("deck_top_known", 0), ("deck_bottom_known", 0)]
     kinds = np.eye(LAND_KINDS)
-    part("shown", [sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
+    counts = range(2, _WIDTHS["players"] + 2)
+    deck = np.array([DECK_KINDS[players] for players in counts])
+    part("unseen", [-sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
+    bias[starts["unseen"] :] = list(deck.T)  # per player count: the deck's kinds
     unscaled = np.stack(columns, axis=1) / SCHEMA.scales.astype(np.float64)[:, None]
     players = SCHEMA.slices["players"]
-    unscaled[players] += bias  # exactly one players flag is set: the bias, added once
+    unscaled[players] += np.stack(bias, axis=1)  # exactly one players flag is set: once
     return unscaled.astype(np.float32), starts
 
 
@@ -242,16 +245,6 @@ NEIGHBOURS = {
 }
 """Each seat's neighbours (one seat with two players), by player count."""
 
-SIDES = {
-    n: [
-        [seats[0] for seats in NEIGHBOURS[n]],
-        [seats[-1] if n > 2 else -1 for seats in NEIGHBOURS[n]],
-    ]
-    for n in NEIGHBOURS
-}
-"""Each seat's neighbour on one side and on the other (-1: none, with two players), by player
-count."""
-
 
 def _parts(n: int) -> dict[str, object]:
     """Where :class:`Seen`'s reads lie in the read-out with ``n`` players: a slice per field,
@@ -262,7 +255,9 @@ def _parts(n: int) -> dict[str, object]:
     parts["omen_ranks"] = slice(_AT["omen_ranks"], _AT["omen_ranks"] + n)
     for name in ("discards", "known_in_hand"):
         parts[name] = slice(_AT[name], _AT[name] + MAX_PLAYERS)
-    parts["shown"] = slice(_AT["shown"], _AT["shown"] + LAND_KINDS)
+    parts["unseen"] = slice(_AT["unseen"], _AT["unseen"] + LAND_KINDS)
+    meadows = _AT["types"] + T.MEADOW
+    parts["meadows"] = slice(meadows, meadows + n * LAND_TYPES, LAND_TYPES)
     for name, width in (("realms", LAND_KINDS), ("types", LAND_TYPES)):
         parts[name] = [
             slice(_AT[name] + seat * width, _AT[name] + (seat + 1) * width) for seat in range(n)
@@ -292,21 +287,27 @@ class Seen:
         self.discards = out[part["discards"]]
         self.known = out[part["known_in_hand"]]
         self.hand_sizes = out[part["hand_sizes"]]
-        self.picked = list(map(bool, out[part["picked"]]))
+        self.picked = out[part["picked"]]
         self.kinds = list(map(out.__getitem__, part["realms"]))
-        self.types = types = list(map(out.__getitem__, part["types"]))
+        self.types = list(map(out.__getitem__, part["types"]))
         self.neighbour_seats = NEIGHBOURS[n]
-        meadows = [*map(itemgetter(T.MEADOW), types), 0]  # the last: no second neighbour
-        self.meadows_near = list(map(add, *(map(meadows.__getitem__, side) for side in SIDES[n])))
+        meadows = out[part["meadows"]]
+        self.meadows_near = (
+            meadows[::-1]  # one neighbour
+            if n == 2
+            else list(map(add, meadows[-1:] + meadows[:-1], meadows[1:] + meadows[:1]))
+        )
+        """The Meadows in each seat's neighbours' realms."""
         self.row1 = out[part["row1"]]
         self.row2 = out[part["row2"]]
         self.omen = out[part["omen_ranks"]]
         self.top = out[at["deck_top_known"]]
         self.bottom = out[at["deck_bottom_known"]]
         self.rider_slot = out[at["rider_slot"]]
-        shown = out[part["shown"]]
-        self.unseen = list(map(max, map(sub, DECK_KINDS_LISTS[n], shown), repeat(0)))
+        self.unseen = unseen = out[part["unseen"]]
         """Land kinds not visible anywhere: the unknown part of the land deck."""
+        if min(unseen) < 0:
+            self.unseen = [max(0, count) for count in unseen]
         self.row1_lands = tuple(filter(NONE.__ne__, self.row1))
         """The lands of the first row, in slot order."""
 
