@@ -692,12 +692,13 @@ class VaalbaraHeuristicAgent(SeededAgent):
         elif card in PICKS_MATTER:
             facts = deals.neighbour_picks(seen)
         keys: list = lands if facts is None else list(zip(facts, lands, strict=True))
-        values = dict.fromkeys(keys)
-        for key in values:
-            deal = keys.index(key)
+        values: dict[object, float] = {}
+        for deal, key in enumerate(keys):
+            if key in values:
+                continue
             left = lands[deal]
             best = best_of(row, left)
-            picks = [card, *deals.deals[deal][1:]]
+            picks = deals.deals[deal]
             fact = None if facts is None else facts[deal]
             values[key] = best + self._deal_effect(seen, model, card, picks, fact, left, best)
         return list(map(values.__getitem__, keys))
@@ -733,14 +734,15 @@ class VaalbaraHeuristicAgent(SeededAgent):
         seen: Seen,
         model: LandModel,
         card: int,
-        picks: list[int],
+        picks: tuple[int, ...],
         neighbour_first: object,
         lands: tuple[int, ...],
         best: float,
     ) -> float:
-        """The effect of a card in :data:`DEAL_EFFECTS` for this seat: ``picks`` every seat's
-        (its own first), ``neighbour_first`` (for the Hunter) whether a neighbour resolves
-        first, ``lands`` the lands left to it and ``best`` the best of them."""
+        """The effect of a card in :data:`DEAL_EFFECTS` for this seat: ``picks`` the sampled
+        deal (every other seat's pick; seat 0's entry a placeholder), ``neighbour_first`` (for
+        the Hunter) whether a neighbour resolves first, ``lands`` the lands left to it and
+        ``best`` the best of them."""
         if card == C.HUNTER:
             return 3.0 * (not neighbour_first)
         if card == C.CRAFTER:
@@ -755,7 +757,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         return self._rider_gain(seen, model, lands, best)
 
     @staticmethod
-    def _crafter_chance(seen: Seen, picks: list[int], neighbours: list[int]) -> float:
+    def _crafter_chance(seen: Seen, picks: tuple[int, ...], neighbours: list[int]) -> float:
         """Chance that the Crafter gains its 5: every neighbour plays a lower initiative, or
         ties and ranks higher in the Omens as they stand when the Crafter resolves. A Tracker
         this round puts an unseen back on top, so a tie is then won with chance 1 / (ties + 1)."""
