@@ -38,7 +38,7 @@ mask: nothing else.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -550,19 +550,20 @@ class LandModel:
 
 
 @lru_cache(maxsize=4096)
-def pick_chances(
-    discarded: int, known: int, in_hand: int
-) -> tuple[tuple[int, ...], tuple[float, ...]]:
+def pick_chances(discarded: int, known: int, in_hand: int) -> tuple[np.ndarray, np.ndarray]:
     """A seat's unplayed cards and the cumulative chance of each being its pick (weighted by
-    being in hand), from its discards and known cards (bit masks) and how many it holds."""
+    being in hand), from its discards and known cards (bit masks) and how many it holds (kept
+    arrays: never changed)."""
     unplayed = [c for c in range(CHARACTER_COUNT) if not discarded >> c & 1]
     free = [c for c in unplayed if not known >> c & 1]
     free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
     weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
-    if weights.sum() <= 0:
+    total = weights.sum()
+    if total <= 0:
         weights = np.ones(len(unplayed))
-    cumulative = (weights / weights.sum()).cumsum()
-    return tuple(unplayed), tuple((cumulative / cumulative[-1]).tolist())
+        total = weights.sum()
+    cumulative = (weights / total).cumsum()
+    return np.array(unplayed), cumulative / cumulative[-1]
 
 
 def best_of(row: list[float], lands: tuple[int, ...]) -> float:
@@ -705,16 +706,17 @@ class VaalbaraHeuristicAgent(SeededAgent):
 
     def _sample_picks(self, seen: Seen, samples: int) -> list[tuple[int, ...]]:
         """``samples`` guesses at every other seat's pick (seat 0's entry is a placeholder),
-        by inverse-CDF sampling: one uniform draw per sample and seat, in that order."""
+        by inverse-CDF sampling: one uniform draw per sample and seat, in that order (a draw
+        picks the first card whose cumulative chance exceeds it)."""
         chances = [
             pick_chances(
                 seen.discards[seat], seen.known[seat], seen.hand_sizes[seat] + seen.picked[seat]
             )
             for seat in range(1, seen.n)
         ]
-        draws = self.rng.random((samples, len(chances))).T.tolist()
+        draws = self.rng.random((samples, len(chances))).T
         picks = [
-            map(cards.__getitem__, map(bisect_right, repeat(cumulative), seat_draws))
+            cards[cumulative.searchsorted(seat_draws, "right")].tolist()
             for (cards, cumulative), seat_draws in zip(chances, draws, strict=True)
         ]
         return list(zip(repeat(NONE), *picks))
