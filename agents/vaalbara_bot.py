@@ -83,6 +83,8 @@ C = _plain(Character)
 T = _plain(LandType)
 K = _plain(LandKind)
 NONE = -1
+CAP = RIVER_INITIATIVE_CAP
+"""The initiative beyond which a River pays no more (a conditional is cheaper than ``min``)."""
 KIND_FOREST_VALUE = [FOREST_VALUE.get(LandKind(kind), 0) for kind in range(LAND_KINDS)]
 DECK_KINDS = {
     players: np.bincount(
@@ -140,7 +142,7 @@ def type_counts(kinds: Sequence[int]) -> list[int]:
 
 def river_reward(types: Sequence[int], init: int) -> int:
     """VP for taking a River into a realm of ``types`` with initiative ``init``."""
-    return min(init, RIVER_INITIATIVE_CAP) * (types[T.RIVER] + 1)
+    return (init if init < CAP else CAP) * (types[T.RIVER] + 1)
 
 
 def type_bonus(distinct: int) -> int:
@@ -461,7 +463,7 @@ class LandModel:
     def row(self, seat: int, init: int, farmer: bool = False) -> list[float]:
         """:meth:`value` of every land kind for ``seat`` at initiative ``init`` (kept)."""
         rows = self._rows[seat] or self._seat_rows(seat)
-        key = (min(init, RIVER_INITIATIVE_CAP), farmer)  # the same River beyond the cap
+        key = (init if init < CAP else CAP, farmer)  # the same River beyond the cap
         values = rows.get(key)
         if values is None:
             values = rows[key] = self._fixed_row(seat, farmer)[:]
@@ -494,7 +496,7 @@ class LandModel:
     def lands_after(self, lands: tuple[int, ...], seat: int, init: int) -> tuple[int, ...]:
         """``lands`` once ``seat`` playing initiative ``init`` took the best for it (kept:
         sampled deals share their first turns)."""
-        key = (lands, seat, min(init, RIVER_INITIATIVE_CAP))  # the same row beyond the cap
+        key = (lands, seat, init if init < CAP else CAP)  # the same row beyond the cap
         left = self._lands_after.get(key)
         if left is None:
             values = list(map(self.row(seat, init).__getitem__, lands))
