@@ -38,7 +38,7 @@ mask: nothing else.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -83,6 +83,8 @@ C = _plain(Character)
 T = _plain(LandType)
 K = _plain(LandKind)
 NONE = -1
+CAP = RIVER_INITIATIVE_CAP
+"""The initiative beyond which a River pays no more (a conditional is cheaper than ``min``)."""
 KIND_FOREST_VALUE = [FOREST_VALUE.get(LandKind(kind), 0) for kind in range(LAND_KINDS)]
 DECK_KINDS = {
     players: np.bincount(
@@ -91,7 +93,6 @@ DECK_KINDS = {
     for players in range(2, MAX_PLAYERS + 1)
 }
 """Land kinds in the deck for each player count (a public fact of the setup)."""
-DECK_KINDS_LISTS = {players: kinds.tolist() for players, kinds in DECK_KINDS.items()}
 
 MIDWIFE_PREFERENCE = (
     C.FARMER,
@@ -141,7 +142,7 @@ def type_counts(kinds: Sequence[int]) -> list[int]:
 
 def river_reward(types: Sequence[int], init: int) -> int:
     """VP for taking a River into a realm of ``types`` with initiative ``init``."""
-    return min(init, RIVER_INITIATIVE_CAP) * (types[T.RIVER] + 1)
+    return (init if init < CAP else CAP) * (types[T.RIVER] + 1)
 
 
 def type_bonus(distinct: int) -> int:
@@ -161,18 +162,19 @@ def _readout() -> tuple[np.ndarray, dict[str, int]]:
     starts in the result. A one-hot row is read as its index (``NONE`` when
     none is set; for the decision, round, turn positions and Omen ranks 0), the players field
     as the player count, a row of card flags as a bit mask, a realm as its counts by land type;
-    ``shown`` counts every land kind in sight (realms, rows, known deck cards). The fields'
-    scales are folded into the matrix, so every read is a small integer up to float32 error
-    (far below 0.5) and rounds to the exact value; the offsets (``NONE``) ride on the players
-    field's rows, of which exactly one is set."""
+    ``unseen`` is the deck's count of each land kind less those in sight (realms, rows, known
+    deck cards). The fields' scales are folded into the matrix, so every read is a small
+    integer up to float32 error (far below 0.5) and rounds to the exact value; the offsets
+    (``NONE``, the deck's counts) ride on the players field's rows, of which exactly one is
+    set (the row of each player count carries that count's offsets)."""
     columns: list[np.ndarray] = []
-    bias: list[float] = []
+    bias: list[np.ndarray] = []
     starts: dict[str, int] = {}
 
     def part(name: str, parts: list[np.ndarray], offset: float = 0.0) -> None:
         starts[name] = len(columns)
         columns.extend(parts)
-        bias.extend([offset] * len(parts))
+        bias.extend([np.full(_WIDTHS["players"], offset)] * len(parts))
 
     seats = range(MAX_PLAYERS)
     for name in ("decision", "round"):
@@ -197,10 +199,13 @@ def _readout() -> tuple[np.ndarray, dict[str, int]]:
     ]
     kind_rows += [("deck_top_known", 0), ("deck_bottom_known", 0)]
     kinds = np.eye(LAND_KINDS)
-    part("shown", [sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
+    counts = range(2, _WIDTHS["players"] + 2)
+    deck = np.array([DECK_KINDS[players] for players in counts])
+    part("unseen", [-sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
+    bias[starts["unseen"] :] = list(deck.T)  # per player count: the deck's kinds
     unscaled = np.stack(columns, axis=1) / SCHEMA.scales.astype(np.float64)[:, None]
     players = SCHEMA.slices["players"]
-    unscaled[players] += bias  # exactly one players flag is set: the bias, added once
+    unscaled[players] += np.stack(bias, axis=1)  # exactly one players flag is set: once
     return unscaled.astype(np.float32), starts
 
 
@@ -242,16 +247,6 @@ NEIGHBOURS = {
 }
 """Each seat's neighbours (one seat with two players), by player count."""
 
-SIDES = {
-    n: [
-        [seats[0] for seats in NEIGHBOURS[n]],
-        [seats[-1] if n > 2 else -1 for seats in NEIGHBOURS[n]],
-    ]
-    for n in NEIGHBOURS
-}
-"""Each seat's neighbour on one side and on the other (-1: none, with two players), by player
-count."""
-
 
 def _parts(n: int) -> dict[str, object]:
     """Where :class:`Seen`'s reads lie in the read-out with ``n`` players: a slice per field,
@@ -262,7 +257,9 @@ def _parts(n: int) -> dict[str, object]:
     parts["omen_ranks"] = slice(_AT["omen_ranks"], _AT["omen_ranks"] + n)
     for name in ("discards", "known_in_hand"):
         parts[name] = slice(_AT[name], _AT[name] + MAX_PLAYERS)
-    parts["shown"] = slice(_AT["shown"], _AT["shown"] + LAND_KINDS)
+    parts["unseen"] = slice(_AT["unseen"], _AT["unseen"] + LAND_KINDS)
+    meadows = _AT["types"] + T.MEADOW
+    parts["meadows"] = slice(meadows, meadows + n * LAND_TYPES, LAND_TYPES)
     for name, width in (("realms", LAND_KINDS), ("types", LAND_TYPES)):
         parts[name] = [
             slice(_AT[name] + seat * width, _AT[name] + (seat + 1) * width) for seat in range(n)
@@ -292,21 +289,27 @@ class Seen:
         self.discards = out[part["discards"]]
         self.known = out[part["known_in_hand"]]
         self.hand_sizes = out[part["hand_sizes"]]
-        self.picked = list(map(bool, out[part["picked"]]))
+        self.picked = out[part["picked"]]
         self.kinds = list(map(out.__getitem__, part["realms"]))
-        self.types = types = list(map(out.__getitem__, part["types"]))
+        self.types = list(map(out.__getitem__, part["types"]))
         self.neighbour_seats = NEIGHBOURS[n]
-        meadows = [*map(itemgetter(T.MEADOW), types), 0]  # the last: no second neighbour
-        self.meadows_near = list(map(add, *(map(meadows.__getitem__, side) for side in SIDES[n])))
+        meadows = out[part["meadows"]]
+        self.meadows_near = (
+            meadows[::-1]  # one neighbour
+            if n == 2
+            else list(map(add, meadows[-1:] + meadows[:-1], meadows[1:] + meadows[:1]))
+        )
+        """The Meadows in each seat's neighbours' realms."""
         self.row1 = out[part["row1"]]
         self.row2 = out[part["row2"]]
         self.omen = out[part["omen_ranks"]]
         self.top = out[at["deck_top_known"]]
         self.bottom = out[at["deck_bottom_known"]]
         self.rider_slot = out[at["rider_slot"]]
-        shown = out[part["shown"]]
-        self.unseen = list(map(max, map(sub, DECK_KINDS_LISTS[n], shown), repeat(0)))
+        self.unseen = unseen = out[part["unseen"]]
         """Land kinds not visible anywhere: the unknown part of the land deck."""
+        if min(unseen) < 0:
+            self.unseen = [max(0, count) for count in unseen]
         self.row1_lands = tuple(filter(NONE.__ne__, self.row1))
         """The lands of the first row, in slot order."""
 
@@ -460,7 +463,7 @@ class LandModel:
     def row(self, seat: int, init: int, farmer: bool = False) -> list[float]:
         """:meth:`value` of every land kind for ``seat`` at initiative ``init`` (kept)."""
         rows = self._rows[seat] or self._seat_rows(seat)
-        key = (min(init, RIVER_INITIATIVE_CAP), farmer)  # the same River beyond the cap
+        key = (init if init < CAP else CAP, farmer)  # the same River beyond the cap
         values = rows.get(key)
         if values is None:
             values = rows[key] = self._fixed_row(seat, farmer)[:]
@@ -493,13 +496,12 @@ class LandModel:
     def lands_after(self, lands: tuple[int, ...], seat: int, init: int) -> tuple[int, ...]:
         """``lands`` once ``seat`` playing initiative ``init`` took the best for it (kept:
         sampled deals share their first turns)."""
-        key = (lands, seat, min(init, RIVER_INITIATIVE_CAP))  # the same row beyond the cap
+        key = (lands, seat, init if init < CAP else CAP)  # the same row beyond the cap
         left = self._lands_after.get(key)
         if left is None:
-            row = self.row(seat, init)
-            taken = list(lands)
-            taken.remove(max(taken, key=row.__getitem__))
-            left = self._lands_after[key] = tuple(taken)
+            values = list(map(self.row(seat, init).__getitem__, lands))
+            best = values.index(max(values))  # the first of the best, as max(key=) finds
+            left = self._lands_after[key] = lands[:best] + lands[best + 1 :]
         return left
 
     def unseen_draws(self, known: int) -> list[tuple[int, float]]:
@@ -550,19 +552,26 @@ class LandModel:
 
 
 @lru_cache(maxsize=4096)
-def pick_chances(
-    discarded: int, known: int, in_hand: int
-) -> tuple[tuple[int, ...], tuple[float, ...]]:
+def pick_chances(discarded: int, known: int, in_hand: int) -> tuple[np.ndarray, np.ndarray]:
     """A seat's unplayed cards and the cumulative chance of each being its pick (weighted by
-    being in hand), from its discards and known cards (bit masks) and how many it holds."""
+    being in hand), from its discards and known cards (bit masks) and how many it holds (kept
+    arrays: never changed)."""
     unplayed = [c for c in range(CHARACTER_COUNT) if not discarded >> c & 1]
     free = [c for c in unplayed if not known >> c & 1]
     free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
     weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
-    if weights.sum() <= 0:
+    total = weights.sum()
+    if total <= 0:
         weights = np.ones(len(unplayed))
-    cumulative = (weights / weights.sum()).cumsum()
-    return tuple(unplayed), tuple((cumulative / cumulative[-1]).tolist())
+        total = weights.sum()
+    cumulative = (weights / total).cumsum()
+    return np.array(unplayed), cumulative / cumulative[-1]
+
+
+def best_of(row: list[float], lands: tuple[int, ...]) -> float:
+    """The best value in ``row`` of the kinds ``lands`` (0 for none), without ``max``'s
+    keyword arguments (parsing ``default=`` costs more than the comparisons)."""
+    return max(map(row.__getitem__, lands)) if lands else 0.0
 
 
 PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
@@ -678,7 +687,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
             effect = self._fixed_effect(seen, model, card)
             by_lands = dict.fromkeys(lands)
             for left in by_lands:
-                by_lands[left] = max(map(row.__getitem__, left), default=0.0) + effect
+                by_lands[left] = best_of(row, left) + effect
             return list(map(by_lands.__getitem__, lands))
         facts: list | None = None
         if card == C.HUNTER:
@@ -686,28 +695,30 @@ class VaalbaraHeuristicAgent(SeededAgent):
         elif card in PICKS_MATTER:
             facts = deals.neighbour_picks(seen)
         keys: list = lands if facts is None else list(zip(facts, lands, strict=True))
-        values = dict.fromkeys(keys)
-        for key in values:
-            deal = keys.index(key)
+        values: dict[object, float] = {}
+        for deal, key in enumerate(keys):
+            if key in values:
+                continue
             left = lands[deal]
-            best = max(map(row.__getitem__, left), default=0.0)
-            picks = [card, *deals.deals[deal][1:]]
+            best = best_of(row, left)
+            picks = deals.deals[deal]
             fact = None if facts is None else facts[deal]
             values[key] = best + self._deal_effect(seen, model, card, picks, fact, left, best)
         return list(map(values.__getitem__, keys))
 
     def _sample_picks(self, seen: Seen, samples: int) -> list[tuple[int, ...]]:
         """``samples`` guesses at every other seat's pick (seat 0's entry is a placeholder),
-        by inverse-CDF sampling: one uniform draw per sample and seat, in that order."""
+        by inverse-CDF sampling: one uniform draw per sample and seat, in that order (a draw
+        picks the first card whose cumulative chance exceeds it)."""
         chances = [
             pick_chances(
                 seen.discards[seat], seen.known[seat], seen.hand_sizes[seat] + seen.picked[seat]
             )
             for seat in range(1, seen.n)
         ]
-        draws = self.rng.random((samples, len(chances))).T.tolist()
+        draws = self.rng.random((samples, len(chances))).T
         picks = [
-            map(cards.__getitem__, map(bisect_right, repeat(cumulative), seat_draws))
+            cards[cumulative.searchsorted(seat_draws, "right")].tolist()
             for (cards, cumulative), seat_draws in zip(chances, draws, strict=True)
         ]
         return list(zip(repeat(NONE), *picks))
@@ -727,14 +738,15 @@ class VaalbaraHeuristicAgent(SeededAgent):
         seen: Seen,
         model: LandModel,
         card: int,
-        picks: list[int],
+        picks: tuple[int, ...],
         neighbour_first: object,
         lands: tuple[int, ...],
         best: float,
     ) -> float:
-        """The effect of a card in :data:`DEAL_EFFECTS` for this seat: ``picks`` every seat's
-        (its own first), ``neighbour_first`` (for the Hunter) whether a neighbour resolves
-        first, ``lands`` the lands left to it and ``best`` the best of them."""
+        """The effect of a card in :data:`DEAL_EFFECTS` for this seat: ``picks`` the sampled
+        deal (every other seat's pick; seat 0's entry a placeholder), ``neighbour_first`` (for
+        the Hunter) whether a neighbour resolves first, ``lands`` the lands left to it and
+        ``best`` the best of them."""
         if card == C.HUNTER:
             return 3.0 * (not neighbour_first)
         if card == C.CRAFTER:
@@ -749,7 +761,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         return self._rider_gain(seen, model, lands, best)
 
     @staticmethod
-    def _crafter_chance(seen: Seen, picks: list[int], neighbours: list[int]) -> float:
+    def _crafter_chance(seen: Seen, picks: tuple[int, ...], neighbours: list[int]) -> float:
         """Chance that the Crafter gains its 5: every neighbour plays a lower initiative, or
         ties and ranks higher in the Omens as they stand when the Crafter resolves. A Tracker
         this round puts an unseen back on top, so a tie is then won with chance 1 / (ties + 1)."""
