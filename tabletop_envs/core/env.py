@@ -230,10 +230,7 @@ class TabletopAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         mask = self._legal_mask()
-        if type(action) is int and 0 <= action < mask.shape[0]:
-            choice = action  # the common case, checked as action_index checks it
-        else:
-            choice = action_index(action, mask.shape[0])
+        choice = action_index(action, mask.shape[0])
         if not mask[choice]:
             self._illegal(agent, action, mask)
             return
