@@ -100,6 +100,9 @@ def plain_reading(observation: np.ndarray) -> dict[str, object]:
     shown = realms.sum(axis=0) + fields["row1"].sum(axis=0) + fields["row2"].sum(axis=0)
     shown += fields["deck_top_known"] + fields["deck_bottom_known"]
     deck = np.bincount([LAND_CARDS[card][0] for card in land_cards_for(n)], minlength=LAND_KINDS)
+    unseen = np.maximum(deck - shown, 0)
+    to_come = unseen + fields["row2"].sum(axis=0)
+    future = np.bincount(KIND_TYPE_INDEX, to_come, minlength=LAND_TYPES).astype(int)
     return {
         "n": n,
         "decision": int(np.argmax(fields["decision"])),
@@ -107,11 +110,11 @@ def plain_reading(observation: np.ndarray) -> dict[str, object]:
         "my_pick": index(fields["my_pick"]),
         "picks": [index(row) for row in fields["revealed_picks"][:n]],
         "position": [int(np.argmax(row)) for row in fields["turn_position"][:n]],
-        "discards": [bits(row) for row in fields["discards"]],
-        "known": [bits(row) for row in fields["known_in_hand"]],
+        "discards": [bits(row) for row in fields["discards"][:n]],
+        "known": [bits(row) for row in fields["known_in_hand"][:n]],
         "hand_sizes": fields["hand_sizes"][:n].tolist(),
         "picked": [bool(flag) for flag in fields["picked"][:n]],
-        "kinds": realms.tolist(),
+        "own_kinds": realms[0].tolist(),
         "types": types.tolist(),
         "row1": [index(row) for row in fields["row1"][:n]],
         "row2": [index(row) for row in fields["row2"][:n]],
@@ -119,7 +122,8 @@ def plain_reading(observation: np.ndarray) -> dict[str, object]:
         "top": index(fields["deck_top_known"]),
         "bottom": index(fields["deck_bottom_known"]),
         "rider_slot": index(fields["rider_slot"]),
-        "unseen": np.maximum(deck - shown, 0).tolist(),
+        "unseen": unseen.tolist(),
+        "future": tuple(future.tolist()),
     }
 
 
@@ -138,6 +142,20 @@ def test_seen_reads_what_the_plain_decoding_reads(players: int) -> None:
                 assert {key: getattr(seen, key) for key in want} == want
             mask = env.observe(env.agent_selection)["action_mask"]
             env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_seen_reads_no_negative_unseen_count() -> None:
+    """An observation showing more lands of a kind than the deck holds (never met in play)
+    reads as none of them unseen, and the lands to come follow."""
+    env = make("vaalbara", raw=True, num_players=3)
+    env.reset(seed=1)
+    observation = env.observe("player_0")["observation"].copy()
+    at = SCHEMA.offset("realms") + K.RIVER  # seat 0's Rivers
+    observation[at] = 20 * SCHEMA.scales[at]
+    assert SCHEMA.decode(observation)["realms"][0][K.RIVER] == 20
+    seen, want = Seen(observation), plain_reading(observation)
+    assert seen.unseen[K.RIVER] == 0
+    assert {key: getattr(seen, key) for key in want} == want
 
 
 def bot_choice(game: VaalbaraGame, seed: int = 0) -> int:
