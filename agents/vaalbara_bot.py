@@ -42,9 +42,9 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import lru_cache
-from itertools import count, repeat
-from operator import add, contains, itemgetter, mul, sub
+from functools import lru_cache, reduce
+from itertools import accumulate, count, repeat
+from operator import add, contains, itemgetter, mul, sub, truediv
 from types import SimpleNamespace
 
 import numpy as np
@@ -586,21 +586,47 @@ class LandModel:
         }
 
 
+def numpy_sum(values: list[float]) -> float:
+    """``np.sum`` of up to 128 floats, to the last bit (numpy's pairwise summation below its
+    block size): fewer than 8 added in order, more in eight interleaved partial sums that are
+    then added pairwise, the values left over added in order."""
+    if len(values) < 8:
+        return reduce(add, values, 0.0)
+    whole = len(values) - len(values) % 8
+    sums = values[:8]
+    for start in range(8, whole, 8):
+        sums = list(map(add, sums, values[start : start + 8]))
+    total = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + (
+        (sums[4] + sums[5]) + (sums[6] + sums[7])
+    )
+    return reduce(add, values[whole:], total)
+
+
+@lru_cache(maxsize=1 << CHARACTER_COUNT)
+def unplayed_cards(discarded: int) -> list[int]:
+    """The cards not in ``discarded`` (a bit mask), in order (kept: never changed)."""
+    return [card for card in range(CHARACTER_COUNT) if not discarded >> card & 1]
+
+
 @lru_cache(maxsize=4096)
-def pick_chances(discarded: int, known: int, in_hand: int) -> tuple[np.ndarray, np.ndarray]:
+def pick_chances(discarded: int, known: int, in_hand: int) -> tuple[list[int], np.ndarray]:
     """A seat's unplayed cards and the cumulative chance of each being its pick (weighted by
-    being in hand), from its discards and known cards (bit masks) and how many it holds (kept
-    arrays: never changed)."""
-    unplayed = [c for c in range(CHARACTER_COUNT) if not discarded >> c & 1]
-    free = [c for c in unplayed if not known >> c & 1]
-    free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
-    weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
-    total = weights.sum()
+    being in hand), from its discards and known cards (bit masks) and how many it holds (kept:
+    never changed). The floats are numpy's for the weights' array (``(weights /
+    weights.sum()).cumsum()``, divided by its last value), worked out in Python."""
+    unplayed = unplayed_cards(discarded)
+    held = (known & ~discarded).bit_count()
+    free_chance = max(0, in_hand - held) / max(1, len(unplayed) - held)
+    if held:
+        weights = [1.0 if known >> card & 1 else free_chance for card in unplayed]
+    else:
+        weights = [free_chance] * len(unplayed)
+    total = numpy_sum(weights)
     if total <= 0:
-        weights = np.ones(len(unplayed))
-        total = weights.sum()
-    cumulative = (weights / total).cumsum()
-    return np.array(unplayed), cumulative / cumulative[-1]
+        weights = [1.0] * len(unplayed)
+        total = numpy_sum(weights)
+    cumulative = list(accumulate(map(truediv, weights, repeat(total))))
+    return unplayed, np.array(cumulative) / cumulative[-1]
 
 
 def best_of(row: list[float], lands: tuple[int, ...]) -> float:
@@ -755,7 +781,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         ]
         draws = self.rng.random((samples, len(chances))).T
         picks = [
-            cards[cumulative.searchsorted(seat_draws, "right")].tolist()
+            list(map(cards.__getitem__, cumulative.searchsorted(seat_draws, "right").tolist()))
             for (cards, cumulative), seat_draws in zip(chances, draws, strict=True)
         ]
         return list(zip(repeat(NONE), *picks))

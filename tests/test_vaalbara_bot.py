@@ -15,12 +15,15 @@ from tabletop_envs.agents.vaalbara_bot import (
     Seen,
     Tuning,
     VaalbaraHeuristicAgent,
+    numpy_sum,
+    pick_chances,
 )
 
 from tabletop_envs import make
 from tabletop_envs.vaalbara.observer import SCHEMA
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 from tabletop_envs.vaalbara.spec import (
+    CHARACTER_COUNT,
     KIND_TYPE_INDEX,
     LAND_CARDS,
     LAND_KINDS,
@@ -156,6 +159,39 @@ def test_seen_reads_no_negative_unseen_count() -> None:
     seen, want = Seen(observation), plain_reading(observation)
     assert seen.unseen[K.RIVER] == 0
     assert {key: getattr(seen, key) for key in want} == want
+
+
+def test_numpy_sum_is_numpys_sum_to_the_last_bit() -> None:
+    rng = np.random.default_rng(0)
+    for size in [*range(1, 41), *rng.integers(41, 129, 20)]:
+        for _ in range(50):
+            values = (rng.random(size) * rng.choice([1e-3, 1.0, 1e3], size)).tolist()
+            assert numpy_sum(values) == np.array(values).sum()
+
+
+def numpy_pick_chances(discarded: int, known: int, in_hand: int) -> tuple[list[int], np.ndarray]:
+    """:func:`pick_chances` in numpy's arithmetic, the reference for its floats."""
+    unplayed = [c for c in range(CHARACTER_COUNT) if not discarded >> c & 1]
+    free = [c for c in unplayed if not known >> c & 1]
+    free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
+    weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
+    if weights.sum() <= 0:
+        weights = np.ones(len(unplayed))
+    cumulative = (weights / weights.sum()).cumsum()
+    return unplayed, cumulative / cumulative[-1]
+
+
+def test_pick_chances_are_numpys_to_the_last_bit() -> None:
+    """Every pattern of known cards among 1-12 unplayed (the later cards discarded, and a
+    known discard that must not count) and every number of cards in hand."""
+    for unplayed in range(1, CHARACTER_COUNT + 1):
+        discarded = (1 << CHARACTER_COUNT) - (1 << unplayed)
+        for known in range(1 << unplayed):
+            for in_hand in range(CHARACTER_COUNT + 1):
+                args = (discarded, known | discarded & -discarded, in_hand)
+                cards, chances = pick_chances.__wrapped__(*args)
+                want_cards, want = numpy_pick_chances(*args)
+                assert cards == want_cards and chances.tobytes() == want.tobytes()
 
 
 def bot_choice(game: VaalbaraGame, seed: int = 0) -> int:
