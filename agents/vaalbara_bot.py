@@ -378,12 +378,15 @@ class Outlook:
     def of(future: tuple[int, ...], left: int, pick_factor: float, type_chance: float) -> Outlook:
         """The outlook with ``future`` lands of each type still to come and ``left`` rounds
         to play (kept: every seat at a table sees nearly the same)."""
-        total = max(1, sum(future))
-        rate = [min(0.9, pick_factor * count / total) for count in future]
+        total = sum(future) or 1  # at least 1: counts are never negative
+        shares = [pick_factor * count / total for count in future]
+        rate = [share if share < 0.9 else 0.9 for share in shares]  # min(0.9, share)
         expected = tuple([left * chance for chance in rate])
         mountain = rate[T.MOUNTAIN]
         mountain_one = 1 - (1 - mountain) ** left
-        mountain_two = mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
+        mountain_two = mountain_one - left * mountain * (1 - mountain) ** (
+            left - 1 if left > 0 else 0
+        )
         new_type = 1 - (1 - type_chance) ** left
         return Outlook(
             expected,
@@ -534,8 +537,7 @@ class LandModel:
         key = (lands, seat, init if init < CAP else CAP)  # the same row beyond the cap
         left = self._lands_after.get(key)
         if left is None:
-            values = list(map(self.row(seat, init).__getitem__, lands))
-            best = values.index(max(values))  # the first of the best, as max(key=) finds
+            best = first_best(self.row(seat, init), lands)
             left = self._lands_after[key] = lands[:best] + lands[best + 1 :]
         return left
 
@@ -616,7 +618,8 @@ def pick_chances(discarded: int, known: int, in_hand: int) -> tuple[list[int], n
     weights.sum()).cumsum()``, divided by its last value), worked out in Python."""
     unplayed = unplayed_cards(discarded)
     held = (known & ~discarded).bit_count()
-    free_chance = max(0, in_hand - held) / max(1, len(unplayed) - held)
+    free = len(unplayed) - held
+    free_chance = (in_hand - held if in_hand > held else 0) / (free if free > 1 else 1)
     if held:
         weights = [1.0 if known >> card & 1 else free_chance for card in unplayed]
     else:
@@ -629,10 +632,28 @@ def pick_chances(discarded: int, known: int, in_hand: int) -> tuple[list[int], n
     return unplayed, np.array(cumulative) / cumulative[-1]
 
 
-def best_of(row: list[float], lands: tuple[int, ...]) -> float:
-    """The best value in ``row`` of the kinds ``lands`` (0 for none), without ``max``'s
-    keyword arguments (parsing ``default=`` costs more than the comparisons)."""
-    return max(map(row.__getitem__, lands)) if lands else 0.0
+def best_of(row: list[float], lands: Sequence[int]) -> float:
+    """The best value in ``row`` of the kinds ``lands`` (0 for none), as ``max`` finds it: a
+    loop costs less than ``max``'s argument parsing and iteration over a few lands."""
+    if not lands:
+        return 0.0
+    best = row[lands[0]]
+    for kind in lands:
+        value = row[kind]
+        if value > best:
+            best = value
+    return best
+
+
+def first_best(row: list[float], lands: Sequence[int]) -> int:
+    """Where in ``lands`` (not empty) the first of the best values in ``row`` lies, as
+    ``list.index`` of ``max`` finds it."""
+    at, best = 0, row[lands[0]]
+    for index in range(1, len(lands)):
+        value = row[lands[index]]
+        if value > best:
+            at, best = index, value
+    return at
 
 
 PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
@@ -844,7 +865,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
             return 0.0
         draws = model.unseen_draws(model.seen.top)
         row = model.row(0, C.TRACKER + 1)
-        return sum(p * max(0.0, row[k] - keep) for k, p in draws)
+        return sum(p * (row[k] - keep if row[k] > keep else 0.0) for k, p in draws)
 
     def _rider_gain(
         self, seen: Seen, model: LandModel, lands: tuple[int, ...], best: float
@@ -854,8 +875,8 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if len(lands) < 2:
             return 0.0
         init = C.RIDER + 1
-        best_row2 = max((model.value(0, k, init) for k in seen.row2 if k != NONE), default=0.0)
-        return max(0.0, best_row2 - best)
+        best_row2 = best_of(model.row(0, init), [k for k in seen.row2 if k != NONE])
+        return best_row2 - best if best_row2 > best else 0.0
 
     # ----- resolution -----------------------------------------------------------------
     def choose_land(self, seen: Seen, model: LandModel, options: list[int]) -> int:
@@ -886,7 +907,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
 
     def _best_land_after(self, seen: Seen, model: LandModel, row1: list[int]) -> float:
         init = seen.my_pick + 1
-        return max((model.value(0, k, init) for k in row1 if k != NONE), default=0.0)
+        return best_of(model.row(0, init), [k for k in row1 if k != NONE])
 
     def choose_tracker(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         def gain(option: int) -> float:
