@@ -337,8 +337,8 @@ class Seen:
         """Land kinds not visible anywhere: the unknown part of the land deck."""
         self.future = tuple(out[reading.future])
         """Land types still to come: the unseen lands and the second row."""
-        if min(unseen) < 0:  # never met: the deck holds what is in sight
-            self.unseen = [max(0, count) for count in unseen]
+        if min(unseen) < 0:  # more of a kind in sight than this count's deck holds: none left
+            self.unseen = [count if count > 0 else 0 for count in unseen]
             to_come = self.unseen[:]
             for kind in self.row2:
                 if kind != NONE:
@@ -693,11 +693,11 @@ class Deals:
         self.lands: list[list[tuple[int, ...]]] = []
         """Per deal, the first row's lands as each place finds them."""
         for picks in deals:
-            keys = sorted([picks[seat] * MAX_PLAYERS + omen[seat] for seat in rivals])
+            keys = [picks[seat] * MAX_PLAYERS + omen[seat] for seat in rivals]
+            keys.sort()
             lands = [first]
-            for key in keys[: bisect_left(keys, last)]:
-                card, rank = divmod(key, MAX_PLAYERS)  # as turn_key made it
-                lands.append(after(lands[-1], seat_of[rank], card + 1))
+            for key in keys[: bisect_left(keys, last)]:  # card and Omen rank as turn_key made it
+                lands.append(after(lands[-1], seat_of[key % MAX_PLAYERS], key // MAX_PLAYERS + 1))
             self.keys.append(keys)
             self.lands.append(lands)
 

@@ -148,8 +148,8 @@ def test_seen_reads_what_the_plain_decoding_reads(players: int) -> None:
 
 
 def test_seen_reads_no_negative_unseen_count() -> None:
-    """An observation showing more lands of a kind than the deck holds (never met in play)
-    reads as none of them unseen, and the lands to come follow."""
+    """An observation showing more lands of a kind than the deck holds reads as none of them
+    unseen, and the lands to come follow."""
     env = make("vaalbara", raw=True, num_players=3)
     env.reset(seed=1)
     observation = env.observe("player_0")["observation"].copy()
