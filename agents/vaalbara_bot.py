@@ -685,7 +685,7 @@ class Deals:
         self.deals = deals
         omen = seen.omen
         rivals = range(1, seen.n)
-        seat_of = dict(zip(omen, range(seen.n), strict=True))  # Omen ranks are distinct
+        seat_of = dict(zip(omen, count()))  # Omen ranks are distinct
         after = model.lands_after
         first = seen.row1_lands
         self.keys: list[list[int]] = []
@@ -849,9 +849,12 @@ class VaalbaraHeuristicAgent(SeededAgent):
         """Chance that the Crafter gains its 5: every neighbour plays a lower initiative, or
         ties and ranks higher in the Omens as they stand when the Crafter resolves. A Tracker
         this round puts an unseen back on top, so a tie is then won with chance 1 / (ties + 1)."""
-        tied = [n for n in neighbours if picks[n] == C.CRAFTER]
-        if any(picks[n] > C.CRAFTER for n in neighbours):
-            return 0.0
+        tied = []
+        for n in neighbours:  # a loop: any() over a generator costs more
+            if picks[n] > C.CRAFTER:
+                return 0.0
+            if picks[n] == C.CRAFTER:
+                tied.append(n)
         if not tied:
             return 1.0
         if C.TRACKER in picks:
