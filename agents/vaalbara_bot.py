@@ -347,9 +347,6 @@ class Seen:
         self.row1_lands = tuple(filter(NONE.__ne__, self.row1))
         """The lands of the first row, in slot order."""
 
-    def neighbours(self, seat: int) -> list[int]:
-        return self.neighbour_seats[seat]
-
     def meadows_next_door(self, seat: int) -> int:
         return self.meadows_near[seat]
 
@@ -711,7 +708,7 @@ class Deals:
         omen = seen.omen
         keys = [
             [picks[seat] * MAX_PLAYERS + omen[seat] for picks in self.deals]
-            for seat in seen.neighbours(0)
+            for seat in seen.neighbour_seats[0]
         ]  # each neighbour's turn_key per deal
         first = keys[0] if len(keys) == 1 else map(min, *keys)
         return list(map(mine.__gt__, first))
@@ -719,7 +716,7 @@ class Deals:
     def neighbour_picks(self, seen: Seen) -> list[tuple[object, bool]]:
         """Per deal, the neighbours' picks and whether another seat plays the Tracker."""
         deals = self.deals
-        picks = map(itemgetter(*seen.neighbours(0)), deals)
+        picks = map(itemgetter(*seen.neighbour_seats[0]), deals)
         return list(zip(picks, map(contains, deals, repeat(C.TRACKER)), strict=True))
 
 
@@ -834,9 +831,12 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if card == C.HUNTER:
             return 3.0 * (not neighbour_first)
         if card == C.CRAFTER:
-            return 5.0 * self._crafter_chance(seen, picks, seen.neighbours(0))
+            return 5.0 * self._crafter_chance(seen, picks, seen.neighbour_seats[0])
         if card == C.ORACLE:
-            return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in seen.neighbours(0))
+            odd = 0
+            for n in seen.neighbour_seats[0]:  # a loop: sum() over a generator costs more
+                odd += (picks[n] + 1) % 2 == 1
+            return 2.0 * odd
         if card == C.FALCONER:
             share = self.tuning.opponent_share / (seen.n - 1)
             return (2.0 + 2.0 * share) * (len(lands) < len(seen.row1_lands))
