@@ -42,9 +42,9 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import lru_cache
-from itertools import count, repeat
-from operator import add, contains, itemgetter, mul, sub
+from functools import lru_cache, reduce
+from itertools import accumulate, count, repeat
+from operator import add, contains, itemgetter, mul, sub, truediv
 from types import SimpleNamespace
 
 import numpy as np
@@ -149,66 +149,6 @@ def type_bonus(distinct: int) -> int:
     return TYPE_BONUS.get(distinct, 0)
 
 
-def _weights(name: str, row: int, weights: Sequence[float]) -> np.ndarray:
-    """A read-out column: ``weights`` on row ``row`` of field ``name``, zero elsewhere."""
-    column = np.zeros(SCHEMA.size)
-    start = SCHEMA.offset(name) + row * len(weights)
-    column[start : start + len(weights)] = weights
-    return column
-
-
-def _readout() -> tuple[np.ndarray, dict[str, int]]:
-    """What :class:`Seen` reads, as one matrix applied to the observation, and where each part
-    starts in the result. A one-hot row is read as its index (``NONE`` when
-    none is set; for the decision, round, turn positions and Omen ranks 0), the players field
-    as the player count, a row of card flags as a bit mask, a realm as its counts by land type;
-    ``unseen`` is the deck's count of each land kind less those in sight (realms, rows, known
-    deck cards). The fields' scales are folded into the matrix, so every read is a small
-    integer up to float32 error (far below 0.5) and rounds to the exact value; the offsets
-    (``NONE``, the deck's counts) ride on the players field's rows, of which exactly one is
-    set (the row of each player count carries that count's offsets)."""
-    columns: list[np.ndarray] = []
-    bias: list[np.ndarray] = []
-    starts: dict[str, int] = {}
-
-    def part(name: str, parts: list[np.ndarray], offset: float = 0.0) -> None:
-        starts[name] = len(columns)
-        columns.extend(parts)
-        bias.extend([np.full(_WIDTHS["players"], offset)] * len(parts))
-
-    seats = range(MAX_PLAYERS)
-    for name in ("decision", "round"):
-        part(name, [_weights(name, 0, np.arange(_WIDTHS[name]))])
-    part("players", [_weights("players", 0, np.arange(2, _WIDTHS["players"] + 2))])
-    for name in ("my_pick", "rider_slot", "deck_top_known", "deck_bottom_known"):
-        part(name, [_weights(name, 0, np.arange(1, _WIDTHS[name] + 1))], NONE)
-    for name in ("turn_position", "omen_ranks"):
-        part(name, [_weights(name, seat, np.arange(_WIDTHS[name])) for seat in seats])
-    for name in ("revealed_picks", "row1", "row2"):
-        ones = np.arange(1, _WIDTHS[name] + 1)
-        part(name, [_weights(name, seat, ones) for seat in seats], NONE)
-    for name in ("discards", "known_in_hand"):
-        part(name, [_weights(name, seat, _BITS) for seat in seats])
-    for name in ("hand_sizes", "picked"):
-        part(name, [_weights(name, 0, np.eye(MAX_PLAYERS)[seat]) for seat in seats])
-    part("realms", [_weights("realms", seat, row) for seat in seats for row in np.eye(LAND_KINDS)])
-    of_type = np.eye(LAND_TYPES)[KIND_TYPE_INDEX]
-    part("types", [_weights("realms", seat, of_type[:, t]) for seat in seats for t in range(6)])
-    kind_rows = [("realms", seat) for seat in seats] + [
-        (name, seat) for name in ("row1", "row2") for seat in seats
-    ]
-    kind_rows += [("deck_top_known", 0), ("deck_bottom_known", 0)]
-    kinds = np.eye(LAND_KINDS)
-    counts = range(2, _WIDTHS["players"] + 2)
-    deck = np.array([DECK_KINDS[players] for players in counts])
-    part("unseen", [-sum(_weights(name, seat, one) for name, seat in kind_rows) for one in kinds])
-    bias[starts["unseen"] :] = list(deck.T)  # per player count: the deck's kinds
-    unscaled = np.stack(columns, axis=1) / SCHEMA.scales.astype(np.float64)[:, None]
-    players = SCHEMA.slices["players"]
-    unscaled[players] += np.stack(bias, axis=1)  # exactly one players flag is set: once
-    return unscaled.astype(np.float32), starts
-
-
 @lru_cache(maxsize=4096)
 def rewards_at_no_initiative(types: tuple[int, ...], meadows_next_door: int) -> tuple[int, ...]:
     """VP for taking each land kind into a realm of ``types`` at initiative 0 (a River's,
@@ -235,10 +175,114 @@ def bonus_terms(new_type: float) -> tuple[float, ...]:
     return tuple(terms)
 
 
+def _weights(name: str, row: int, weights: Sequence[float]) -> np.ndarray:
+    """A read-out column: ``weights`` on row ``row`` of field ``name``, zero elsewhere."""
+    column = np.zeros(SCHEMA.size)
+    start = SCHEMA.offset(name) + row * len(weights)
+    column[start : start + len(weights)] = weights
+    return column
+
+
+SINGLES = ("decision", "round", "my_pick", "rider_slot", "deck_top_known", "deck_bottom_known")
+"""The one-hot fields :class:`Seen` reads as one number each, first in the read-out."""
+SEAT_PARTS = ("revealed_picks", "turn_position", "omen_ranks", "row1", "row2")
+SEAT_PARTS += ("discards", "known_in_hand", "hand_sizes", "picked")
+"""The fields :class:`Seen` reads as one number per seat, next in the read-out in this order."""
+
+
+def _field_columns(name: str, rows: range) -> tuple[list[np.ndarray], float]:
+    """The read-out columns of a field of :data:`SINGLES` or :data:`SEAT_PARTS`, one per row
+    in ``rows`` (for the flags of a seat, the seat), and their offset: a one-hot row as its
+    index (``NONE`` when none is set, except for the fields always set), card flags as a bit
+    mask, a flag per seat as the seat's flag."""
+    width = _WIDTHS[name]
+    if name in ("discards", "known_in_hand"):
+        return [_weights(name, row, _BITS) for row in rows], 0.0
+    if name in ("hand_sizes", "picked"):
+        return [_weights(name, 0, np.eye(width)[row]) for row in rows], 0.0
+    if name in ("decision", "round", "turn_position", "omen_ranks"):
+        return [_weights(name, row, np.arange(width)) for row in rows], 0.0
+    return [_weights(name, row, np.arange(1, width + 1)) for row in rows], NONE
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What :class:`Seen` reads from an observation of ``n`` players: the read-out ``matrix``
+    and where each part lies in its product (slices)."""
+
+    n: int
+    matrix: np.ndarray
+    seat_parts: tuple[slice, ...]
+    """One slice per field of :data:`SEAT_PARTS`, in that order (after :data:`SINGLES`)."""
+    kinds: slice
+    """Seat 0's realm, by land kind."""
+    types: tuple[slice, ...]
+    """Each seat's realm, by land type."""
+    meadows: slice
+    """Each seat's Meadows (a strided slice of the types)."""
+    unseen: slice
+    future: slice
+    """The land types still to come: the unseen lands and the second row, by type."""
+
+
+def _reading(n: int) -> Reading:
+    """The read-out for ``n`` players, one matrix applied to the observation: the fields of
+    :data:`SINGLES` and :data:`SEAT_PARTS` (:func:`_field_columns`), seat 0's realm by kind,
+    every realm by type, ``unseen`` (the deck's count of each land kind less those in sight:
+    realms, rows, known deck cards) and ``future`` (the unseen lands plus the second row, by
+    type). The fields' scales are folded into the matrix, so every read is a small integer up
+    to float32 error (far below 0.5) and rounds to the exact value; the offsets (``NONE``, the
+    deck's counts) ride on the row of the players flag of ``n`` players, which is set in every
+    observation the matrix reads."""
+    columns: list[np.ndarray] = []
+    bias: list[float] = []
+
+    def part(parts: list[np.ndarray], offset: Sequence[float] | float = 0.0) -> slice:
+        columns.extend(parts)
+        bias.extend(np.broadcast_to(offset, len(parts)).tolist())
+        return slice(len(columns) - len(parts), len(columns))
+
+    seats, every_seat = range(n), range(MAX_PLAYERS)
+    for name in SINGLES:
+        part(*_field_columns(name, range(1)))
+    seat_parts = tuple(part(*_field_columns(name, seats)) for name in SEAT_PARTS)
+    kinds = part([_weights("realms", 0, one) for one in np.eye(LAND_KINDS)])
+    of_type = np.eye(LAND_TYPES)[KIND_TYPE_INDEX]
+    types = part([_weights("realms", seat, of_type[:, t]) for seat in seats for t in range(6)])
+    shown_rows = [(name, seat) for name in ("realms", "row1", "row2") for seat in every_seat]
+    shown_rows += [("deck_top_known", 0), ("deck_bottom_known", 0)]
+    kind_rows = np.eye(LAND_KINDS)
+    shown = [sum(_weights(name, seat, one) for name, seat in shown_rows) for one in kind_rows]
+    unseen = part([-column for column in shown], DECK_KINDS[n])
+    row2 = [sum(_weights("row2", seat, one) for seat in every_seat) for one in kind_rows]
+    to_come = [row2[kind] - shown[kind] for kind in range(LAND_KINDS)]
+    of_each = [np.flatnonzero(of_type[:, t]) for t in range(LAND_TYPES)]
+    deck_types = np.bincount(KIND_TYPE_INDEX, DECK_KINDS[n], LAND_TYPES)
+    future = part([sum(to_come[kind] for kind in kinds_of) for kinds_of in of_each], deck_types)
+    matrix = np.stack(columns, axis=1) / SCHEMA.scales.astype(np.float64)[:, None]
+    matrix[SCHEMA.offset("players") + n - 2] += bias  # the flag of n players: set, alone
+    start, width = types.start, LAND_TYPES
+    return Reading(
+        n,
+        matrix.astype(np.float32),
+        seat_parts,
+        kinds,
+        tuple(slice(start + seat * width, start + (seat + 1) * width) for seat in seats),
+        slice(start + T.MEADOW, types.stop, width),
+        unseen,
+        future,
+    )
+
+
 _WIDTHS = {field.name: field.shape[-1] for field in SCHEMA.fields}
 _BITS = [1 << card for card in range(CHARACTER_COUNT)]
-_READOUT, _AT = _readout()
 _SHAPE = (SCHEMA.size,)
+_PLAYERS = SCHEMA.slices["players"]
+_READINGS = {
+    np.eye(MAX_PLAYERS - 1, dtype=np.float32)[n - 2].tobytes(): _reading(n)
+    for n in range(2, MAX_PLAYERS + 1)
+}
+""":class:`Reading` by the players flags (the observation's bytes): one per player count."""
 
 
 NEIGHBOURS = {
@@ -248,73 +292,60 @@ NEIGHBOURS = {
 """Each seat's neighbours (one seat with two players), by player count."""
 
 
-def _parts(n: int) -> dict[str, object]:
-    """Where :class:`Seen`'s reads lie in the read-out with ``n`` players: a slice per field,
-    a list of slices (one per seat) for the realms and their types."""
-    parts: dict[str, object] = {}
-    for name in ("revealed_picks", "turn_position", "hand_sizes", "picked", "row1", "row2"):
-        parts[name] = slice(_AT[name], _AT[name] + n)
-    parts["omen_ranks"] = slice(_AT["omen_ranks"], _AT["omen_ranks"] + n)
-    for name in ("discards", "known_in_hand"):
-        parts[name] = slice(_AT[name], _AT[name] + MAX_PLAYERS)
-    parts["unseen"] = slice(_AT["unseen"], _AT["unseen"] + LAND_KINDS)
-    meadows = _AT["types"] + T.MEADOW
-    parts["meadows"] = slice(meadows, meadows + n * LAND_TYPES, LAND_TYPES)
-    for name, width in (("realms", LAND_KINDS), ("types", LAND_TYPES)):
-        parts[name] = [
-            slice(_AT[name] + seat * width, _AT[name] + (seat + 1) * width) for seat in range(n)
-        ]
-    return parts
-
-
-_PARTS = {n: _parts(n) for n in range(2, MAX_PLAYERS + 1)}
-
-
 class Seen:
     """One seat's decoded observation, with seats relative to it (0 is itself)."""
+
+    __slots__ = (
+        *("n", "decision", "round", "rounds_left", "my_pick", "rider_slot", "top", "bottom"),
+        *("picks", "position", "omen", "row1", "row2", "discards", "known", "hand_sizes"),
+        *("picked", "own_kinds", "types", "neighbour_seats", "meadows_near", "unseen"),
+        *("future", "row1_lands"),
+    )
 
     def __init__(self, observation: np.ndarray) -> None:
         if observation.shape != _SHAPE:
             raise ValueError(f"observation has shape {observation.shape}, expected {_SHAPE}")
-        out = np.rint(observation @ _READOUT).astype(np.int64).tolist()
-        at = _AT
-        self.n = n = out[at["players"]]
-        part = _PARTS[n]
-        self.decision = out[at["decision"]]
-        self.round = out[at["round"]]
+        reading = _READINGS.get(observation[_PLAYERS].tobytes())
+        if reading is None:
+            raise ValueError("the observation sets no player count")
+        out = np.rint(observation @ reading.matrix).astype(np.int64).tolist()
+        self.n = n = reading.n
+        self.decision, self.round, self.my_pick, self.rider_slot, self.top, self.bottom = out[:6]
         self.rounds_left = ROUNDS - 1 - self.round
-        self.my_pick = out[at["my_pick"]]
-        self.picks = out[part["revealed_picks"]]
-        self.position = out[part["turn_position"]]
-        self.discards = out[part["discards"]]
-        self.known = out[part["known_in_hand"]]
-        self.hand_sizes = out[part["hand_sizes"]]
-        self.picked = out[part["picked"]]
-        self.kinds = list(map(out.__getitem__, part["realms"]))
-        self.types = list(map(out.__getitem__, part["types"]))
+        (
+            self.picks,
+            self.position,
+            self.omen,
+            self.row1,
+            self.row2,
+            self.discards,
+            self.known,
+            self.hand_sizes,
+            self.picked,
+        ) = map(out.__getitem__, reading.seat_parts)
+        self.own_kinds = out[reading.kinds]
+        self.types = list(map(out.__getitem__, reading.types))
         self.neighbour_seats = NEIGHBOURS[n]
-        meadows = out[part["meadows"]]
+        meadows = out[reading.meadows]
         self.meadows_near = (
             meadows[::-1]  # one neighbour
             if n == 2
             else list(map(add, meadows[-1:] + meadows[:-1], meadows[1:] + meadows[:1]))
         )
         """The Meadows in each seat's neighbours' realms."""
-        self.row1 = out[part["row1"]]
-        self.row2 = out[part["row2"]]
-        self.omen = out[part["omen_ranks"]]
-        self.top = out[at["deck_top_known"]]
-        self.bottom = out[at["deck_bottom_known"]]
-        self.rider_slot = out[at["rider_slot"]]
-        self.unseen = unseen = out[part["unseen"]]
+        self.unseen = unseen = out[reading.unseen]
         """Land kinds not visible anywhere: the unknown part of the land deck."""
-        if min(unseen) < 0:
-            self.unseen = [max(0, count) for count in unseen]
+        self.future = tuple(out[reading.future])
+        """Land types still to come: the unseen lands and the second row."""
+        if min(unseen) < 0:  # more of a kind in sight than this count's deck holds: none left
+            self.unseen = [count if count > 0 else 0 for count in unseen]
+            to_come = self.unseen[:]
+            for kind in self.row2:
+                if kind != NONE:
+                    to_come[kind] += 1
+            self.future = tuple(type_counts(to_come))
         self.row1_lands = tuple(filter(NONE.__ne__, self.row1))
         """The lands of the first row, in slot order."""
-
-    def neighbours(self, seat: int) -> list[int]:
-        return self.neighbour_seats[seat]
 
     def meadows_next_door(self, seat: int) -> int:
         return self.meadows_near[seat]
@@ -342,14 +373,17 @@ class Outlook:
     @staticmethod
     @lru_cache(maxsize=1024)
     def of(future: tuple[int, ...], left: int, pick_factor: float, type_chance: float) -> Outlook:
-        """The outlook with the land kinds ``future`` still to come and ``left`` rounds to
-        play (kept: every seat at a table sees nearly the same)."""
-        total = max(1, sum(future))
-        rate = [min(0.9, pick_factor * count / total) for count in type_counts(future)]
+        """The outlook with ``future`` lands of each type still to come and ``left`` rounds
+        to play (kept: every seat at a table sees nearly the same)."""
+        total = sum(future) or 1  # at least 1: counts are never negative
+        shares = [pick_factor * count / total for count in future]
+        rate = [share if share < 0.9 else 0.9 for share in shares]  # min(0.9, share)
         expected = tuple([left * chance for chance in rate])
         mountain = rate[T.MOUNTAIN]
         mountain_one = 1 - (1 - mountain) ** left
-        mountain_two = mountain_one - left * mountain * (1 - mountain) ** max(0, left - 1)
+        mountain_two = mountain_one - left * mountain * (1 - mountain) ** (
+            left - 1 if left > 0 else 0
+        )
         new_type = 1 - (1 - type_chance) ** left
         return Outlook(
             expected,
@@ -370,15 +404,16 @@ _PICK_VALUES: BoundedCache[tuple[object, ...], list[float]] = BoundedCache(None,
 class LandModel:
     """Land values for every seat: immediate reward plus the change in realm potential."""
 
+    __slots__ = (
+        *("seen", "tuning", "expected", "_mountain_terms", "_bonus_terms", "_outlook"),
+        *("_kept_rows", "carpenter_left", "_pick_values", "_rows", "_pioneer_gains"),
+        *("_unseen_mix", "_lands_after"),
+    )
+
     def __init__(self, seen: Seen, tuning: Tuning) -> None:
         self.seen = seen
         self.tuning = tuning
-        future = seen.unseen[:]
-        for kind in seen.row2:
-            if kind != NONE:
-                future[kind] += 1
-        left, factor, chance = seen.rounds_left, tuning.pick_factor, tuning.type_chance
-        outlook = Outlook.of(tuple(future), left, factor, chance)
+        outlook = Outlook.of(seen.future, seen.rounds_left, tuning.pick_factor, tuning.type_chance)
         self.expected = outlook.expected
         self._mountain_terms = outlook.mountain_terms
         self._bonus_terms = outlook.bonus_terms
@@ -499,8 +534,7 @@ class LandModel:
         key = (lands, seat, init if init < CAP else CAP)  # the same row beyond the cap
         left = self._lands_after.get(key)
         if left is None:
-            values = list(map(self.row(seat, init).__getitem__, lands))
-            best = values.index(max(values))  # the first of the best, as max(key=) finds
+            best = first_best(self.row(seat, init), lands)
             left = self._lands_after[key] = lands[:best] + lands[best + 1 :]
         return left
 
@@ -528,7 +562,7 @@ class LandModel:
         draws = self.unseen_draws(seen.bottom)
         by_type: dict[int, float] = {}
         """The gain of swapping away a land of each type: the same for kinds of one type."""
-        for land_type in {KIND_TYPE_INDEX[k] for k, held in enumerate(seen.kinds[0]) if held}:
+        for land_type in {KIND_TYPE_INDEX[k] for k, held in enumerate(seen.own_kinds) if held}:
             after = list(types)
             after[land_type] -= 1
             rewards = list(rewards_at_no_initiative(tuple(after), seen.meadows_near[0]))
@@ -546,32 +580,77 @@ class LandModel:
             by_type[land_type] = gain
         return {
             kind: by_type[KIND_TYPE_INDEX[kind]]
-            for kind, count in enumerate(seen.kinds[0])
+            for kind, count in enumerate(seen.own_kinds)
             if count
         }
 
 
+def numpy_sum(values: list[float]) -> float:
+    """``np.sum`` of up to 128 floats, to the last bit (numpy's pairwise summation below its
+    block size): fewer than 8 added in order, more in eight interleaved partial sums that are
+    then added pairwise, the values left over added in order."""
+    if len(values) < 8:
+        return reduce(add, values, 0.0)
+    whole = len(values) - len(values) % 8
+    sums = values[:8]
+    for start in range(8, whole, 8):
+        sums = list(map(add, sums, values[start : start + 8]))
+    total = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + (
+        (sums[4] + sums[5]) + (sums[6] + sums[7])
+    )
+    return reduce(add, values[whole:], total)
+
+
+@lru_cache(maxsize=1 << CHARACTER_COUNT)
+def unplayed_cards(discarded: int) -> list[int]:
+    """The cards not in ``discarded`` (a bit mask), in order (kept: never changed)."""
+    return [card for card in range(CHARACTER_COUNT) if not discarded >> card & 1]
+
+
 @lru_cache(maxsize=4096)
-def pick_chances(discarded: int, known: int, in_hand: int) -> tuple[np.ndarray, np.ndarray]:
+def pick_chances(discarded: int, known: int, in_hand: int) -> tuple[list[int], np.ndarray]:
     """A seat's unplayed cards and the cumulative chance of each being its pick (weighted by
-    being in hand), from its discards and known cards (bit masks) and how many it holds (kept
-    arrays: never changed)."""
-    unplayed = [c for c in range(CHARACTER_COUNT) if not discarded >> c & 1]
-    free = [c for c in unplayed if not known >> c & 1]
-    free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
-    weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
-    total = weights.sum()
+    being in hand), from its discards and known cards (bit masks) and how many it holds (kept:
+    never changed). The floats are numpy's for the weights' array (``(weights /
+    weights.sum()).cumsum()``, divided by its last value), worked out in Python."""
+    unplayed = unplayed_cards(discarded)
+    held = (known & ~discarded).bit_count()
+    free = len(unplayed) - held
+    free_chance = (in_hand - held if in_hand > held else 0) / (free if free > 1 else 1)
+    if held:
+        weights = [1.0 if known >> card & 1 else free_chance for card in unplayed]
+    else:
+        weights = [free_chance] * len(unplayed)
+    total = numpy_sum(weights)
     if total <= 0:
-        weights = np.ones(len(unplayed))
-        total = weights.sum()
-    cumulative = (weights / total).cumsum()
-    return np.array(unplayed), cumulative / cumulative[-1]
+        weights = [1.0] * len(unplayed)
+        total = numpy_sum(weights)
+    cumulative = list(accumulate(map(truediv, weights, repeat(total))))
+    return unplayed, np.array(cumulative) / cumulative[-1]
 
 
-def best_of(row: list[float], lands: tuple[int, ...]) -> float:
-    """The best value in ``row`` of the kinds ``lands`` (0 for none), without ``max``'s
-    keyword arguments (parsing ``default=`` costs more than the comparisons)."""
-    return max(map(row.__getitem__, lands)) if lands else 0.0
+def best_of(row: list[float], lands: Sequence[int]) -> float:
+    """The best value in ``row`` of the kinds ``lands`` (0 for none), as ``max`` finds it: a
+    loop costs less than ``max``'s argument parsing and iteration over a few lands."""
+    if not lands:
+        return 0.0
+    best = row[lands[0]]
+    for kind in lands:
+        value = row[kind]
+        if value > best:
+            best = value
+    return best
+
+
+def first_best(row: list[float], lands: Sequence[int]) -> int:
+    """Where in ``lands`` (not empty) the first of the best values in ``row`` lies, as
+    ``list.index`` of ``max`` finds it."""
+    at, best = 0, row[lands[0]]
+    for index in range(1, len(lands)):
+        value = row[lands[index]]
+        if value > best:
+            at, best = index, value
+    return at
 
 
 PICKS_MATTER = frozenset((C.CRAFTER, C.ORACLE))
@@ -593,6 +672,8 @@ class Deals:
     :func:`turn_key` in resolution order and the lands each place in that order finds (the
     seats ahead of a card are a prefix of the order, so one chain serves every card)."""
 
+    __slots__ = ("deals", "keys", "lands")
+
     def __init__(
         self, seen: Seen, model: LandModel, deals: list[tuple[int, ...]], last: int
     ) -> None:
@@ -601,7 +682,7 @@ class Deals:
         self.deals = deals
         omen = seen.omen
         rivals = range(1, seen.n)
-        seat_of = dict(zip(omen, range(seen.n), strict=True))  # Omen ranks are distinct
+        seat_of = dict(zip(omen, count()))  # Omen ranks are distinct
         after = model.lands_after
         first = seen.row1_lands
         self.keys: list[list[int]] = []
@@ -609,11 +690,11 @@ class Deals:
         self.lands: list[list[tuple[int, ...]]] = []
         """Per deal, the first row's lands as each place finds them."""
         for picks in deals:
-            keys = sorted([picks[seat] * MAX_PLAYERS + omen[seat] for seat in rivals])
+            keys = [picks[seat] * MAX_PLAYERS + omen[seat] for seat in rivals]
+            keys.sort()
             lands = [first]
-            for key in keys[: bisect_left(keys, last)]:
-                card, rank = divmod(key, MAX_PLAYERS)  # as turn_key made it
-                lands.append(after(lands[-1], seat_of[rank], card + 1))
+            for key in keys[: bisect_left(keys, last)]:  # card and Omen rank as turn_key made it
+                lands.append(after(lands[-1], seat_of[key % MAX_PLAYERS], key // MAX_PLAYERS + 1))
             self.keys.append(keys)
             self.lands.append(lands)
 
@@ -627,7 +708,7 @@ class Deals:
         omen = seen.omen
         keys = [
             [picks[seat] * MAX_PLAYERS + omen[seat] for picks in self.deals]
-            for seat in seen.neighbours(0)
+            for seat in seen.neighbour_seats[0]
         ]  # each neighbour's turn_key per deal
         first = keys[0] if len(keys) == 1 else map(min, *keys)
         return list(map(mine.__gt__, first))
@@ -635,7 +716,7 @@ class Deals:
     def neighbour_picks(self, seen: Seen) -> list[tuple[object, bool]]:
         """Per deal, the neighbours' picks and whether another seat plays the Tracker."""
         deals = self.deals
-        picks = map(itemgetter(*seen.neighbours(0)), deals)
+        picks = map(itemgetter(*seen.neighbour_seats[0]), deals)
         return list(zip(picks, map(contains, deals, repeat(C.TRACKER)), strict=True))
 
 
@@ -718,7 +799,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
         ]
         draws = self.rng.random((samples, len(chances))).T
         picks = [
-            cards[cumulative.searchsorted(seat_draws, "right")].tolist()
+            list(map(cards.__getitem__, cumulative.searchsorted(seat_draws, "right").tolist()))
             for (cards, cumulative), seat_draws in zip(chances, draws, strict=True)
         ]
         return list(zip(repeat(NONE), *picks))
@@ -750,9 +831,12 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if card == C.HUNTER:
             return 3.0 * (not neighbour_first)
         if card == C.CRAFTER:
-            return 5.0 * self._crafter_chance(seen, picks, seen.neighbours(0))
+            return 5.0 * self._crafter_chance(seen, picks, seen.neighbour_seats[0])
         if card == C.ORACLE:
-            return 2.0 * sum((picks[n] + 1) % 2 == 1 for n in seen.neighbours(0))
+            odd = 0
+            for n in seen.neighbour_seats[0]:  # a loop: sum() over a generator costs more
+                odd += (picks[n] + 1) % 2 == 1
+            return 2.0 * odd
         if card == C.FALCONER:
             share = self.tuning.opponent_share / (seen.n - 1)
             return (2.0 + 2.0 * share) * (len(lands) < len(seen.row1_lands))
@@ -765,9 +849,12 @@ class VaalbaraHeuristicAgent(SeededAgent):
         """Chance that the Crafter gains its 5: every neighbour plays a lower initiative, or
         ties and ranks higher in the Omens as they stand when the Crafter resolves. A Tracker
         this round puts an unseen back on top, so a tie is then won with chance 1 / (ties + 1)."""
-        tied = [n for n in neighbours if picks[n] == C.CRAFTER]
-        if any(picks[n] > C.CRAFTER for n in neighbours):
-            return 0.0
+        tied = []
+        for n in neighbours:  # a loop: any() over a generator costs more
+            if picks[n] > C.CRAFTER:
+                return 0.0
+            if picks[n] == C.CRAFTER:
+                tied.append(n)
         if not tied:
             return 1.0
         if C.TRACKER in picks:
@@ -781,7 +868,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
             return 0.0
         draws = model.unseen_draws(model.seen.top)
         row = model.row(0, C.TRACKER + 1)
-        return sum(p * max(0.0, row[k] - keep) for k, p in draws)
+        return sum(p * (row[k] - keep if row[k] > keep else 0.0) for k, p in draws)
 
     def _rider_gain(
         self, seen: Seen, model: LandModel, lands: tuple[int, ...], best: float
@@ -791,8 +878,8 @@ class VaalbaraHeuristicAgent(SeededAgent):
         if len(lands) < 2:
             return 0.0
         init = C.RIDER + 1
-        best_row2 = max((model.value(0, k, init) for k in seen.row2 if k != NONE), default=0.0)
-        return max(0.0, best_row2 - best)
+        best_row2 = best_of(model.row(0, init), [k for k in seen.row2 if k != NONE])
+        return best_row2 - best if best_row2 > best else 0.0
 
     # ----- resolution -----------------------------------------------------------------
     def choose_land(self, seen: Seen, model: LandModel, options: list[int]) -> int:
@@ -823,7 +910,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
 
     def _best_land_after(self, seen: Seen, model: LandModel, row1: list[int]) -> float:
         init = seen.my_pick + 1
-        return max((model.value(0, k, init) for k in row1 if k != NONE), default=0.0)
+        return best_of(model.row(0, init), [k for k in row1 if k != NONE])
 
     def choose_tracker(self, seen: Seen, model: LandModel, options: list[int]) -> int:
         def gain(option: int) -> float:
@@ -875,7 +962,7 @@ class VaalbaraHeuristicAgent(SeededAgent):
 
         def strength(option: int) -> float:
             seat = option + 1
-            return model.potential(seen.types[seat], False) + 3.0 * sum(seen.kinds[seat])
+            return model.potential(seen.types[seat], False) + 3.0 * sum(seen.types[seat])
 
         return min(options, key=strength)
 

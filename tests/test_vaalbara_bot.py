@@ -15,12 +15,15 @@ from tabletop_envs.agents.vaalbara_bot import (
     Seen,
     Tuning,
     VaalbaraHeuristicAgent,
+    numpy_sum,
+    pick_chances,
 )
 
 from tabletop_envs import make
 from tabletop_envs.vaalbara.observer import SCHEMA
 from tabletop_envs.vaalbara.rules import VaalbaraGame
 from tabletop_envs.vaalbara.spec import (
+    CHARACTER_COUNT,
     KIND_TYPE_INDEX,
     LAND_CARDS,
     LAND_KINDS,
@@ -100,6 +103,9 @@ def plain_reading(observation: np.ndarray) -> dict[str, object]:
     shown = realms.sum(axis=0) + fields["row1"].sum(axis=0) + fields["row2"].sum(axis=0)
     shown += fields["deck_top_known"] + fields["deck_bottom_known"]
     deck = np.bincount([LAND_CARDS[card][0] for card in land_cards_for(n)], minlength=LAND_KINDS)
+    unseen = np.maximum(deck - shown, 0)
+    to_come = unseen + fields["row2"].sum(axis=0)
+    future = np.bincount(KIND_TYPE_INDEX, to_come, minlength=LAND_TYPES).astype(int)
     return {
         "n": n,
         "decision": int(np.argmax(fields["decision"])),
@@ -107,11 +113,11 @@ def plain_reading(observation: np.ndarray) -> dict[str, object]:
         "my_pick": index(fields["my_pick"]),
         "picks": [index(row) for row in fields["revealed_picks"][:n]],
         "position": [int(np.argmax(row)) for row in fields["turn_position"][:n]],
-        "discards": [bits(row) for row in fields["discards"]],
-        "known": [bits(row) for row in fields["known_in_hand"]],
+        "discards": [bits(row) for row in fields["discards"][:n]],
+        "known": [bits(row) for row in fields["known_in_hand"][:n]],
         "hand_sizes": fields["hand_sizes"][:n].tolist(),
         "picked": [bool(flag) for flag in fields["picked"][:n]],
-        "kinds": realms.tolist(),
+        "own_kinds": realms[0].tolist(),
         "types": types.tolist(),
         "row1": [index(row) for row in fields["row1"][:n]],
         "row2": [index(row) for row in fields["row2"][:n]],
@@ -119,7 +125,8 @@ def plain_reading(observation: np.ndarray) -> dict[str, object]:
         "top": index(fields["deck_top_known"]),
         "bottom": index(fields["deck_bottom_known"]),
         "rider_slot": index(fields["rider_slot"]),
-        "unseen": np.maximum(deck - shown, 0).tolist(),
+        "unseen": unseen.tolist(),
+        "future": tuple(future.tolist()),
     }
 
 
@@ -138,6 +145,53 @@ def test_seen_reads_what_the_plain_decoding_reads(players: int) -> None:
                 assert {key: getattr(seen, key) for key in want} == want
             mask = env.observe(env.agent_selection)["action_mask"]
             env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_seen_reads_no_negative_unseen_count() -> None:
+    """An observation showing more lands of a kind than the deck holds reads as none of them
+    unseen, and the lands to come follow."""
+    env = make("vaalbara", raw=True, num_players=3)
+    env.reset(seed=1)
+    observation = env.observe("player_0")["observation"].copy()
+    at = SCHEMA.offset("realms") + K.RIVER  # seat 0's Rivers
+    observation[at] = 20 * SCHEMA.scales[at]
+    assert SCHEMA.decode(observation)["realms"][0][K.RIVER] == 20
+    seen, want = Seen(observation), plain_reading(observation)
+    assert seen.unseen[K.RIVER] == 0
+    assert {key: getattr(seen, key) for key in want} == want
+
+
+def test_numpy_sum_is_numpys_sum_to_the_last_bit() -> None:
+    rng = np.random.default_rng(0)
+    for size in [*range(1, 41), *rng.integers(41, 129, 20)]:
+        for _ in range(50):
+            values = (rng.random(size) * rng.choice([1e-3, 1.0, 1e3], size)).tolist()
+            assert numpy_sum(values) == np.array(values).sum()
+
+
+def numpy_pick_chances(discarded: int, known: int, in_hand: int) -> tuple[list[int], np.ndarray]:
+    """:func:`pick_chances` in numpy's arithmetic, the reference for its floats."""
+    unplayed = [c for c in range(CHARACTER_COUNT) if not discarded >> c & 1]
+    free = [c for c in unplayed if not known >> c & 1]
+    free_chance = max(0, in_hand - (len(unplayed) - len(free))) / max(1, len(free))
+    weights = np.array([1.0 if known >> c & 1 else free_chance for c in unplayed])
+    if weights.sum() <= 0:
+        weights = np.ones(len(unplayed))
+    cumulative = (weights / weights.sum()).cumsum()
+    return unplayed, cumulative / cumulative[-1]
+
+
+def test_pick_chances_are_numpys_to_the_last_bit() -> None:
+    """Every pattern of known cards among 1-12 unplayed (the later cards discarded, and a
+    known discard that must not count) and every number of cards in hand."""
+    for unplayed in range(1, CHARACTER_COUNT + 1):
+        discarded = (1 << CHARACTER_COUNT) - (1 << unplayed)
+        for known in range(1 << unplayed):
+            for in_hand in range(CHARACTER_COUNT + 1):
+                args = (discarded, known | discarded & -discarded, in_hand)
+                cards, chances = pick_chances.__wrapped__(*args)
+                want_cards, want = numpy_pick_chances(*args)
+                assert cards == want_cards and chances.tobytes() == want.tobytes()
 
 
 def bot_choice(game: VaalbaraGame, seed: int = 0) -> int:
