@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from tabletop_envs.core.cache import BoundedCache
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
 from tabletop_envs.core.rng import make_rng
@@ -348,6 +349,13 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def legal_options(self) -> list[int]:
         return self.pending_options
+
+    def legal_mask(self) -> np.ndarray:
+        """The core's mask, copied from those already met (keyed by the pending decision
+        and its options)."""
+        if self.phase == OVER:
+            return super().legal_mask()
+        return _MASKS[(self.decision, *self.pending_options)].copy()
 
     def apply_unchecked(self, action: int) -> None:
         self.decisions_made += 1
@@ -1255,6 +1263,20 @@ def _shuffled(cards: list[int], rng: np.random.Generator) -> list[int]:
     pile = sorted(cards)
     rng.shuffle(pile)
     return pile
+
+
+def _mask_of(key: tuple[int, ...]) -> np.ndarray:
+    """The legal mask of decision ``key[0]`` with options ``key[1:]``."""
+    mask = np.zeros(LAYOUT.total, dtype=np.int8)
+    offset = LAYOUT.kind_segments[key[0]].offset
+    for option in key[1:]:
+        mask[offset + option] = 1
+    mask.flags.writeable = False
+    return mask
+
+
+_MASKS: BoundedCache[tuple[int, ...], np.ndarray] = BoundedCache(_mask_of, 4096)
+"""The masks met (kept read only: :meth:`ValiantWarsGame.legal_mask` hands out copies)."""
 
 
 def _below(count: int, limit: int | None) -> bool:
