@@ -96,6 +96,10 @@ BUY_GOLD, BUY_SOLDIER, BUY_DONE = int(Buy.GOLD), int(Buy.SOLDIER), int(Buy.DONE)
 enum member read costs many times a constant's)."""
 HERO, DANCER, SAINT, GENERAL = Kind.HERO, Kind.DANCER, Kind.SAINT, Kind.GENERAL
 HERO_CODE = CHAMPION_BASE + HERO
+CHAMPION_COSTS = tuple(champion.cost for champion in CHAMPIONS)
+SEGMENT_OFFSETS = tuple(segment.offset for segment in LAYOUT.kind_segments)
+"""Each champion kind's cost and each decision kind's first action, as tuples read on the
+per-step paths (no attribute reads)."""
 PLAYER_EFFECTS = frozenset(
     (
         Kind.APPRENTICE,
@@ -238,8 +242,7 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def seat_order(self) -> list[int]:
         """Seats clockwise from the first player."""
-        n = self.num_players
-        return [(self.first + i) % n for i in range(n)]
+        return [*range(self.first, self.num_players), *range(self.first)]
 
     def effect_kind(self, seat: int, pos: int) -> int:
         """The champion whose text the card at ``pos`` carries (a Dancer: what it copies)."""
@@ -359,7 +362,7 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def apply_unchecked(self, action: int) -> None:
         self.decisions_made += 1
-        self._answer(action - LAYOUT.kind_segments[self.decision].offset)
+        self._answer(action - SEGMENT_OFFSETS[self.decision])
         self._settle()
 
     def returns(self) -> np.ndarray:
@@ -733,13 +736,12 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def _purchase_options(self) -> list[int]:
         options = []
+        gold = self.gold_left
         if _below(self.bought_champion, self.options["champion_limit"]):
-            options = [
-                slot
-                for slot, kind in enumerate(self.market)
-                if kind != NO_CARD and CHAMPIONS[kind].cost <= self.gold_left
-            ]
-        if self.gold_left >= 1 and self.supply[GOLD_PILE]:
+            for slot, kind in enumerate(self.market):
+                if kind != NO_CARD and CHAMPION_COSTS[kind] <= gold:
+                    options.append(slot)
+        if gold >= 1 and self.supply[GOLD_PILE]:
             options.append(BUY_GOLD)
         if _below(self.took_soldier, self.options["soldier_limit"]) and self.supply[SOLDIERS_PILE]:
             options.append(BUY_SOLDIER)
@@ -1268,7 +1270,7 @@ def _shuffled(cards: list[int], rng: np.random.Generator) -> list[int]:
 def _mask_of(key: tuple[int, ...]) -> np.ndarray:
     """The legal mask of decision ``key[0]`` with options ``key[1:]``."""
     mask = np.zeros(LAYOUT.total, dtype=np.int8)
-    offset = LAYOUT.kind_segments[key[0]].offset
+    offset = SEGMENT_OFFSETS[key[0]]
     for option in key[1:]:
         mask[offset + option] = 1
     mask.flags.writeable = False
