@@ -212,6 +212,7 @@ _STORED_AT = {
 _AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
 """Where the observer's own fields start in its vector."""
 _SCALES = SCHEMA.scales
+_SIZE = SCHEMA.size
 _SCALE = _SCALES.tolist()
 """Each observation entry's scale, as :meth:`ObservationSchema.scale` applies it: the store
 is kept unscaled and scaled as it is turned to face the observer, so the observer's own
@@ -265,7 +266,7 @@ def _facing(values: np.ndarray, n: int, player: int) -> np.ndarray:
     is one gather (``mode="wrap"``: every index is in range, so it gathers the same entries,
     and numpy's wrapping loop runs a fifth to a quarter quicker than its checked one)."""
     if player == 0:
-        return np.multiply(values[: SCHEMA.size], _SCALES)
+        return np.multiply(values[:_SIZE], _SCALES)
     return SCHEMA.scale(values.take(TABLE.gather(n, player), mode="wrap"))
 
 
@@ -421,7 +422,14 @@ def _one_card_more(previous: tuple, key: tuple) -> bool:
         return False
     if key[DECK_AT] != deck_before[:-1]:
         return False
-    return all(key[part][:cards] == previous[part] for part in range(LINE_AT, DECK_AT))
+    was_line, was_up, was_copies, was_used = previous[LINE_AT:DECK_AT]
+    _, up, copies, used = key[LINE_AT:DECK_AT]
+    return (
+        line[:cards] == was_line
+        and up[:cards] == was_up
+        and copies[:cards] == was_copies
+        and used[:cards] == was_used
+    )
 
 
 def _put_revealed(game: ValiantWarsGame, seat: int, cells: memoryview) -> None:
