@@ -39,6 +39,7 @@ from tabletop_envs.valiant_wars.spec import (
     EMPTY,
     GOLD,
     LOCATION_BASE,
+    LOCATION_TERRAINS,
     LOCATIONS,
     MARKET_SIZE,
     MAX_PLAYERS,
@@ -228,7 +229,7 @@ def observation(game: ValiantWarsGame, player: int) -> np.ndarray:
     cells = memoryview(kept.values)
     n = game.num_players
     location_deck = game.location_deck
-    terrain = LOCATIONS[location_deck[-1]].terrain if location_deck else Terrain.PLAIN
+    terrain = LOCATION_TERRAINS[location_deck[-1]] if location_deck else _PLAIN
     changed = False
     for seat, key in enumerate(_seat_keys(game, terrain)):
         if kept.keys[seat] != key:
@@ -304,8 +305,9 @@ def _keep_margins(cells: memoryview, n: int) -> None:
 
 _TARGETING = (int(Decision.CHOOSE_PLAYER), int(Decision.CHOOSE_CARD))
 _IGNORE_OMEN = int(Decision.IGNORE_OMEN)
-"""Decision kinds as plain ints for the per-step path (an enum member read costs many times
-a constant's)."""
+_PLAIN = int(Terrain.PLAIN)
+"""Decision kinds and a terrain as plain ints for the per-step path (an enum member read
+costs many times a constant's)."""
 
 
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:

@@ -41,6 +41,7 @@ from tabletop_envs.valiant_wars.spec import (
     KEEP_OMEN,
     LAYOUT,
     LOCATION_BASE,
+    LOCATION_TERRAINS,
     LOCATIONS,
     MARKET_SIZE,
     MAX_DECISIONS,
@@ -330,7 +331,7 @@ class ValiantWarsGame(PlainState, GameCore):
                     swords += ongoing(gold_cards, locations, mystics, rogues, others)
                 gold += GOLD_BONUS.get(kind, 0)
         if self.location_deck:
-            terrain = LOCATIONS[self.location].terrain
+            terrain = LOCATION_TERRAINS[self.location_deck[-1]]
             if terrain == MARSH:
                 swords -= tally >> WARRIORS_AT & TALLY_MASK
             elif terrain == HAUNTED:
