@@ -39,6 +39,7 @@ from tabletop_envs.valiant_wars.spec import (
     EMPTY,
     GOLD,
     LOCATION_BASE,
+    LOCATION_TERRAINS,
     LOCATIONS,
     MARKET_SIZE,
     MAX_PLAYERS,
@@ -171,8 +172,8 @@ _LOCATION_POSITIONS = TABLE.positions(LOCATION_FIELDS)
 _SEAT_AT = tuple({name: TABLE.at(name, seat) for name in SEAT_FIELDS} for seat in range(P))
 """Where each field of a seat's block starts in the store."""
 _FIRST_AT = tuple(TABLE.at("first_player", seat) for seat in range(P))
-_ROUND_AT = np.array([*_FIRST_AT, *(TABLE.at(name) for name in ROUND_FIELDS[1:])], dtype=np.intp)
-"""The round block's entries: each seat's first-player flag, then the round, the reveal
+_ROUND_AT = tuple(TABLE.at(name) for name in ROUND_FIELDS[1:])
+"""The round block's entries besides each seat's first-player flag: the round, the reveal
 step, the buying flag and the VP target."""
 _SEAT_SCALARS_AT = tuple(
     tuple(
@@ -212,6 +213,7 @@ _STORED_AT = {
 _AT = {field.name: SCHEMA.offset(field.name) for field in SCHEMA.fields}
 """Where the observer's own fields start in its vector."""
 _SCALES = SCHEMA.scales
+_SIZE = SCHEMA.size
 _SCALE = _SCALES.tolist()
 """Each observation entry's scale, as :meth:`ObservationSchema.scale` applies it: the store
 is kept unscaled and scaled as it is turned to face the observer, so the observer's own
@@ -224,25 +226,24 @@ def observation(game: ValiantWarsGame, player: int) -> np.ndarray:
     path: the kept table view turned to face ``player`` and scaled, then whose move it is,
     its pending decision, its purchase and the top cards it knows, written scaled)."""
     kept = KeptObservation.of(game, TABLE, BLOCKS)
+    cells = memoryview(kept.values)
     n = game.num_players
     location_deck = game.location_deck
-    terrain = LOCATIONS[location_deck[-1]].terrain if location_deck else Terrain.PLAIN
+    terrain = LOCATION_TERRAINS[location_deck[-1]] if location_deck else _PLAIN
     changed = False
     for seat, key in enumerate(_seat_keys(game, terrain)):
         if kept.keys[seat] != key:
-            changed = _keep_seat(game, kept, seat, key) or changed
+            changed = _keep_seat(game, kept, cells, seat, key) or changed
     if changed:
-        _keep_margins(kept.values, n)
+        _keep_margins(cells, n)
     revealing = game.phase == REVEALING
     if kept.keys[DRAWING_BLOCK] != (revealing, game.stopped, game.out):
         kept.keys[DRAWING_BLOCK] = (revealing, game.stopped[:], game.out[:])
-        kept.values[_DRAWING : _DRAWING + n] = [
-            revealing and not stopped and not out
-            for stopped, out in zip(game.stopped, game.out, strict=True)
-        ]
-    _keep_round(game, kept)
-    _keep_market(game, kept)
-    _keep_location(game, kept)
+        for seat, (stopped, out) in enumerate(zip(game.stopped, game.out, strict=True)):
+            cells[_DRAWING + seat] = revealing and not stopped and not out
+    _keep_round(game, kept, cells)
+    _keep_market(game, kept, cells)
+    _keep_location(game, kept, cells)
     if kept.stale(CHAMPION_DECK_BLOCK, game.champion_deck, _CHAMPION_DECK_POSITIONS):
         _keep_counts(game.champion_deck, _STORED_AT["champion_deck"], NUM_KINDS, kept.values)
     out = _facing(kept.values, n, player)
@@ -266,7 +267,7 @@ def _facing(values: np.ndarray, n: int, player: int) -> np.ndarray:
     is one gather (``mode="wrap"``: every index is in range, so it gathers the same entries,
     and numpy's wrapping loop runs a fifth to a quarter quicker than its checked one)."""
     if player == 0:
-        return np.multiply(values[: SCHEMA.size], _SCALES)
+        return np.multiply(values[:_SIZE], _SCALES)
     return SCHEMA.scale(values.take(TABLE.gather(n, player), mode="wrap"))
 
 
@@ -278,11 +279,11 @@ def _put_known_omen(omen_next: bool, out: np.ndarray) -> None:
         out[_AT["out_chance"]] = chance * _SCALE[_AT["out_chance"]]
 
 
-def _keep_margins(values: np.ndarray, n: int) -> None:
+def _keep_margins(cells: memoryview, n: int) -> None:
     """Every seat's Sword margin over the best other seat still in (0 if none), from the
     kept Sword totals (written again whenever a seat's block is)."""
-    swords = values[_SWORDS : _SWORDS + n].tolist()
-    out = values[_OUT : _OUT + n].tolist()
+    swords = cells[_SWORDS : _SWORDS + n].tolist()
+    out = cells[_OUT : _OUT + n].tolist()
     best = second = 0.0
     best_seat = NO_SEAT
     for seat in range(n):
@@ -292,20 +293,21 @@ def _keep_margins(values: np.ndarray, n: int) -> None:
             best, second, best_seat = swords[seat], best, seat
         elif swords[seat] > second:
             second = swords[seat]
-    margins = []
+    at = _MARGINS
     for seat in range(n):
         lead = swords[seat] - (second if seat == best_seat else best)
         if lead > 0:
-            margins += (min(lead, NEAR_SCALE), 0.0)
+            cells[at], cells[at + 1] = min(lead, NEAR_SCALE), 0.0
         else:  # a tie shows as (0.0, -0.0), as ``max(-lead, 0.0)`` has always written it
-            margins += (0.0, min(-lead, NEAR_SCALE))
-    values[_MARGINS : _MARGINS + 2 * n] = margins
+            cells[at], cells[at + 1] = 0.0, min(-lead, NEAR_SCALE)
+        at += 2
 
 
 _TARGETING = (int(Decision.CHOOSE_PLAYER), int(Decision.CHOOSE_CARD))
 _IGNORE_OMEN = int(Decision.IGNORE_OMEN)
-"""Decision kinds as plain ints for the per-step path (an enum member read costs many times
-a constant's)."""
+_PLAIN = int(Terrain.PLAIN)
+"""Decision kinds and a terrain as plain ints for the per-step path (an enum member read
+costs many times a constant's)."""
 
 
 def _own_decision(game: ValiantWarsGame, player: int, out: np.ndarray) -> None:
@@ -350,54 +352,59 @@ def _seat_keys(game: ValiantWarsGame, terrain: int) -> list[tuple]:
     )
 
 
-def _keep_seat(game: ValiantWarsGame, kept: KeptObservation, seat: int, key: tuple) -> bool:
+def _keep_seat(
+    game: ValiantWarsGame, kept: KeptObservation, cells: memoryview, seat: int, key: tuple
+) -> bool:
     """Encode what everyone sees of ``seat`` again, its ``key`` (:func:`_seat_keys`) having
     changed; whether its Swords or OUT may have (the margins then want updating). A change
     to the deck alone, or to the stop alone, rewrites only the entries it moves; a line one
     card longer, only that card and what it moves."""
     vp, stopped, out, stop_step, stop_gold, known_top, _, line, face_up, copies, used, deck = key
-    previous = kept.restamp(seat, key)
+    previous = kept.keys[seat]
+    kept.keys[seat] = (*key[:LINE_AT], line[:], face_up[:], copies[:], used[:], deck[:])
     if type(previous) is tuple:
         if previous[:DECK_AT] == key[:DECK_AT]:  # a purchase, or another change to the deck alone
-            _put_deck(deck, previous[DECK_AT], kept.values, _SEAT_AT[seat])
+            _put_deck(deck, previous[DECK_AT], cells, _SEAT_AT[seat])
             return False
         if previous[STOP_PARTS] == key[STOP_PARTS] and previous[LATER] == key[LATER]:
-            _put_stop(game, seat, kept.values)
+            _put_stop(game, seat, cells)
             return False
         if previous[:LINE_AT] == key[:LINE_AT] and _one_card_more(previous, key):
-            _put_revealed(game, seat, kept.values)
+            _put_revealed(game, seat, cells)
             return True
     kept.values[_SEAT_POSITIONS[seat]] = 0.0
     at = _SEAT_AT[seat]
     chance = _omen_chance(deck)
-    index = [*_SEAT_SCALARS_AT[seat]]
-    entries = [
-        1.0,
-        min(vp, MAX_TARGET_VP),
-        stopped,
-        out,
-        min(stop_step + 1, ALL_CARDS),
-        len(deck),
-        known_top,
-        chance,
+    players_at, vp_at, stopped_at, out_at, step_at, size_at, known_at, chance_at = _SEAT_SCALARS_AT[
+        seat
     ]
-    _add_deck_counts(deck, at["deck"], index, entries)
+    cells[players_at] = 1.0
+    cells[vp_at] = min(vp, MAX_TARGET_VP)
+    cells[stopped_at] = stopped
+    cells[out_at] = out
+    cells[step_at] = min(stop_step + 1, ALL_CARDS)
+    cells[size_at] = len(deck)
+    cells[known_at] = known_top
+    cells[chance_at] = chance
+    _put_deck_counts(deck, at["deck"], cells)
     if line:
         swords, gold = game.line_totals(seat)
         gold = stop_gold if stopped and not out else gold
-        index += _SEAT_TOTALS_AT[seat]
-        entries += (
-            min(swords, TOTAL_SCALE),
-            min(gold, TOTAL_SCALE),
-            min(gold, NEAR_SCALE),
-            min(swords, NEAR_SCALE),
-        )
-        omens_up = _put_line(line, face_up, copies, used, at, index, entries)
+        _put_totals(swords, gold, _SEAT_TOTALS_AT[seat], cells)
+        omens_up = _put_line(line, face_up, copies, used, at, cells)
         if omens_up and game.unused_saint(seat) == EMPTY:
-            index += (at["at_risk"], at["out_chance"])
-            entries += (1.0, chance)
-    kept.values.put(index, entries)
+            cells[at["at_risk"]] = 1.0
+            cells[at["out_chance"]] = chance
     return True
+
+
+def _put_totals(swords: int, gold: int, places: tuple[int, ...], cells: memoryview) -> None:
+    """A seat's Sword and Gold totals and its stake (Gold, then Swords) at ``places``."""
+    swords_at, gold_at, stake_gold_at, stake_swords_at = places
+    cells[swords_at] = min(swords, TOTAL_SCALE)
+    cells[gold_at] = min(gold, TOTAL_SCALE)
+    cells[stake_gold_at] = min(gold, NEAR_SCALE)
+    cells[stake_swords_at] = min(swords, NEAR_SCALE)
 
 
 LINE_AT, DECK_AT = 7, 11
@@ -417,10 +424,17 @@ def _one_card_more(previous: tuple, key: tuple) -> bool:
         return False
     if key[DECK_AT] != deck_before[:-1]:
         return False
-    return all(key[part][:cards] == previous[part] for part in range(LINE_AT, DECK_AT))
+    was_line, was_up, was_copies, was_used = previous[LINE_AT:DECK_AT]
+    _, up, copies, used = key[LINE_AT:DECK_AT]
+    return (
+        line[:cards] == was_line
+        and up[:cards] == was_up
+        and copies[:cards] == was_copies
+        and used[:cards] == was_used
+    )
 
 
-def _put_revealed(game: ValiantWarsGame, seat: int, values: np.ndarray) -> None:
+def _put_revealed(game: ValiantWarsGame, seat: int, cells: memoryview) -> None:
     """A seat's line one card longer, the top card of its deck (nothing else of the seat
     changed): that card, the totals, the deck and the risk again."""
     at = _SEAT_AT[seat]
@@ -429,37 +443,28 @@ def _put_revealed(game: ValiantWarsGame, seat: int, values: np.ndarray) -> None:
     code, up = line[pos], game.face_up[seat][pos]
     if CHAMPION_BASE <= code < LOCATION_BASE:
         slot = sum(map(_IS_CHAMPION.__getitem__, line)) - 1
-        values.put(
-            [at[name] + slot for name in _CHAMPION_ROWS],
-            [code - CHAMPION_BASE + 1, up, game.copies[seat][pos] + 1, game.used[seat][pos]],
-        )
+        cells[at["line_champions"] + slot] = code - CHAMPION_BASE + 1
+        cells[at["line_champion_up"] + slot] = up
+        cells[at["line_champion_copy"] + slot] = game.copies[seat][pos] + 1
+        cells[at["line_saint_used"] + slot] = game.used[seat][pos]
     else:
         counted = _LINE_COUNT_OF[code][up]
         if counted >= 0:
-            values[at["line_counts"] + counted] += 1
+            cells[at["line_counts"] + counted] += 1
     swords, gold = game.line_totals(seat)
     if game.stopped[seat] and not game.out[seat]:
         gold = game.stop_gold[seat]
-    values.put(
-        _SEAT_TOTALS_AT[seat],
-        [
-            min(swords, TOTAL_SCALE),
-            min(gold, TOTAL_SCALE),
-            min(gold, NEAR_SCALE),
-            min(swords, NEAR_SCALE),
-        ],
-    )
-    values[at["deck"] + code] -= 1
+    _put_totals(swords, gold, _SEAT_TOTALS_AT[seat], cells)
+    cells[at["deck"] + code] -= 1
     chance = _omen_chance(deck)
-    at_risk = values[at["line_counts"] + 1] and game.unused_saint(seat) == EMPTY
-    values.put(
-        [at["deck_size"], at["omen_chance"], at["at_risk"], at["out_chance"]],
-        [len(deck), chance, 1.0 if at_risk else 0.0, chance if at_risk else 0],
-    )
+    at_risk = cells[at["line_counts"] + 1] and game.unused_saint(seat) == EMPTY
+    cells[at["deck_size"]] = len(deck)
+    cells[at["omen_chance"]] = chance
+    cells[at["at_risk"]] = 1.0 if at_risk else 0.0
+    cells[at["out_chance"]] = chance if at_risk else 0
 
 
 _IS_CHAMPION = tuple(CHAMPION_BASE <= code < LOCATION_BASE for code in range(NUM_CODES))
-_CHAMPION_ROWS = ("line_champions", "line_champion_up", "line_champion_copy", "line_saint_used")
 _LINE_COUNT_OF = tuple(
     (2, 1) if code == OMEN else (4, 3) if code == SOLDIER else (-1, 0 if code == GOLD else 5)
     for code in range(NUM_CODES)
@@ -473,43 +478,41 @@ def _omen_chance(deck: list[int]) -> int:
 
 
 def _put_deck(
-    deck: list[int], deck_before: list[int], values: np.ndarray, at: dict[str, int]
+    deck: list[int], deck_before: list[int], cells: memoryview, at: dict[str, int]
 ) -> None:
     """A seat's deck counts, size and Omen chance again (its risk of going out with them);
     a card put under ``deck_before`` (a purchase) adds one to its count only."""
     start = at["deck"]
     chance = _omen_chance(deck)
-    index = [at["deck_size"], at["omen_chance"]]
-    entries = [len(deck), chance]
     if deck[1:] == deck_before:
-        values[start + deck[0]] += 1
+        cells[start + deck[0]] += 1
     else:
-        values[start : start + NUM_CODES] = 0.0
-        _add_deck_counts(deck, start, index, entries)
-    if values[at["at_risk"]]:
-        index.append(at["out_chance"])
-        entries.append(chance)
-    values.put(index, entries)
+        for code in range(start, start + NUM_CODES):
+            cells[code] = 0.0
+        _put_deck_counts(deck, start, cells)
+    cells[at["deck_size"]] = len(deck)
+    cells[at["omen_chance"]] = chance
+    if cells[at["at_risk"]]:
+        cells[at["out_chance"]] = chance
 
 
-def _add_deck_counts(deck: list[int], start: int, index: list[int], entries: list[float]) -> None:
+def _put_deck_counts(deck: list[int], start: int, cells: memoryview) -> None:
     """How many of each card code ``deck`` holds, at ``start`` + code (the codes it holds)."""
     for code in set(deck):
-        index.append(start + code)
-        entries.append(deck.count(code))
+        cells[start + code] = deck.count(code)
 
 
-def _put_stop(game: ValiantWarsGame, seat: int, values: np.ndarray) -> None:
+def _put_stop(game: ValiantWarsGame, seat: int, cells: memoryview) -> None:
     """A seat's STOP, its step and the Gold its line shows again (a stop fixes the Gold)."""
     at = _SEAT_AT[seat]
     stopped = game.stopped[seat]
-    values[at["stopped"]] = stopped
-    values[at["stop_step"]] = min(game.stop_step[seat] + 1, ALL_CARDS)
+    cells[at["stopped"]] = stopped
+    cells[at["stop_step"]] = min(game.stop_step[seat] + 1, ALL_CARDS)
     if game.lines[seat]:
         out = game.out[seat]
         gold = game.stop_gold[seat] if stopped and not out else game.line_totals(seat)[1]
-        values[at["gold"]] = min(gold, TOTAL_SCALE)
-        values[at["stake"]] = min(gold, NEAR_SCALE)
+        cells[at["gold"]] = min(gold, TOTAL_SCALE)
+        cells[at["stake"]] = min(gold, NEAR_SCALE)
 
 
 def _keep_counts(cards: list[int], start: int, codes: int, values: np.ndarray) -> None:
@@ -523,24 +526,26 @@ def _put_line(
     copies: list[int],
     used: list[int],
     at: dict[str, int],
-    index: list[int],
-    entries: list[float],
+    cells: memoryview,
 ) -> int:
-    """The counts of plain cards and the Champions, slot by slot, in a seat's line, added
-    to ``index`` and ``entries``; the number of face-up Dark Omens."""
+    """The counts of plain cards and the Champions, slot by slot, in a seat's line (whose
+    entries are zero); the number of face-up Dark Omens."""
     counts = [0] * len(LINE_COUNTS)
-    slot = 0
+    champions, champion_up = at["line_champions"], at["line_champion_up"]
+    champion_copy, saint_used = at["line_champion_copy"], at["line_saint_used"]
     for pos, code in enumerate(line):
         up = face_up[pos]
         if CHAMPION_BASE <= code < LOCATION_BASE:
-            index += (
-                at["line_champions"] + slot,
-                at["line_champion_up"] + slot,
-                at["line_champion_copy"] + slot,
-                at["line_saint_used"] + slot,
+            cells[champions] = code - CHAMPION_BASE + 1
+            cells[champion_up] = up
+            cells[champion_copy] = copies[pos] + 1
+            cells[saint_used] = used[pos]
+            champions, champion_up, champion_copy, saint_used = (
+                champions + 1,
+                champion_up + 1,
+                champion_copy + 1,
+                saint_used + 1,
             )
-            entries += (code - CHAMPION_BASE + 1, up, copies[pos] + 1, used[pos])
-            slot += 1
         elif code == GOLD:
             counts[0] += up
         elif code == OMEN:
@@ -552,50 +557,54 @@ def _put_line(
     start = at["line_counts"]
     for offset, count in enumerate(counts):
         if count:
-            index.append(start + offset)
-            entries.append(count)
+            cells[start + offset] = count
     return counts[1]
 
 
-def _keep_round(game: ValiantWarsGame, kept: KeptObservation) -> None:
+def _keep_round(game: ValiantWarsGame, kept: KeptObservation, cells: memoryview) -> None:
     """Encode the first player, the round, the reveal step and the phase again if changed
-    (one write of the whole block, the first-player flags of every seat among it)."""
+    (the first-player flag moved from the seat the kept key names)."""
     key = (game.first, game.round, game.step, game.phase, game.target)
-    if kept.keys[ROUND_BLOCK] == key:
+    previous = kept.keys[ROUND_BLOCK]
+    if previous == key:
         return
     kept.keys[ROUND_BLOCK] = key
-    entries = [0.0] * P
-    entries[game.first] = 1.0
-    entries += (game.round, min(game.step, ALL_CARDS), game.phase == BUYING, game.target)
-    kept.values.put(_ROUND_AT, entries)
+    if type(previous) is tuple:
+        cells[_FIRST_AT[previous[0]]] = 0.0
+    cells[_FIRST_AT[game.first]] = 1.0
+    round_at, step_at, buying_at, target_at = _ROUND_AT
+    cells[round_at] = game.round
+    cells[step_at] = min(game.step, ALL_CARDS)
+    cells[buying_at] = game.phase == BUYING
+    cells[target_at] = game.target
 
 
-def _keep_market(game: ValiantWarsGame, kept: KeptObservation) -> None:
+def _keep_market(game: ValiantWarsGame, kept: KeptObservation, cells: memoryview) -> None:
     """Encode the market, and the supply, again if they changed (a Gold or a Soldier bought
     changes the supply alone)."""
-    values = kept.values
     if kept.stale(MARKET_BLOCK, game.market, _MARKET_POSITIONS):
         market = _STORED_AT["market"]
         for slot, kind in enumerate(game.market):
             if kind >= 0:
-                values[market + slot * NUM_KINDS + kind] = 1.0
+                cells[market + slot * NUM_KINDS + kind] = 1.0
     if kept.stale(SUPPLY_BLOCK, game.supply, _SUPPLY_POSITIONS):
         supply = _STORED_AT["supply"]
-        values[supply : supply + len(game.supply)] = game.supply
+        for pile, left in enumerate(game.supply, supply):
+            cells[pile] = left
 
 
-def _keep_location(game: ValiantWarsGame, kept: KeptObservation) -> None:
+def _keep_location(game: ValiantWarsGame, kept: KeptObservation, cells: memoryview) -> None:
     """Encode this round's Location and the Locations left again if they changed."""
     key = game.location_deck
     if not kept.stale(LOCATION_BLOCK, key, _LOCATION_POSITIONS) or not key:
         return
-    values, location = kept.values, LOCATIONS[game.location]
-    values[_STORED_AT["location"] + game.location] = 1.0
-    values[_STORED_AT["terrain"] + location.terrain] = 1.0
-    values[_STORED_AT["location_vp"]] = location.vp
+    location = LOCATIONS[game.location]
+    cells[_STORED_AT["location"] + game.location] = 1.0
+    cells[_STORED_AT["terrain"] + location.terrain] = 1.0
+    cells[_STORED_AT["location_vp"]] = location.vp
     left = _STORED_AT["locations_left"]
     for card in key:
-        values[left + card] = 1.0
+        cells[left + card] = 1.0
 
 
 # ----- the plain reference view --------------------------------------------------------------

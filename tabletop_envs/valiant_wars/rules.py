@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from tabletop_envs.core.cache import BoundedCache
 from tabletop_envs.core.game import NO_SEAT, GameCore, Option
 from tabletop_envs.core.rewards import REWARD_MODES, competitive_returns
 from tabletop_envs.core.rng import make_rng
@@ -40,6 +41,7 @@ from tabletop_envs.valiant_wars.spec import (
     KEEP_OMEN,
     LAYOUT,
     LOCATION_BASE,
+    LOCATION_TERRAINS,
     LOCATIONS,
     MARKET_SIZE,
     MAX_DECISIONS,
@@ -95,6 +97,10 @@ BUY_GOLD, BUY_SOLDIER, BUY_DONE = int(Buy.GOLD), int(Buy.SOLDIER), int(Buy.DONE)
 enum member read costs many times a constant's)."""
 HERO, DANCER, SAINT, GENERAL = Kind.HERO, Kind.DANCER, Kind.SAINT, Kind.GENERAL
 HERO_CODE = CHAMPION_BASE + HERO
+CHAMPION_COSTS = tuple(champion.cost for champion in CHAMPIONS)
+SEGMENT_OFFSETS = tuple(segment.offset for segment in LAYOUT.kind_segments)
+"""Each champion kind's cost and each decision kind's first action, as tuples read on the
+per-step paths (no attribute reads)."""
 PLAYER_EFFECTS = frozenset(
     (
         Kind.APPRENTICE,
@@ -237,8 +243,7 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def seat_order(self) -> list[int]:
         """Seats clockwise from the first player."""
-        n = self.num_players
-        return [(self.first + i) % n for i in range(n)]
+        return [*range(self.first, self.num_players), *range(self.first)]
 
     def effect_kind(self, seat: int, pos: int) -> int:
         """The champion whose text the card at ``pos`` carries (a Dancer: what it copies)."""
@@ -326,7 +331,7 @@ class ValiantWarsGame(PlainState, GameCore):
                     swords += ongoing(gold_cards, locations, mystics, rogues, others)
                 gold += GOLD_BONUS.get(kind, 0)
         if self.location_deck:
-            terrain = LOCATIONS[self.location].terrain
+            terrain = LOCATION_TERRAINS[self.location_deck[-1]]
             if terrain == MARSH:
                 swords -= tally >> WARRIORS_AT & TALLY_MASK
             elif terrain == HAUNTED:
@@ -349,9 +354,16 @@ class ValiantWarsGame(PlainState, GameCore):
     def legal_options(self) -> list[int]:
         return self.pending_options
 
+    def legal_mask(self) -> np.ndarray:
+        """The core's mask, copied from those already met (keyed by the pending decision
+        and its options)."""
+        if self.phase == OVER:
+            return super().legal_mask()
+        return _MASKS[(self.decision, *self.pending_options)].copy()
+
     def apply_unchecked(self, action: int) -> None:
         self.decisions_made += 1
-        self._answer(action - LAYOUT.kind_segments[self.decision].offset)
+        self._answer(action - SEGMENT_OFFSETS[self.decision])
         self._settle()
 
     def returns(self) -> np.ndarray:
@@ -725,13 +737,12 @@ class ValiantWarsGame(PlainState, GameCore):
 
     def _purchase_options(self) -> list[int]:
         options = []
+        gold = self.gold_left
         if _below(self.bought_champion, self.options["champion_limit"]):
-            options = [
-                slot
-                for slot, kind in enumerate(self.market)
-                if kind != NO_CARD and CHAMPIONS[kind].cost <= self.gold_left
-            ]
-        if self.gold_left >= 1 and self.supply[GOLD_PILE]:
+            for slot, kind in enumerate(self.market):
+                if kind != NO_CARD and CHAMPION_COSTS[kind] <= gold:
+                    options.append(slot)
+        if gold >= 1 and self.supply[GOLD_PILE]:
             options.append(BUY_GOLD)
         if _below(self.took_soldier, self.options["soldier_limit"]) and self.supply[SOLDIERS_PILE]:
             options.append(BUY_SOLDIER)
@@ -1255,6 +1266,20 @@ def _shuffled(cards: list[int], rng: np.random.Generator) -> list[int]:
     pile = sorted(cards)
     rng.shuffle(pile)
     return pile
+
+
+def _mask_of(key: tuple[int, ...]) -> np.ndarray:
+    """The legal mask of decision ``key[0]`` with options ``key[1:]``."""
+    mask = np.zeros(LAYOUT.total, dtype=np.int8)
+    offset = SEGMENT_OFFSETS[key[0]]
+    for option in key[1:]:
+        mask[offset + option] = 1
+    mask.flags.writeable = False
+    return mask
+
+
+_MASKS: BoundedCache[tuple[int, ...], np.ndarray] = BoundedCache(_mask_of, 4096)
+"""The masks met (kept read only: :meth:`ValiantWarsGame.legal_mask` hands out copies)."""
 
 
 def _below(count: int, limit: int | None) -> bool:

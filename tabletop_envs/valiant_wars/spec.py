@@ -195,6 +195,8 @@ LOCATIONS: tuple[Location, ...] = (
     Location("Marsh Castle", 4, T.MARSH),
 )
 NUM_LOCATIONS = len(LOCATIONS)
+LOCATION_TERRAINS: tuple[int, ...] = tuple(int(location.terrain) for location in LOCATIONS)
+"""Each Location's terrain as a plain int (read on the per-step paths)."""
 
 # ----- card codes -----------------------------------------------------------------------
 GOLD = 0
