@@ -34,9 +34,10 @@ ILLEGAL_ACTION_REWARD = -1.0
 
 
 class Opponent:
-    """Acts for a batch of seats: ``act(observations[n, d], masks[n, a]) -> actions[n]``;
-    an ``advised`` opponent (a snapshot of an advised policy) gets each observation with its
-    seat's advice appended."""
+    """Acts for a batch of seats: ``act(observations, masks) -> actions[n]``, given the ``n``
+    seats' observation vectors and legal masks as rows (a sequence of arrays, or one array of
+    rows; a batched policy stacks them, a bot reads them one by one); an ``advised`` opponent
+    (a snapshot of an advised policy) gets each observation with its seat's advice appended."""
 
     label: str
     advised: bool = False
@@ -47,7 +48,7 @@ class Opponent:
         """The information sets of the seats :meth:`act` is about to be asked for, in its
         row order (only for an opponent that ``plans``)."""
 
-    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def act(self, observations: Sequence[np.ndarray], masks: Sequence[np.ndarray]) -> np.ndarray:
         raise NotImplementedError
 
 
@@ -55,24 +56,26 @@ DrawOpponent = Callable[[], Opponent]
 
 
 class BotOpponent(Opponent):
-    """A bot from ``agents`` (anything with ``act(observation_dict, agent)``), asked per row."""
-
-    plans = True
+    """A bot from ``agents`` (anything with ``act(observation_dict, agent)``), asked row by
+    row; shown each seat's information set first only when it plans (its class has its own
+    ``see``: :meth:`Agent.see` ignores it)."""
 
     def __init__(self, agent: Agent, label: str) -> None:
         self.agent = agent
         self.label = label
+        self.plans = type(agent).see is not Agent.see
         self.informations: list[InformationSet] = []
 
     def see(self, informations: Sequence[InformationSet]) -> None:
         self.informations = list(informations)
 
-    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def act(self, observations: Sequence[np.ndarray], masks: Sequence[np.ndarray]) -> np.ndarray:
+        agent, label, informations = self.agent, self.label, self.informations
         actions = np.empty(len(observations), dtype=np.int64)
         for row, (obs, mask) in enumerate(zip(observations, masks, strict=True)):
-            if row < len(self.informations):
-                self.agent.see(self.informations[row])  # a search bot plans on it
-            actions[row] = self.agent.act({"observation": obs, "action_mask": mask}, self.label)
+            if row < len(informations):
+                agent.see(informations[row])  # a search bot plans on it
+            actions[row] = agent.act({"observation": obs, "action_mask": mask}, label)
         self.informations = []
         return actions
 
@@ -161,22 +164,31 @@ def advance_opponents(tables: Sequence[SeatGame]) -> None:
     """Let opponents move, batched per opponent, until every table waits on its learner."""
     pending = list(tables)
     while pending:
-        groups: dict[int, tuple[Opponent, list[SeatGame]]] = {}
+        groups: dict[Opponent, list[SeatGame]] = {}
         for table in pending:
             opponent = table.waiting_opponent()
             if opponent is not None:
-                groups.setdefault(id(opponent), (opponent, []))[1].append(table)
+                groups.setdefault(opponent, []).append(table)
         pending = []
-        for opponent, waiting in groups.values():
+        for opponent, waiting in groups.items():
             observations, masks = zip(
                 *(table.mover_observation(opponent.advised) for table in waiting), strict=True
             )
             if opponent.plans:
                 opponent.see([InformationSet(t.game, t.game.current_player) for t in waiting])
-            actions = opponent.act(np.stack(observations), np.stack(masks))
-            for table, action in zip(waiting, actions, strict=True):
-                table.game.apply(int(action))
+            actions = opponent.act(observations, masks).tolist()
+            for table, action, mask in zip(waiting, actions, masks, strict=True):
+                apply_masked(table.game, action, mask)
             pending.extend(waiting)
+
+
+def apply_masked(game: GameCore, action: int, mask: np.ndarray) -> None:
+    """``game.apply(action)``, checked against ``mask``, the legal mask of this very position
+    already at hand (an illegal action goes to ``apply``, which raises as ever)."""
+    if 0 <= action < len(mask) and mask[action]:
+        game.apply_unchecked(action)
+    else:
+        game.apply(action)
 
 
 def spaces_for(game_name: str, advice: str = "") -> tuple[spaces.Box, spaces.Discrete]:

@@ -12,6 +12,7 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 from tabletop_envs.agents.base import RandomAgent
 from tabletop_envs.agents.gym_env import BotOpponent, SingleSeatEnv, advance_opponents
+from tabletop_envs.agents.heuristics import heuristic_agent
 from tabletop_envs.agents.loading import make_agent
 from tabletop_envs.agents.policy import PolicyAgent, load_policy, read_policy
 from tabletop_envs.training.config import load_config
@@ -153,6 +154,35 @@ def test_opponent_pool_draws_bots_and_snapshots_by_share() -> None:
     shares = {label: labels.count(label) / len(labels) for label in set(labels)}
     assert set(shares) == {"random", "heuristic", "new"}
     assert abs(shares["random"] - 0.25) < 0.05 and abs(shares["new"] - 0.5) < 0.05
+
+
+def test_teacher_seats_play_what_the_bot_itself_plays_on_their_observations(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every move the vector env applies for a teacher seat is what the bot's own ``act`` (a
+    fresh copy with the teacher's seed, asked in the same order) plays on that seat's
+    observation and legal mask at that moment."""
+    teacher = BotOpponent(heuristic_agent(GAME, seed=11), "heuristic")
+    tables = SelfPlayVecEnv(GAME, 3, 6, lambda: teacher, seed=7)
+    moves: list[tuple[np.ndarray, np.ndarray, int]] = []
+    apply_unchecked = Game.apply_unchecked
+
+    def recording(game: Game, action: int) -> None:
+        seat = game.current_player
+        if any(table.game is game and table.learner != seat for table in tables.tables):
+            moves.append((game.observation(seat), game.legal_mask(), action))
+        apply_unchecked(game, action)
+
+    monkeypatch.setattr(Game, "apply_unchecked", recording)
+    rng = np.random.default_rng(0)
+    tables.reset()
+    for _ in range(60):
+        masks = tables.action_masks()
+        tables.step([int(rng.choice(np.flatnonzero(mask))) for mask in masks])
+    bot = heuristic_agent(GAME, seed=11)
+    assert sum(mask.sum() > 1 for _, mask, _ in moves) > 100, "enough real choices to check"
+    for observation, mask, action in moves:
+        assert bot.act({"observation": observation, "action_mask": mask}, "heuristic") == action
 
 
 TINY = """

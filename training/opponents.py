@@ -7,7 +7,7 @@ rather than numpy: a multi-threaded BLAS thrashes on small batches on a busy 2-c
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,7 +34,7 @@ class SnapshotOpponent(Opponent):
         self.activation = torch.tanh if network.activation == "tanh" else torch.relu
 
     @torch.no_grad()
-    def logits(self, observations: np.ndarray) -> np.ndarray:
+    def logits(self, observations: Sequence[np.ndarray]) -> np.ndarray:
         hidden = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
         for index, (weight, bias) in enumerate(self.layers):
             hidden = torch.addmm(bias, hidden, weight)
@@ -42,7 +42,7 @@ class SnapshotOpponent(Opponent):
                 hidden = self.activation(hidden)
         return hidden.numpy()
 
-    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def act(self, observations: Sequence[np.ndarray], masks: Sequence[np.ndarray]) -> np.ndarray:
         return masked_choice(self.logits(observations), masks, self.rng)
 
 
