@@ -178,17 +178,8 @@ def advance_opponents(tables: Sequence[SeatGame]) -> None:
                 opponent.see([InformationSet(t.game, t.game.current_player) for t in waiting])
             actions = opponent.act(observations, masks).tolist()
             for table, action, mask in zip(waiting, actions, masks, strict=True):
-                apply_masked(table.game, action, mask)
+                table.game.apply(action, mask)
             pending.extend(waiting)
-
-
-def apply_masked(game: GameCore, action: int, mask: np.ndarray) -> None:
-    """``game.apply(action)``, checked against ``mask``, the legal mask of this very position
-    already at hand (an illegal action goes to ``apply``, which raises as ever)."""
-    if 0 <= action < len(mask) and mask[action]:
-        game.apply_unchecked(action)
-    else:
-        game.apply(action)
 
 
 def spaces_for(game_name: str, advice: str = "") -> tuple[spaces.Box, spaces.Discrete]:

@@ -259,6 +259,24 @@ def test_illegal_action_terminates_or_raises(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
+def test_apply_with_the_mask_at_hand_checks_against_it(name: str) -> None:
+    """``apply(action, mask)`` refuses what ``mask`` forbids, state untouched, and plays what
+    it allows exactly as ``apply(action)`` does."""
+    cls = game_class(name)
+    game = cls(num_players=cls.MIN_PLAYERS, seed=0)
+    mask = game.legal_mask()
+    illegal, legal = int(np.flatnonzero(mask == 0)[0]), int(np.flatnonzero(mask)[0])
+    before = game.to_json()
+    with pytest.raises(ValueError, match="legal actions"):
+        game.apply(illegal, mask)
+    assert game.to_json() == before
+    twin = game.clone()
+    game.apply(legal, mask)
+    twin.apply(legal)
+    assert game.to_json() == twin.to_json() != before
+
+
+@pytest.mark.parametrize("name", sorted(tabletop_envs.GAMES))
 def test_render_and_metadata(name: str) -> None:
     env = tabletop_envs.make(name, render_mode="ansi")
     env.reset(seed=1)

@@ -226,12 +226,14 @@ class GameCore(ABC):
             return [offset + int(option) for option in options]
         return sorted({offset + int(option) for option in options})
 
-    def apply(self, action: int) -> None:
-        """Apply ``action`` for the current player; an illegal one raises ValueError."""
+    def apply(self, action: int, mask: np.ndarray | None = None) -> None:
+        """Apply ``action`` for the current player; an illegal one raises ValueError. ``mask``:
+        this very position's legal mask, where the caller has it already (not computed again)."""
         action = action_index(action, self.LAYOUT.total)
         if self.is_terminal:
             raise ValueError(f"{self.NAME}: the game is over; no action is legal")
-        mask = self.legal_mask()
+        if mask is None:
+            mask = self.legal_mask()
         if not mask[action]:
             legal = ", ".join(f"{a} ({self.action_to_str(a)})" for a in np.flatnonzero(mask))
             raise ValueError(
